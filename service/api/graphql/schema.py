@@ -1,0 +1,239 @@
+"""The GraphQL schema: thin resolvers over the same application layer as REST."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator
+from typing import Any
+
+import strawberry
+from graphql import GraphQLError
+from strawberry.extensions import ParserCache, ValidationCache
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from service.api.graphql import types as t
+from service.game import campaigns, dicesessions, play, rolls
+from service.game.errors import GameError
+from service.game.inputs import ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
+from service.rules.registry import SYSTEMS
+from service.api.rest.request import parse
+
+
+async def run(coro) -> Any:
+    """Application errors become GraphQL errors whose extensions carry the REST problem's code and field."""
+    try:
+        return await coro
+    except GameError as exc:
+        raise GraphQLError(exc.detail, extensions={"code": exc.code, "status": exc.status, "field": exc.field,
+                                                   **exc.extra}) from None
+
+
+def guard(fn):
+    try:
+        return fn()
+    except GameError as exc:
+        raise GraphQLError(exc.detail, extensions={"code": exc.code, "status": exc.status, "field": exc.field,
+                                                   **exc.extra}) from None
+
+
+def ctx(info: Info) -> tuple[Any, str | None]:
+    return info.context["services"], info.context["token"]
+
+
+@strawberry.input
+class CreateCampaignInput:
+    name: str
+    system: str
+    options: JSON | None = None
+    dice_mode: str = "server"
+
+
+@strawberry.input
+class InvitePlayerInput:
+    campaign_id: str
+    name: str
+
+
+@strawberry.input
+class CreateCharacterInput:
+    campaign_id: str
+    sheet: JSON
+    player_id: str | None = None
+
+
+@strawberry.input
+class ValidateCharacterInput:
+    campaign_id: str
+    sheet: JSON
+
+
+@strawberry.input
+class AssignCharacterInput:
+    campaign_id: str
+    character_id: str
+    player_id: str | None
+
+
+@strawberry.input
+class ActInput:
+    campaign_id: str
+    action: JSON
+    dice: list[int] | None = None
+    if_match: int | None = strawberry.field(default=None, description="The table version you last saw; refused when it moved on.")
+
+
+@strawberry.input
+class RollInput:
+    campaign_id: str
+    expression: str
+    label: str | None = None
+    dice: list[int] | None = None
+
+
+@strawberry.input
+class SetClientSeedInput:
+    campaign_id: str
+    client_seed: str
+
+
+@strawberry.input
+class CloseDiceSessionInput:
+    campaign_id: str
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(description="The rule systems, their options and actions.")
+    def systems(self) -> list[t.SystemSummary]:
+        return [t.SystemSummary(id=s.id, name=s.name, options=s.Options().model_dump(mode="json"),
+                                actions=list(s.action_types)) for s in SYSTEMS.values()]
+
+    @strawberry.field
+    async def campaign(self, info: Info, id: strawberry.ID) -> t.Campaign:
+        svc, token = ctx(info)
+        return t.campaign(await run(campaigns.get_campaign(svc, str(id), token)))
+
+    @strawberry.field
+    async def characters(self, info: Info, campaign_id: str) -> list[t.Character]:
+        svc, token = ctx(info)
+        return [t.build(t.Character, c) for c in await run(campaigns.list_characters(svc, campaign_id, token))]
+
+    @strawberry.field
+    async def character(self, info: Info, campaign_id: str, id: strawberry.ID) -> t.Character:
+        svc, token = ctx(info)
+        return t.build(t.Character, await run(campaigns.get_character(svc, campaign_id, str(id), token)))
+
+    @strawberry.field(description="The table as you may see it.")
+    async def state(self, info: Info, campaign_id: str) -> t.TableState:
+        svc, token = ctx(info)
+        return t.build(t.TableState, await run(play.get_state(svc, campaign_id, token)))
+
+    @strawberry.field(description="The event log after a sequence number.")
+    async def events(self, info: Info, campaign_id: str, after: int = 0, limit: int = 100) -> t.EventPage:
+        svc, token = ctx(info)
+        if limit < 1 or limit > 500 or after < 0:
+            raise GraphQLError("`limit` must be 1-500 and `after` at least 0",
+                               extensions={"code": "invalid_query", "status": 400, "field": "limit" if after >= 0 else "after"})
+        page = await run(campaigns.read_events(svc, campaign_id, token, after, limit))
+        return t.EventPage(items=[t.event(e) for e in page["items"]], next_after=page["next_after"], has_more=page["has_more"])
+
+    @strawberry.field
+    async def dice_sessions(self, info: Info, campaign_id: str) -> list[t.DiceSession]:
+        svc, token = ctx(info)
+        return [t.build(t.DiceSession, d) for d in await run(dicesessions.list_sessions(svc, campaign_id, token))]
+
+    @strawberry.field
+    async def dice_session_verification(self, info: Info, campaign_id: str, number: int) -> t.Verification:
+        svc, token = ctx(info)
+        return t.build(t.Verification, await run(dicesessions.verification(svc, campaign_id, number, token)))
+
+
+def _action_payload(out: dict[str, Any]) -> t.ActionPayload:
+    return t.ActionPayload(version=out["version"], events=[t.event(e) for e in out["events"]], state=out["state"])
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation
+    async def create_campaign(self, info: Info, input: CreateCampaignInput) -> t.CreateCampaignPayload:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system,
+                                                    "options": input.options or {}, "dice_mode": input.dice_mode}))
+        out = await run(campaigns.create_campaign(svc, body, token))
+        return t.CreateCampaignPayload(campaign=t.campaign(out["campaign"]), gm_token=out["gm_token"])
+
+    @strawberry.mutation
+    async def invite_player(self, info: Info, input: InvitePlayerInput) -> t.InvitePlayerPayload:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(PlayerInvite, {"name": input.name}))
+        out = await run(campaigns.invite_player(svc, input.campaign_id, token, body))
+        return t.InvitePlayerPayload(player=t.build(t.Player, out["player"]), token=out["token"])
+
+    @strawberry.mutation
+    async def create_character(self, info: Info, input: CreateCharacterInput) -> t.CharacterPayload:
+        svc, token = ctx(info)
+        out = await run(campaigns.create_character(svc, input.campaign_id, token, input.sheet, input.player_id))
+        return t.CharacterPayload(character=t.build(t.Character, out))
+
+    @strawberry.mutation
+    async def validate_character(self, info: Info, input: ValidateCharacterInput) -> t.ValidateCharacterPayload:
+        svc, token = ctx(info)
+        return t.build(t.ValidateCharacterPayload,
+                       await run(campaigns.validate_character(svc, input.campaign_id, token, input.sheet)))
+
+    @strawberry.mutation
+    async def assign_character(self, info: Info, input: AssignCharacterInput) -> t.CharacterPayload:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(CharacterAssign, {"player_id": input.player_id}))
+        out = await run(campaigns.assign_character(svc, input.campaign_id, input.character_id, token, body))
+        return t.CharacterPayload(character=t.build(t.Character, out))
+
+    @strawberry.mutation(description="Make a move; the service checks it, rolls, and answers with the new state.")
+    async def act(self, info: Info, input: ActInput) -> t.ActionPayload:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(ActionRequest, {"action": input.action, "dice": input.dice}))
+        if_match = None if input.if_match is None else f'"{input.if_match}"'
+        return _action_payload(await run(play.act(svc, input.campaign_id, token, body, if_match)))
+
+    @strawberry.mutation
+    async def roll_expression(self, info: Info, input: RollInput) -> t.RollPayload:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(RollRequest, {"expression": input.expression, "label": input.label, "dice": input.dice}))
+        out = await run(rolls.roll(svc, input.campaign_id, token, body))
+        return t.RollPayload(expression=out["expression"], label=out["label"], total=out["total"], text=out["text"],
+                             tree=out["tree"], dice=[t.build(t.Die, d) for d in out["dice"]],
+                             events=[t.event(e) for e in out["events"]])
+
+    @strawberry.mutation
+    async def set_client_seed(self, info: Info, input: SetClientSeedInput) -> t.DiceSession:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(ClientSeed, {"client_seed": input.client_seed}))
+        return t.build(t.DiceSession, await run(dicesessions.set_client_seed(svc, input.campaign_id, token, body)))
+
+    @strawberry.mutation
+    async def close_dice_session(self, info: Info, input: CloseDiceSessionInput) -> t.CloseDiceSessionPayload:
+        svc, token = ctx(info)
+        out = await run(dicesessions.close_session(svc, input.campaign_id, token))
+        return t.CloseDiceSessionPayload(closed=t.build(t.DiceSession, out["closed"]), opened=t.build(t.DiceSession, out["opened"]))
+
+
+POLL_SECONDS = 0.5
+
+
+@strawberry.type
+class Subscription:
+    @strawberry.subscription(description="The campaign's events as they happen, filtered by your role.")
+    async def campaign_events(self, info: Info, campaign_id: str, after: int = 0) -> AsyncGenerator[t.Event, None]:
+        svc, token = ctx(info)
+        cursor = after
+        while True:
+            page = await run(campaigns.read_events(svc, campaign_id, token, cursor, 100))
+            for e in page["items"]:
+                yield t.event(e)
+            cursor = page["next_after"]
+            if not page["has_more"]:
+                await asyncio.sleep(POLL_SECONDS)
+
+
+schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription,
+                           extensions=[ParserCache(maxsize=256), ValidationCache(maxsize=256)])

@@ -1,0 +1,53 @@
+"""RFC 9457 problem details: the one shape every refused request takes."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from service.game.errors import GameError
+
+log = logging.getLogger("rulekeeper.errors")
+
+TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+          409: "Conflict", 412: "Precondition failed", 413: "Payload too large", 415: "Unsupported media type",
+          422: "Unprocessable content", 500: "Internal server error"}
+
+
+class ProblemResponse(JSONResponse):
+    media_type = "application/problem+json"
+
+
+def problem(status: int, code: str, detail: str, *, field: str | None = None, extra: dict[str, Any] | None = None,
+            headers: dict[str, str] | None = None) -> ProblemResponse:
+    body: dict[str, Any] = {
+        "type": f"https://rulekeeper.dev/problems/{code}",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if field:
+        body["field"] = field
+    if extra:
+        body.update(extra)
+    if status == 401:
+        headers = {**(headers or {}), "WWW-Authenticate": 'Bearer realm="rulekeeper"'}
+    return ProblemResponse(body, status_code=status, headers=headers)
+
+
+async def game_error(_: Request, exc: GameError) -> ProblemResponse:
+    return problem(exc.status, exc.code, exc.detail, field=exc.field, extra=exc.extra)
+
+
+async def http_error(_: Request, exc: HTTPException) -> ProblemResponse:
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    return problem(exc.status_code, code, str(exc.detail), headers=getattr(exc, "headers", None))
+
+
+async def unexpected(request: Request, exc: Exception) -> ProblemResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return problem(500, "internal_error", "the service failed; this is a bug and has been logged")

@@ -1,0 +1,107 @@
+"""REST handlers: translate HTTP to application-layer calls. No rules live here."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from service.api.rest.request import Call
+from service.game import campaigns, dicesessions, play, rolls
+from service.game.inputs import ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
+from service.rules.registry import SYSTEMS
+
+Reply = tuple[int, Any, dict[str, str]]
+
+
+class CharacterCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    sheet: dict[str, Any] = Field(description="The character sheet as the rule system defines it.")
+    player_id: str | None = Field(None, description="GM only: the player who controls the character. "
+                                                     "A player's own characters are assigned to them.")
+
+
+class CharacterSheet(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    sheet: dict[str, Any]
+
+
+async def list_systems(c: Call) -> Reply:
+    items = [{"id": s.id, "name": s.name, "options": s.Options().model_dump(mode="json"), "actions": list(s.action_types)}
+             for s in SYSTEMS.values()]
+    return 200, {"items": items}, {}
+
+
+async def create_campaign(c: Call) -> Reply:
+    return 201, await campaigns.create_campaign(c.svc, c.body, c.token), {}
+
+
+async def get_campaign(c: Call) -> Reply:
+    return 200, await campaigns.get_campaign(c.svc, c.path["campaign_id"], c.token), {}
+
+
+async def invite_player(c: Call) -> Reply:
+    return 201, await campaigns.invite_player(c.svc, c.path["campaign_id"], c.token, c.body), {}
+
+
+async def list_characters(c: Call) -> Reply:
+    return 200, {"items": await campaigns.list_characters(c.svc, c.path["campaign_id"], c.token)}, {}
+
+
+async def create_character(c: Call) -> Reply:
+    body: CharacterCreate = c.body
+    return 201, await campaigns.create_character(c.svc, c.path["campaign_id"], c.token, body.sheet, body.player_id), {}
+
+
+async def validate_character(c: Call) -> Reply:
+    return 200, await campaigns.validate_character(c.svc, c.path["campaign_id"], c.token, c.body.sheet), {}
+
+
+async def get_character(c: Call) -> Reply:
+    return 200, await campaigns.get_character(c.svc, c.path["campaign_id"], c.path["character_id"], c.token), {}
+
+
+async def assign_character(c: Call) -> Reply:
+    return 200, await campaigns.assign_character(c.svc, c.path["campaign_id"], c.path["character_id"], c.token, c.body), {}
+
+
+async def get_state(c: Call) -> Reply:
+    out = await play.get_state(c.svc, c.path["campaign_id"], c.token)
+    return 200, out, {"ETag": play.etag(out["version"])}
+
+
+async def post_action(c: Call) -> Reply:
+    out = await play.act(c.svc, c.path["campaign_id"], c.token, c.body, c.request.headers.get("if-match"))
+    return 200, out, {"ETag": play.etag(out["version"])}
+
+
+async def post_roll(c: Call) -> Reply:
+    return 200, await rolls.roll(c.svc, c.path["campaign_id"], c.token, c.body), {}
+
+
+async def read_events(c: Call) -> Reply:
+    after = c.query_int("after", 0)
+    limit = c.query_int("limit", 100, minimum=1, maximum=500)
+    return 200, await campaigns.read_events(c.svc, c.path["campaign_id"], c.token, after, limit), {}
+
+
+async def list_dice_sessions(c: Call) -> Reply:
+    return 200, {"items": await dicesessions.list_sessions(c.svc, c.path["campaign_id"], c.token)}, {}
+
+
+async def set_client_seed(c: Call) -> Reply:
+    return 200, await dicesessions.set_client_seed(c.svc, c.path["campaign_id"], c.token, c.body), {}
+
+
+async def close_dice_session(c: Call) -> Reply:
+    return 200, await dicesessions.close_session(c.svc, c.path["campaign_id"], c.token), {}
+
+
+async def verify_dice_session(c: Call) -> Reply:
+    return 200, await dicesessions.verification(c.svc, c.path["campaign_id"], c.path["number"], c.token), {}
+
+
+INPUTS = {
+    "createCampaign": CampaignCreate, "invitePlayer": PlayerInvite, "createCharacter": CharacterCreate,
+    "validateCharacter": CharacterSheet, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
+    "rollExpression": RollRequest, "setClientSeed": ClientSeed,
+}

@@ -1,0 +1,112 @@
+"""The OpenAPI 3.1 document, built from the operation table and the pydantic models.
+
+`openapi/openapi.yaml` is this document checked in; a test fails when the two drift.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import TypeAdapter
+from pydantic.json_schema import models_json_schema
+
+from service.api.rest import responses as r
+from service.api.rest.operations import OPERATIONS
+from service.rules.registry import SYSTEMS
+
+REF = "#/components/schemas/{model}"
+
+
+def _system_schemas(defs: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each rule system's options, sheet and action union, so clients (and fuzzers) see the real shapes."""
+    out: dict[str, dict[str, Any]] = {"options": [], "sheet": [], "action": []}
+    for system in SYSTEMS.values():
+        prefix = "".join(p.capitalize() for p in system.id.split("_"))
+        for kind, model in (("options", system.Options), ("sheet", system.CharacterInput),
+                            ("action", TypeAdapter(system.Action))):
+            schema = (model.json_schema(ref_template=REF) if isinstance(model, TypeAdapter)
+                      else model.model_json_schema(ref_template=REF))
+            defs.update(schema.pop("$defs", {}))
+            name = f"{prefix}{kind.capitalize()}"
+            defs[name] = schema
+            out[kind].append({"$ref": REF.format(model=name)})
+    return {k: (v[0] if len(v) == 1 else {"oneOf": v}) for k, v in out.items()}
+
+
+def build() -> dict[str, Any]:
+    models = {op.response for op in OPERATIONS} | {op.request for op in OPERATIONS if op.request} | {r.Problem}
+    _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
+    defs: dict[str, Any] = dict(top.get("$defs", {}))
+    system = _system_schemas(defs)
+    defs["CampaignCreate"]["properties"]["options"] = {**system["options"],
+                                                       "description": defs["CampaignCreate"]["properties"]["options"].get("description", "")}
+    defs["ActionRequest"]["properties"]["action"] = system["action"]
+    for name in ("CharacterCreate", "CharacterSheet"):
+        defs[name]["properties"]["sheet"] = system["sheet"]
+
+    paths: dict[str, Any] = {}
+    for op in OPERATIONS:
+        item: dict[str, Any] = {
+            "operationId": op.operation_id, "summary": op.summary, "tags": [op.tag],
+            "responses": _responses(op),
+        }
+        if op.description:
+            item["description"] = op.description
+        if op.auth == "none":
+            item["security"] = []
+        elif op.auth == "operator":
+            item["security"] = [{}, {"bearer": []}]
+        params = _parameters(op)
+        if params:
+            item["parameters"] = params
+        if op.request is not None:
+            item["requestBody"] = {"required": True, "content": {"application/json": {
+                "schema": {"$ref": REF.format(model=op.request.__name__)}}}}
+        paths.setdefault(op.path, {})[op.method.lower()] = item
+
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Rulekeeper", "version": "1.0.0",
+                 "description": "Authoritative game-state service for tabletop RPGs: the service rolls every die "
+                                "and applies every rule. Errors are RFC 9457 problem details with a stable `code`."},
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}],
+        "paths": paths,
+        "components": {
+            "schemas": dict(sorted(defs.items())),
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "A campaign token (GM or player), or the operator key."}},
+        },
+    }
+
+
+def _parameters(op) -> list[dict[str, Any]]:
+    params = []
+    for name in _path_names(op.path):
+        schema = {"type": "integer", "minimum": 1} if name == "number" else {"type": "string"}
+        params.append({"name": name, "in": "path", "required": True, "schema": schema})
+    for name, desc, schema in op.query:
+        params.append({"name": name, "in": "query", "required": False, "description": desc, "schema": schema})
+    if op.if_match:
+        params.append({"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+                       "description": "The ETag you last saw; 412 when the table has moved on."})
+    if op.idempotent_key:
+        params.append({"name": "Idempotency-Key", "in": "header", "required": False,
+                       "schema": {"type": "string", "maxLength": 200},
+                       "description": "A retry with the same key returns the first response and changes nothing."})
+    return params
+
+
+def _path_names(path: str) -> list[str]:
+    return [seg[1:-1] for seg in path.split("/") if seg.startswith("{")]
+
+
+def _responses(op) -> dict[str, Any]:
+    ok: dict[str, Any] = {"description": "OK" if op.status == 200 else "Created",
+                          "content": {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}}
+    if op.etag:
+        ok["headers"] = {"ETag": {"schema": {"type": "string"}, "description": "The table's version."}}
+    out = {str(op.status): ok}
+    for status in sorted(set(op.errors)):
+        out[str(status)] = {"description": "Problem", "content": {"application/problem+json": {
+            "schema": {"$ref": REF.format(model="Problem")}}}}
+    return out

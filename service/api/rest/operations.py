@@ -1,0 +1,89 @@
+"""Every REST operation, declared once: routing and the OpenAPI document are both built from this list."""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from service.api.rest import endpoints as ep
+from service.api.rest import responses as r
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str
+    path: str
+    handler: Callable[..., Awaitable[Any]]
+    summary: str
+    response: type[BaseModel]
+    status: int = 200
+    tag: str = "campaigns"
+    auth: str = "token"            # "token", "operator" (campaign creation) or "none"
+    errors: tuple[int, ...] = ()
+    etag: bool = False
+    if_match: bool = False
+    idempotent_key: bool = False
+    query: tuple[tuple[str, str, dict], ...] = ()
+    description: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def request(self) -> type[BaseModel] | None:
+        return ep.INPUTS.get(self.operation_id)
+
+
+C = "/v1/campaigns/{campaign_id}"
+READ = (401, 404)
+WRITE = (400, 401, 403, 404, 409, 413, 415, 422)
+
+OPERATIONS: list[Operation] = [
+    Operation("listSystems", "GET", "/v1/systems", ep.list_systems, "The rule systems, their options and actions",
+              r.SystemList, tag="systems", auth="none"),
+    Operation("createCampaign", "POST", "/v1/campaigns", ep.create_campaign,
+              "Create a campaign and receive its GM token", r.CampaignCreated, 201, auth="operator",
+              errors=(400, 401, 413, 415, 422), idempotent_key=True,
+              description="When the deployment sets RULEKEEPER_OPERATOR_KEY, send it as the bearer token."),
+    Operation("getCampaign", "GET", C, ep.get_campaign, "A campaign, its players, and who you are in it",
+              r.CampaignDetail, errors=READ),
+    Operation("invitePlayer", "POST", f"{C}/players", ep.invite_player, "Invite a player and receive their token",
+              r.PlayerCreated, 201, errors=WRITE, idempotent_key=True),
+    Operation("listCharacters", "GET", f"{C}/characters", ep.list_characters, "The campaign's characters",
+              r.CharacterList, tag="characters", errors=READ),
+    Operation("createCharacter", "POST", f"{C}/characters", ep.create_character,
+              "Create a character from a sheet the rule system validates", r.Character, 201, tag="characters",
+              errors=WRITE, idempotent_key=True),
+    Operation("validateCharacter", "POST", f"{C}/characters/validate", ep.validate_character,
+              "Check a sheet without saving it; returns the completed sheet", r.CharacterValidation, tag="characters",
+              errors=WRITE),
+    Operation("getCharacter", "GET", f"{C}/characters/{{character_id}}", ep.get_character, "One character",
+              r.Character, tag="characters", errors=READ),
+    Operation("assignCharacter", "PUT", f"{C}/characters/{{character_id}}/player", ep.assign_character,
+              "Assign a character to a player (GM)", r.Character, tag="characters", errors=WRITE),
+    Operation("getState", "GET", f"{C}/state", ep.get_state,
+              "The table as you may see it: characters, scene, encounter, pending choices", r.TableState,
+              tag="play", errors=READ, etag=True),
+    Operation("postAction", "POST", f"{C}/actions", ep.post_action,
+              "Make a move: the service checks it against the rules, rolls, and answers with the new state",
+              r.ActionResult, tag="play", errors=WRITE + (412,), etag=True, if_match=True, idempotent_key=True),
+    Operation("rollExpression", "POST", f"{C}/rolls", ep.post_roll, "Roll a free dice expression, logged",
+              r.RollResult, tag="play", errors=WRITE, idempotent_key=True),
+    Operation("listEvents", "GET", f"{C}/events", ep.read_events, "The event log after a sequence number",
+              r.EventPage, tag="events", errors=(400,) + READ,
+              query=(("after", "Return events with a sequence number above this.", {"type": "integer", "minimum": 0}),
+                     ("limit", "At most this many events (1-500).", {"type": "integer", "minimum": 1, "maximum": 500}))),
+    Operation("listDiceSessions", "GET", f"{C}/dice-sessions", ep.list_dice_sessions,
+              "Verifiable mode: every dice session with its commitment (and seed once closed)", r.DiceSessionList,
+              tag="dice", errors=READ + (409,)),
+    Operation("setClientSeed", "PUT", f"{C}/dice-sessions/current/client-seed", ep.set_client_seed,
+              "Verifiable mode: add the table's own seed before the session's first die", r.DiceSession, tag="dice",
+              errors=WRITE),
+    Operation("closeDiceSession", "POST", f"{C}/dice-sessions/current/close", ep.close_dice_session,
+              "Verifiable mode: reveal the seed and open the next session (GM)", r.DiceSessionClosed, tag="dice",
+              errors=WRITE, idempotent_key=True),
+    Operation("verifyDiceSession", "GET", f"{C}/dice-sessions/{{number}}/verification", ep.verify_dice_session,
+              "Verifiable mode: a closed session's seed and every die it produced, with the service's check",
+              r.Verification, tag="dice", errors=READ + (409,)),
+]

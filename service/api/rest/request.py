@@ -1,0 +1,64 @@
+"""What a REST handler gets: the services, the caller's token, the path, the query and a parsed body."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+
+from service.game.context import Services
+from service.game.errors import GameError, from_validation
+
+MAX_BODY = 64 * 1024
+
+
+@dataclass
+class Call:
+    request: Request
+    svc: Services
+    token: str | None
+    path: dict[str, Any]
+    body: Any
+
+    def query_int(self, name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+        raw = self.request.query_params.get(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise GameError(400, "invalid_query", f"`{name}` must be an integer", field=name) from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
+            raise GameError(400, "invalid_query", f"`{name}` must be {bound}", field=name)
+        return value
+
+
+def bearer(request: Request) -> str | None:
+    value = request.headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+async def read_json(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise GameError(413, "payload_too_large", f"request bodies are limited to {MAX_BODY} bytes")
+    ctype = request.headers.get("content-type", "")
+    if raw and "json" not in ctype:
+        raise GameError(415, "unsupported_media_type", "send the body as application/json", field="Content-Type")
+    if not raw:
+        raise GameError(422, "invalid_input", "a JSON body is required", field="body")
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise GameError(400, "invalid_json", f"the body is not valid JSON: {exc}", field="body") from None
+
+
+def parse(model: type[BaseModel], data: Any) -> BaseModel:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise from_validation(exc) from None

@@ -1,0 +1,179 @@
+"""Response shapes, for the OpenAPI document (the application layer returns plain dicts of these shapes)."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Json = dict[str, Any]
+
+
+class Campaign(BaseModel):
+    id: str
+    name: str
+    system: str
+    options: Json
+    dice_mode: Literal["server", "verifiable", "table"]
+    last_seq: int = Field(description="Sequence number of the campaign's latest event.")
+    created_at: str
+
+
+class Player(BaseModel):
+    id: str
+    name: str
+
+
+class You(BaseModel):
+    role: Literal["gm", "player"]
+    player_id: str | None
+    character_ids: list[str]
+
+
+class CampaignDetail(Campaign):
+    players: list[Player]
+    you: You
+
+
+class CampaignCreated(BaseModel):
+    campaign: Campaign
+    gm_token: str = Field(description="The GM's bearer token. Shown once; only its hash is stored.")
+
+
+class PlayerCreated(BaseModel):
+    player: Player
+    token: str = Field(description="The player's bearer token. Shown once; only its hash is stored.")
+
+
+class Character(BaseModel):
+    id: str
+    name: str
+    player_id: str | None
+    sheet: Json
+    version: int
+
+
+class CharacterList(BaseModel):
+    items: list[Character]
+
+
+class CharacterValidation(BaseModel):
+    valid: bool
+    sheet: Json
+
+
+class Die(BaseModel):
+    sides: int
+    face: int
+    source: Literal["server", "verifiable", "table"]
+    seq: int | None = Field(None, description="Position in the verifiable dice session; null in other modes.")
+    purpose: str
+
+
+class EventActor(BaseModel):
+    role: str
+    player_id: str | None
+
+
+class LogEvent(BaseModel):
+    seq: int
+    type: str
+    data: Json
+    actor: EventActor
+    created_at: str | None
+
+
+class EventPage(BaseModel):
+    items: list[LogEvent]
+    next_after: int = Field(description="Pass as `after` to read on.")
+    has_more: bool
+
+
+class TableState(BaseModel):
+    version: int = Field(description="The table's version; also the ETag.")
+    state: Json
+
+
+class ActionResult(BaseModel):
+    version: int
+    events: list[LogEvent]
+    state: Json
+
+
+class RollResult(BaseModel):
+    expression: str
+    label: str | None
+    total: int
+    text: str
+    tree: Json
+    dice: list[Die]
+    events: list[LogEvent]
+
+
+class DiceSession(BaseModel):
+    number: int
+    status: Literal["open", "closed"]
+    commitment: str = Field(description="SHA-256 of the seed, published before the first die.")
+    client_seed: str
+    rolls: int
+    seed: str | None = Field(description="Revealed when the session is closed.")
+    opened_at: str
+    closed_at: str | None
+
+
+class DiceSessionList(BaseModel):
+    items: list[DiceSession]
+
+
+class DiceSessionClosed(BaseModel):
+    closed: DiceSession
+    opened: DiceSession
+
+
+class VerificationRoll(BaseModel):
+    seq: int
+    sides: int
+    face: int
+    event_seq: int
+
+
+class VerificationReport(BaseModel):
+    ok: bool
+    commitment_ok: bool
+    mismatches: list[Json]
+    gaps: list[int]
+    count: int
+    session_rolls: int
+
+
+class Verification(BaseModel):
+    number: int
+    seed: str
+    commitment: str
+    client_seed: str
+    rolls: list[VerificationRoll]
+    algorithm: str
+    report: VerificationReport
+
+
+class SystemSummary(BaseModel):
+    id: str
+    name: str
+    options: Json = Field(description="Every toggle with its default.")
+    actions: list[str]
+
+
+class SystemList(BaseModel):
+    items: list[SystemSummary]
+
+
+class Health(BaseModel):
+    status: str
+
+
+class Problem(BaseModel):
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str = Field(description="Stable machine-readable reason, e.g. `not_your_turn`.")
+    field: str | None = None

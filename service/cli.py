@@ -1,0 +1,65 @@
+"""The `rulekeeper` command: serve, migrate, verify, and export the API contracts."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _serve(args) -> int:
+    import uvicorn
+
+    from service.logs import configure
+
+    configure()
+    uvicorn.run("service.asgi:app", host=args.host, port=args.port, workers=args.workers, log_level="warning",
+                proxy_headers=True)
+    return 0
+
+
+def _migrate(_args) -> int:
+    from service.logs import configure
+    from service.settings import Settings
+    from service.store.records.db import migrate_sync
+
+    configure()
+    settings = Settings.from_env()
+    migrate_sync(settings.database_url)
+    print(f"database at head ({settings.database_url.split('@')[-1]})")
+    return 0
+
+
+def _export(args) -> int:
+    from service.contracts import write_contracts
+
+    for path in write_contracts(Path(args.root)):
+        print(f"wrote {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["verify"]:
+        from service.dice.verify_cli import run_verify
+
+        return run_verify(argv[1:])
+    parser = argparse.ArgumentParser(prog="rulekeeper", description="Authoritative game-state service for tabletop RPGs.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the HTTP service (migrates the database first)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.set_defaults(func=_serve)
+    mig = sub.add_parser("migrate", help="upgrade the database in DATABASE_URL to the latest schema")
+    mig.set_defaults(func=_migrate)
+    sub.add_parser("verify", help="check a closed verifiable dice session without trusting the service "
+                                  "(rulekeeper verify --help)")
+    exp = sub.add_parser("export-contracts", help="write openapi/openapi.yaml and schema/schema.graphql from the code")
+    exp.add_argument("--root", default=".")
+    exp.set_defaults(func=_export)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

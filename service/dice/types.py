@@ -1,0 +1,48 @@
+"""The vocabulary every dice source and rule engine shares."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Literal, Protocol
+
+DiceMode = Literal["server", "verifiable", "table"]
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die as it was thrown: its size, the face that came up, where it came from.
+
+    `seq` is the die's position in the campaign's dice session (verifiable mode), so a
+    roll that was thrown and then discarded shows up as a gap in the log.
+    """
+
+    sides: int
+    face: int
+    source: DiceMode
+    seq: int | None = None
+    purpose: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class DiceError(Exception):
+    """A die could not be produced: a table die out of range, or missing."""
+
+    def __init__(self, code: str, detail: str, field: str = "dice") -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.field = field
+
+
+class DiceSource(Protocol):
+    """Where every die comes from. Rule engines only ever call `roll`."""
+
+    mode: DiceMode
+
+    def roll(self, sides: int, *, purpose: str = "") -> DieRoll: ...
+
+    @property
+    def rolled(self) -> list[DieRoll]:
+        """Every die produced so far, in order."""
+        ...

@@ -1,0 +1,63 @@
+"""Who is asking, from a bearer token; and the checks every command makes on it."""
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from service.game.errors import GameError, forbidden, unauthorized
+from service.game.tokens import hash_token
+from service.rules.base import Actor
+from service.settings import Settings
+from service.store.records.models import Character, Credential
+
+
+@dataclass(frozen=True)
+class Principal:
+    credential_id: str
+    campaign_id: str
+    role: str
+    player_id: str | None
+    character_ids: frozenset[str]
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+    def actor(self) -> Actor:
+        return Actor(role="gm" if self.is_gm else "player", player_id=self.player_id,
+                     character_ids=self.character_ids)
+
+
+async def authenticate(session: AsyncSession, token: str | None, campaign_id: str) -> Principal:
+    """401 without a token that belongs to this campaign. A token of another campaign is a 401 too:
+    saying 403 would tell its holder that the campaign exists."""
+    if not token:
+        raise unauthorized()
+    cred = await session.scalar(select(Credential).where(Credential.token_hash == hash_token(token)))
+    if cred is None or cred.campaign_id != campaign_id:
+        raise unauthorized("the bearer token is not valid for this campaign")
+    chars: frozenset[str] = frozenset()
+    if cred.player_id:
+        rows = await session.scalars(
+            select(Character.id).where(Character.campaign_id == campaign_id, Character.player_id == cred.player_id)
+        )
+        chars = frozenset(rows)
+    return Principal(cred.id, cred.campaign_id, cred.role, cred.player_id, chars)
+
+
+def require_gm(principal: Principal) -> None:
+    if not principal.is_gm:
+        raise forbidden("only a GM of this campaign may do this")
+
+
+def check_operator_key(settings: Settings, given: str | None) -> None:
+    """Creating a campaign needs the operator key when the deployment sets one."""
+    expected = settings.operator_key
+    if expected is None:
+        return
+    if not given or not hmac.compare_digest(given.encode(), str(expected).encode()):
+        raise GameError(401, "operator_key_required", "this deployment requires the operator key to create campaigns",
+                        field="Authorization")

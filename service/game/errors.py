@@ -1,0 +1,47 @@
+"""Errors the application layer raises; the API layers turn them into problem bodies."""
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A refused request with a stable machine-readable `code` and the offending `field`."""
+
+    def __init__(self, status: int, code: str, detail: str, *, field: str | None = None,
+                 extra: dict | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.field = field
+        self.extra = extra or {}
+
+
+def not_found(what: str, field: str | None = None) -> GameError:
+    return GameError(404, "not_found", f"{what} not found", field=field)
+
+
+def unauthorized(detail: str = "a valid bearer token is required") -> GameError:
+    return GameError(401, "unauthorized", detail)
+
+
+def forbidden(detail: str, field: str | None = None) -> GameError:
+    return GameError(403, "forbidden", detail, field=field)
+
+
+def conflict(code: str, detail: str, field: str | None = None) -> GameError:
+    return GameError(409, code, detail, field=field)
+
+
+def invalid(code: str, detail: str, field: str | None = None) -> GameError:
+    return GameError(422, code, detail, field=field)
+
+
+def from_validation(exc, prefix: str = "") -> GameError:
+    """A pydantic ValidationError as a 422 naming the first offending field (all are in `errors`)."""
+    errs = exc.errors(include_url=False, include_context=False, include_input=False)
+    first = errs[0] if errs else {"loc": (), "msg": "invalid input"}
+    loc = ".".join(str(p) for p in (prefix.split(".") if prefix else []) + list(first["loc"]))
+    return GameError(
+        422, "invalid_input", f"{loc or 'body'}: {first['msg']}", field=loc or None,
+        extra={"errors": [{"field": ".".join(str(p) for p in ((prefix.split(".") if prefix else []) + list(e["loc"]))),
+                           "message": e["msg"], "type": e["type"]} for e in errs]},
+    )

@@ -1,0 +1,46 @@
+"""Request bodies shared by REST and GraphQL: one definition, two transports."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from service.dice.types import DiceMode
+
+Faces = list[int]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CampaignCreate(_In):
+    name: str = Field(min_length=1, max_length=200, description="What the table calls this campaign.")
+    system: Literal["stepdice"] = Field(description="The rule system the campaign plays.")
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="Per-campaign toggles of the rule system; omitted ones take the spec's default.")
+    dice_mode: DiceMode = Field("server", description="server: the service rolls; verifiable: commit-reveal rolls anyone can "
+                                                      "check after the session closes; table: clients enter physical dice.")
+
+
+class PlayerInvite(_In):
+    name: str = Field(min_length=1, max_length=200)
+
+
+class CharacterAssign(_In):
+    player_id: str | None = Field(description="The player who will control the character; null unassigns it.")
+
+
+class ActionRequest(_In):
+    action: dict[str, Any] = Field(description="The move, with its `type`; see the rule system's actions.")
+    dice: Faces | None = Field(None, max_length=100, description="Table mode only: the physical faces, in the order the move rolls them.")
+
+
+class RollRequest(_In):
+    expression: str = Field(min_length=1, max_length=200, description="A dice expression, e.g. `4d6kh3`, `1d20+5`, `3d10e10`.")
+    label: str | None = Field(None, max_length=200)
+    dice: Faces | None = Field(None, max_length=100, description="Table mode only: the faces, in order.")
+
+
+class ClientSeed(_In):
+    client_seed: str = Field(min_length=1, max_length=200, description="The table's own contribution to every die of the session.")

@@ -1,0 +1,94 @@
+"""What every rule system provides, and what it may raise.
+
+A rule system is data plus pure moves: `apply(state, action, actor, dice)` returns the next
+state and the events that describe the change. No I/O, no clock, no randomness of its own:
+every die comes from the injected `DiceSource`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel
+
+from service.dice.types import DiceSource
+
+Role = Literal["gm", "player"]
+Visibility = Literal["all", "gm"]
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking: a GM, or a player bound to some characters."""
+
+    role: Role
+    player_id: str | None = None
+    character_ids: frozenset[str] = frozenset()
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+    def controls(self, character_id: str) -> bool:
+        return self.is_gm or character_id in self.character_ids
+
+
+@dataclass
+class Event:
+    """One change, as the log, the API and webhooks will all show it.
+
+    `visibility="gm"` keeps the event out of every player's view; `redacted` (when given)
+    is what players see instead of `data`.
+    """
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    visibility: Visibility = "all"
+    redacted: dict[str, Any] | None = None
+
+
+class RuleViolation(Exception):
+    """A move the rules do not allow. Becomes a 4xx problem with a stable `code`.
+
+    status 409: the move conflicts with the current state (wrong phase, no Mana, not your turn);
+    status 422: the move itself is malformed for the rules (a d20 cannot be helped up, bad field);
+    status 403: the actor may not make this move (a player acting for someone else's character).
+    """
+
+    def __init__(self, code: str, detail: str, *, field: str | None = None, status: int = 409) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.field = field
+        self.status = status
+
+
+def forbid(detail: str, *, field: str | None = None) -> RuleViolation:
+    return RuleViolation("forbidden", detail, field=field, status=403)
+
+
+class RuleSystem(Protocol):
+    """The contract the application layer relies on; one implementation per rule system."""
+
+    id: str
+    name: str
+    Options: type[BaseModel]          # per-campaign toggles with the spec's defaults
+    CharacterInput: type[BaseModel]   # what a client sends to create a character
+    Action: Any                       # a pydantic discriminated union of every move (on "type")
+
+    def new_character(self, data: BaseModel, options: BaseModel) -> dict[str, Any]:
+        """Validate a sheet and return the full character with derived starting values."""
+        ...
+
+    def initial_state(self, options: BaseModel) -> dict[str, Any]:
+        """The campaign's table state before anything happened (no characters)."""
+        ...
+
+    def apply(
+        self, state: dict[str, Any], action: BaseModel, actor: Actor, dice: DiceSource
+    ) -> tuple[dict[str, Any], list[Event]]:
+        ...
+
+    def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
+        """The state as this actor may see it: GM-only information removed for players."""
+        ...

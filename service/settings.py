@@ -1,0 +1,44 @@
+"""Settings, read once from the environment. Secrets stay out of reprs and tracebacks."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+class Secret(str):
+    """A string that does not print itself."""
+
+    def __repr__(self) -> str:
+        return "Secret('**********')"
+
+
+def async_database_url(url: str) -> str:
+    """Accept the URLs people paste (postgres://, postgresql://, sqlite:///) and pick the async driver."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        return "postgresql+asyncpg://" + url[len("postgresql://"):]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://"):]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = "sqlite+aiosqlite:///./rulekeeper.db"
+    redis_url: str | None = None
+    operator_key: Secret | None = field(default=None, repr=False)
+    log_level: str = "INFO"
+    auto_migrate: bool = True
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
+        env = dict(os.environ if env is None else env)
+        op = env.get("RULEKEEPER_OPERATOR_KEY") or None
+        return cls(
+            database_url=async_database_url(env.get("DATABASE_URL") or cls.database_url),
+            redis_url=env.get("REDIS_URL") or None,
+            operator_key=Secret(op) if op else None,
+            log_level=(env.get("RULEKEEPER_LOG_LEVEL") or "INFO").upper(),
+            auto_migrate=(env.get("RULEKEEPER_AUTO_MIGRATE", "true").lower() not in {"0", "false", "no"}),
+        )

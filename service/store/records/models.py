@@ -1,0 +1,125 @@
+"""Durable records: campaigns, who may act in them, characters, the event log, dice sessions."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# SQLite only autoincrements INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit key.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class Campaign(Base):
+    __tablename__ = "campaigns"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    system: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]]
+    dice_mode: Mapped[str] = mapped_column(String(16))
+    # The last event sequence number handed out; bumping it also serialises writers per campaign.
+    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Credential(Base):
+    """A bearer token, kept only as its SHA-256: a leaked table grants nothing."""
+
+    __tablename__ = "credentials"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), default=None)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Character(Base):
+    __tablename__ = "characters"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"), default=None)
+    name: Mapped[str] = mapped_column(String(200))
+    sheet: Mapped[dict[str, Any]]
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class EventRecord(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("campaign_id", "seq", name="uq_events_campaign_seq"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]]
+    # What players see instead of `data`; NULL means the same as `data`.
+    redacted: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    visibility: Mapped[str] = mapped_column(String(8), default="all")
+    actor_role: Mapped[str] = mapped_column(String(16))
+    actor_player_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DiceSession(Base):
+    """A commit-reveal session: `seed` stays secret until the session is closed."""
+
+    __tablename__ = "dice_sessions"
+    __table_args__ = (UniqueConstraint("campaign_id", "number", name="uq_dice_sessions_campaign_number"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    commitment: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[str] = mapped_column(String(128))
+    client_seed: Mapped[str] = mapped_column(String(200), default="")
+    counter: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class IdempotencyRecord(Base):
+    """The first response to a write sent with an Idempotency-Key, replayed on retries."""
+
+    __tablename__ = "idempotency_keys"
+
+    credential_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    headers: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
