@@ -90,9 +90,14 @@ async def verification(svc: Services, campaign_id: str, number: int, token: str 
                  for r in rows if r.data.get("dice_session") == number for d in r.data["dice"]]
         report = verifiable.verify_rolls(ds.seed, ds.commitment, ds.client_seed, rolls)
         return {"number": ds.number, "seed": ds.seed, "commitment": ds.commitment, "client_seed": ds.client_seed,
-                "rolls": rolls, "algorithm": verifiable.ALGORITHM, "report": _report(report, ds.counter)}
+                "rolls": rolls, "algorithm": verifiable.ALGORITHM, "report": _report(report, rolls, ds.counter)}
 
 
-def _report(report, counter: int) -> dict[str, Any]:
-    return {"ok": report.ok, "commitment_ok": report.commitment_ok, "mismatches": list(report.mismatches),
-            "gaps": list(report.gaps), "count": report.count, "session_rolls": counter}
+def _report(report, rolls: list[dict[str, Any]], counter: int) -> dict[str, Any]:
+    """The dice library's report, plus dice the session counted that the log does not hold (a trailing gap)."""
+    out = report.to_dict()
+    trailing = list(range(max((r["seq"] for r in rolls), default=-1) + 1, counter))
+    out["gaps"] = out["gaps"] + trailing
+    out["ok"] = out["ok"] and not trailing
+    out["session_rolls"] = counter
+    return out
