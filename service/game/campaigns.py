@@ -16,7 +16,7 @@ from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite
 from service.game.tokens import hash_token, new_token
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.registry import SYSTEMS
-from service.store.records.models import Campaign, Character, Credential, DiceSession, Player
+from service.store.records.models import Campaign, Character, Credential, DiceSession, Player, utcnow
 
 SYSTEM_ACTOR = Actor(role="gm")
 
@@ -49,7 +49,8 @@ def resolve_options(system_id: str, options: dict[str, Any]) -> dict[str, Any]:
 async def open_dice_session(session, campaign_id: str, number: int) -> DiceSession:
     seed = verifiable.new_seed()
     ds = DiceSession(id=_id(), campaign_id=campaign_id, number=number, seed=seed,
-                     commitment=verifiable.commitment(seed), client_seed="", counter=0, status="open")
+                     commitment=verifiable.commitment(seed), client_seed="", counter=0, status="open",
+                     opened_at=utcnow())
     session.add(ds)
     return ds
 

@@ -236,4 +236,5 @@ class Subscription:
 
 
 schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription,
-                           extensions=[ParserCache(maxsize=256), ValidationCache(maxsize=256)])
+                           # Factories: the caches themselves live at module level and are shared across requests.
+                           extensions=[lambda: ParserCache(maxsize=256), lambda: ValidationCache(maxsize=256)])

@@ -140,9 +140,11 @@ class VerificationReport(BaseModel):
     ok: bool
     commitment_ok: bool
     mismatches: list[Json]
-    gaps: list[int]
+    gaps: list[int] = Field(description="Sequence numbers the session used that no logged die carries.")
     count: int
-    session_rolls: int
+    duplicates: list[int] = Field(description="Sequence numbers carried by more than one die (a hidden reroll).")
+    gaps_truncated: bool
+    session_rolls: int = Field(description="How many dice the session's counter says were thrown.")
 
 
 class Verification(BaseModel):

@@ -1,0 +1,105 @@
+"""The Step Dice rule system: authorize, gate on a pending choice, dispatch one move, suggest an outcome."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from service.dice.types import DiceSource
+from service.rules.base import Actor, Event, forbid
+from service.rules.stepdice import (
+    advancement, allies, attack, checks, clocks, encounter, enemies, grid, health, magic, narrative, pending,
+    scenes, turns,
+)
+from service.rules.stepdice.actions import ACTION_SENDERS, ACTION_TYPES, Action
+from service.rules.stepdice.context import Ctx, initial_table
+from service.rules.stepdice.errors import CODES, violation
+from service.rules.stepdice.options import Options
+from service.rules.stepdice.sheet import StepDiceCharacterInput, new_character
+from service.rules.stepdice.view import view
+
+HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
+    "test": checks.test, "attack": attack.attack, "cast": magic.cast, "help": allies.help_ally,
+    "raise": allies.raise_ally, "use_equipment": narrative.use_equipment, "move": grid.move,
+    "begin_turn": turns.begin_turn, "end_turn": turns.end_turn, "choose_benefit": pending.choose_benefit,
+    "choose_armor": pending.choose_armor, "advance": advancement.advance, "call_test": checks.call_test,
+    "auto_success": narrative.auto_success, "resolve_retaliation": pending.resolve_retaliation,
+    "record_consequence": pending.record_consequence, "gm_note": narrative.gm_note, "harm": narrative.harm,
+    "start_scene": scenes.start_scene, "end_scene": scenes.end_scene,
+    "create_encounter": encounter.create_encounter, "add_character": encounter.add_character,
+    "add_enemy": enemies.add_enemy, "reveal_enemy": enemies.reveal_enemy, "set_position": encounter.set_position,
+    "start_encounter": encounter.start_encounter, "end_player_phase": turns.end_player_phase,
+    "enemy_move": enemies.enemy_move, "enemy_hit": narrative.enemy_hit, "end_enemy_phase": turns.end_enemy_phase,
+    "end_encounter": encounter.end_encounter, "rest": health.rest, "create_clock": clocks.create_clock,
+    "advance_clock": clocks.advance_clock, "cancel_clock": clocks.cancel_clock,
+    "grant_advancement": advancement.grant_advancement,
+    "discard_advancement": advancement.discard_advancement,
+}
+
+# Moves that settle the pending choice, or cannot interfere with it; everything else waits (409 choice_pending).
+NOT_BLOCKED = frozenset({"choose_benefit", "resolve_retaliation", "choose_armor", "record_consequence", "gm_note",
+                         "reveal_enemy", "grant_advancement", "advance", "discard_advancement"})
+
+
+def _authorize(actor: Actor, action: BaseModel) -> None:
+    sender = ACTION_SENDERS[action.type]
+    if sender == "gm" and not actor.is_gm:
+        raise forbid(f"only the GM may send {action.type}", field="type")
+    cid = getattr(action, "character_id", None)
+    if sender == "owner" and cid is not None and not actor.controls(cid):
+        raise forbid(f"a player acts only for their own characters, not {cid}", field="character_id")
+
+
+class StepDiceSystem:
+    id = "stepdice"
+    name = "Step Dice"
+    Options = Options
+    CharacterInput = StepDiceCharacterInput
+    Action = Action
+    action_types = ACTION_TYPES
+    action_senders = ACTION_SENDERS
+    violation_codes = CODES
+
+    def __init__(self) -> None:
+        self._adapter = TypeAdapter(Action)
+
+    def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
+        data = data if isinstance(data, StepDiceCharacterInput) else StepDiceCharacterInput.model_validate(
+            data if isinstance(data, dict) else data.model_dump())
+        opts = options if isinstance(options, Options) else Options.model_validate(
+            options if isinstance(options, dict) else options.model_dump())
+        return new_character(data, opts)
+
+    def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
+        opts = options if isinstance(options, Options) else Options.model_validate(
+            options if isinstance(options, dict) else options.model_dump())
+        return {"options": opts.model_dump(mode="json"), "characters": {}, "table": initial_table()}
+
+    def parse_action(self, raw: dict[str, Any]) -> BaseModel:
+        return self._adapter.validate_python(raw)
+
+    def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor,
+              dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
+        if isinstance(action, dict):
+            action = self.parse_action(action)
+        _authorize(actor, action)
+        ctx = Ctx(state, actor, dice)
+        held = ctx.table["pending"]
+        if held is not None and action.type not in NOT_BLOCKED:
+            raise violation("choice_pending", f"resolve the pending {held['stage']} of {held['id']} first",
+                            "type")
+        HANDLERS[action.type](ctx, action)
+        encounter.refresh_suggestion(ctx)
+        return ctx.state, ctx.events
+
+    def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
+        return view(state, actor)
+
+    def redact_event(self, event: Event, actor: Actor) -> dict[str, Any] | None:
+        """An event's data as this actor may see it; None when it is GM-only (spec 8)."""
+        if actor.is_gm:
+            return event.data
+        if event.visibility == "gm":
+            return None
+        return event.redacted if event.redacted is not None else event.data

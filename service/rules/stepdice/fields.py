@@ -1,0 +1,66 @@
+"""Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+Attribute = Literal["strength", "dexterity", "magic"]
+BaseTn = Literal[4, 6, 8, 12]
+Tier = Literal["trick", "standard", "strong", "great_power"]
+Cover = Literal["none", "partial", "full"]
+
+Sender = Literal["gm", "owner"]
+
+
+class StepDicePosition(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    x: int = Field(ge=-10_000, le=10_000, description="Grid column (one square = one unit).")
+    y: int = Field(ge=-10_000, le=10_000, description="Grid row.")
+
+
+class StepDiceStep(BaseModel):
+    """One difficulty step: the TN moves along 4/6/8/12 by index (seed §3.5)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: Label = Field(description="Why the step applies, e.g. 'darkness', 'preparation', 'extreme'.")
+    delta: Literal[-2, -1, 1, 2] = Field(description="+1 worse conditions, −1 better, ±2 'extremely' (seed §3.5).")
+
+
+class Move(BaseModel):
+    """Base of every action. `sender` says who may send it: the GM only, or the player controlling
+    the character the action names (the GM may always send those too)."""
+
+    model_config = ConfigDict(extra="forbid")
+    sender: ClassVar[Sender] = "gm"
+
+
+class RollFields(Move):
+    """What the GM declares for one test (spec 4.2 inputs, 4.16 checklist), in one request."""
+
+    sender: ClassVar[Sender] = "owner"
+
+    character_id: Id = Field(description="The acting character.")
+    intent: Text | None = Field(None, description="What the player wants to achieve (seed §3.2 step 1).")
+    steps: list[StepDiceStep] = Field(default_factory=list, max_length=8,
+                                      description="Situational difficulty steps; all are summed (spec 7-A8).")
+    talents: list[Label] = Field(default_factory=list, max_length=2,
+                                 description="Talents of the character the GM accepts as really helping; each is "
+                                             "one step easier, at most `max_talents_per_test` (seed §2.4).")
+    on_near_certain: Literal["roll", "skip_roll"] = Field(
+        "roll", description="If the steps take the TN below 4: roll anyway (only a 1 fails) or succeed without a "
+                            "roll. skip_roll is GM-only and never applies when only a Talent made it near certain.")
+    on_near_impossible: Literal["roll", "refuse"] = Field(
+        "roll", description="If the steps take the TN above 12: roll anyway (only the maximum face succeeds) or "
+                            "refuse the test, consuming nothing (seed §3.5, spec 7-A7).")
+    use_help_token: bool = Field(True, description="In combat: spend the help tokens allies gave this character "
+                                                   "on this test (seed §3.6, spec 7-A12).")
+    advance_clocks: bool = Field(True, description="A failure advances running time-pressure clocks of the scene; "
+                                                   "false (GM-only) excludes this test (spec 7-A46).")
+    planned_complication: Text | None = Field(None, description="GM-only note, hidden from players, of the "
+                                                                "complication planned for a failure.")

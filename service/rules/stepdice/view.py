@@ -1,0 +1,23 @@
+"""What each role may see (spec 8). The GM sees everything; players lose the GM-only parts."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from service.rules.base import Actor
+from service.rules.stepdice.enemies import public
+
+
+def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    out = copy.deepcopy(state)
+    if actor.is_gm:
+        return out
+    table = out.get("table") or {}
+    enc = table.get("encounter")
+    if enc:
+        enc["enemies"] = {eid: public(e) for eid, e in enc.get("enemies", {}).items()}
+    if "clocks" in table:
+        table["clocks"] = {cid: c for cid, c in table["clocks"].items() if c.get("visible_to_players")}
+    if table.get("pending"):
+        table["pending"].pop("planned_complication", None)
+    return out

@@ -1,0 +1,74 @@
+"""GraphQL: the same application layer as REST, camelCase names, errors carrying the REST `code`."""
+from __future__ import annotations
+
+import asyncio
+
+from apikit import bearer, new_table
+
+
+async def gql(client, query: str, variables: dict | None = None, token: str | None = None) -> dict:
+    r = await client.post("/graphql", json={"query": query, "variables": variables or {}},
+                          headers=bearer(token) if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+CREATE = """mutation($input: CreateCampaignInput!) {
+  createCampaign(input: $input) { gmToken campaign { id system diceMode options } } }"""
+
+
+async def test_graphql_is_served_at_the_exact_path_without_redirect(client):
+    r = await client.post("/graphql", json={"query": "{ systems { id actions } }"})
+    assert r.status_code == 200
+    assert r.json()["data"]["systems"][0]["id"] == "stepdice"
+
+
+async def test_create_campaign_invite_and_read_through_graphql(client):
+    out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "diceMode": "table",
+                                               "options": {"use_armor_tokens": True}}})
+    camp = out["data"]["createCampaign"]
+    assert camp["campaign"]["diceMode"] == "table" and camp["campaign"]["options"]["use_armor_tokens"] is True
+    cid, gm = camp["campaign"]["id"], camp["gmToken"]
+    inv = await gql(client, """mutation($i: InvitePlayerInput!) { invitePlayer(input: $i) { token player { id name } } }""",
+                    {"i": {"campaignId": cid, "name": "Ala"}}, gm)
+    assert inv["data"]["invitePlayer"]["player"]["name"] == "Ala"
+    q = await gql(client, """query($id: ID!) { campaign(id: $id) { name players { name } you { role } } }""",
+                  {"id": cid}, gm)
+    assert q["data"]["campaign"] == {"name": "G", "players": [{"name": "Ala"}], "you": {"role": "gm"}}
+
+
+async def test_graphql_errors_carry_the_rest_code(client):
+    t = await new_table(client)
+    out = await gql(client, """query($id: ID!) { campaign(id: $id) { name } }""", {"id": t.id})
+    assert out["errors"][0]["extensions"]["code"] == "unauthorized"
+    bad = await gql(client, CREATE, {"input": {"name": "", "system": "stepdice"}})
+    assert bad["errors"][0]["extensions"]["code"] == "invalid_input"
+    assert bad["errors"][0]["extensions"]["field"] == "name"
+
+
+async def test_roll_expression_and_event_log_through_graphql(client):
+    t = await new_table(client, dice_mode="table")
+    out = await gql(client, """mutation($i: RollInput!) { rollExpression(input: $i) { total text dice { face source } } }""",
+                    {"i": {"campaignId": t.id, "expression": "2d6+1", "dice": [2, 5]}}, t.gm)
+    roll = out["data"]["rollExpression"]
+    assert roll["total"] == 8 and [d["face"] for d in roll["dice"]] == [2, 5]
+    ev = await gql(client, """query($c: String!) { events(campaignId: $c, after: 0) { items { seq type } hasMore } }""",
+                   {"c": t.id}, t.gm)
+    assert [e["type"] for e in ev["data"]["events"]["items"]][-2:] == ["dice_rolled", "expression_rolled"]
+
+
+async def test_campaign_events_subscription_streams_the_log(app, client):
+    from service.api.graphql.schema import schema
+
+    t = await new_table(client)
+    await t.invite("Ala")
+    ctx = {"services": app.state.services, "token": t.gm, "request": None, "response": None}
+    stream = await schema.subscribe("subscription($c: String!) { campaignEvents(campaignId: $c) { seq type } }",
+                                    variable_values={"c": t.id}, context_value=ctx)
+    got = []
+    async for result in stream:
+        got.append(result.data["campaignEvents"]["type"])
+        if len(got) == 2:
+            break
+    await asyncio.sleep(0)
+    assert got == ["campaign_created", "player_invited"]

@@ -1,0 +1,39 @@
+"""The checked-in contracts match the code. Regenerate with `rulekeeper export-contracts`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from service.contracts import graphql_sdl, openapi_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_openapi_document_matches_the_code():
+    assert (ROOT / "openapi" / "openapi.yaml").read_text() == openapi_yaml(), \
+        "openapi/openapi.yaml drifted from the code: run `rulekeeper export-contracts`"
+
+
+def test_graphql_sdl_matches_the_code():
+    assert (ROOT / "schema" / "schema.graphql").read_text() == graphql_sdl(), \
+        "schema/schema.graphql drifted from the code: run `rulekeeper export-contracts`"
+
+
+def test_every_operation_has_an_operation_id_and_error_responses():
+    doc = yaml.safe_load(openapi_yaml())
+    assert doc["openapi"].startswith("3.1")
+    ids = []
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            ids.append(op["operationId"])
+            assert "200" in op["responses"] or "201" in op["responses"], (method, path)
+            if op.get("security") != []:
+                assert "401" in op["responses"], (method, path)
+    assert len(ids) == len(set(ids))
+
+
+async def test_served_openapi_is_the_checked_in_document(client):
+    r = await client.get("/openapi.json")
+    assert r.status_code == 200
+    assert r.json() == yaml.safe_load((ROOT / "openapi" / "openapi.yaml").read_text())
