@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
+import threading
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 
@@ -89,3 +92,33 @@ async def app(settings):
 async def client(app) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://rulekeeper.test") as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> Iterator[str]:
+    """A real uvicorn server on a free loopback port, on the embedded defaults; yields its base URL."""
+    import uvicorn
+
+    from service.app import create_app
+
+    db = tmp_path_factory.mktemp("live") / "rulekeeper.db"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}")),
+                                           host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/healthz").status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    else:
+        pytest.fail("the live server did not start")
+    yield base
+    server.should_exit = True
+    thread.join(timeout=10)

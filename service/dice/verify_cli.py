@@ -2,7 +2,7 @@
 
     rulekeeper verify session.json
     rulekeeper verify - < session.json
-    rulekeeper verify --url https://rulekeeper.example/campaigns/42/dice-session --json
+    rulekeeper verify --url https://rulekeeper.example/v1/campaigns/42/dice-sessions/1/verification --token rk_pl_...
 
 The document is {"seed", "commitment", "client_seed", "rolls": [{"seq", "sides", "face"}, ...]};
 other keys are ignored. Exit status, as with diff and grep: 0 every die checks out, 1 the
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import IO
 
@@ -31,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("document", nargs="?", help="path to the JSON document, or - for stdin")
     source.add_argument("--url", help="GET the document from a running service")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--token", default=os.environ.get("RULEKEEPER_TOKEN"),
+                        help="bearer token for --url (default: $RULEKEEPER_TOKEN); any token of the campaign works")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for --url")
     return parser
 
@@ -71,7 +74,10 @@ def run_verify(
 def _load(args: argparse.Namespace, stdin: IO[str], transport: httpx.BaseTransport | None) -> dict:
     if args.url:
         with httpx.Client(transport=transport, timeout=args.timeout, follow_redirects=True) as client:
-            response = client.get(args.url, headers={"Accept": "application/json"})
+            headers = {"Accept": "application/json"}
+            if args.token:
+                headers["Authorization"] = f"Bearer {args.token}"
+            response = client.get(args.url, headers=headers)
             response.raise_for_status()
             document = response.json()
     elif args.document == "-":
