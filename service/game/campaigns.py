@@ -136,7 +136,11 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
         elif player_id is not None:
             await _player(s, campaign_id, player_id)
         sheet = build_sheet(c.system, c.options, data)
-        ch = Character(id=_id(), campaign_id=campaign_id, player_id=player_id, name=sheet.get("name") or data.get("name", ""),
+        name = str(sheet.get("name") or "")
+        if not name or len(name) > 200 or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+            raise invalid("invalid_input", "a character needs a name of 1-200 characters without control characters",
+                          "sheet.name")
+        ch = Character(id=_id(), campaign_id=campaign_id, player_id=player_id, name=name,
                        sheet={**sheet, "id": None}, version=1)
         ch.sheet = {**sheet, "id": ch.id}
         s.add(ch)

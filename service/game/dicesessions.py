@@ -12,7 +12,7 @@ from service.game.campaigns import open_dice_session
 from service.game.context import Services
 from service.game.dicesource import current_session
 from service.game.errors import conflict, not_found
-from service.game.inputs import ClientSeed
+from service.game.inputs import MAX_SEQ, ClientSeed
 from service.rules.base import Event
 from service.store.records.models import Campaign, DiceSession, EventRecord, utcnow
 
@@ -79,6 +79,8 @@ async def verification(svc: Services, campaign_id: str, number: int, token: str 
     async with svc.read() as s:
         await authenticate(s, token, campaign_id)
         await _verifiable_campaign(s, campaign_id)
+        if not 1 <= number <= MAX_SEQ:
+            raise not_found("dice session", "number")
         ds = await s.scalar(select(DiceSession).where(DiceSession.campaign_id == campaign_id, DiceSession.number == number))
         if ds is None:
             raise not_found("dice session", "number")

@@ -1,13 +1,16 @@
 """Request bodies shared by REST and GraphQL: one definition, two transports."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from service.dice.types import DiceMode
 
 Faces = list[int]
+# Names end up in text columns, and PostgreSQL text cannot hold control characters such as NUL.
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")]
+MAX_SEQ = 2**31 - 1
 
 
 class _In(BaseModel):
@@ -15,7 +18,7 @@ class _In(BaseModel):
 
 
 class CampaignCreate(_In):
-    name: str = Field(min_length=1, max_length=200, description="What the table calls this campaign.")
+    name: Name = Field(description="What the table calls this campaign.")
     system: Literal["stepdice"] = Field(description="The rule system the campaign plays.")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="Per-campaign toggles of the rule system; omitted ones take the spec's default.")
@@ -24,7 +27,7 @@ class CampaignCreate(_In):
 
 
 class PlayerInvite(_In):
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
 
 
 class CharacterAssign(_In):
@@ -38,9 +41,9 @@ class ActionRequest(_In):
 
 class RollRequest(_In):
     expression: str = Field(min_length=1, max_length=200, description="A dice expression, e.g. `4d6kh3`, `1d20+5`, `3d10e10`.")
-    label: str | None = Field(None, max_length=200)
+    label: Name | None = None
     dice: Faces | None = Field(None, max_length=100, description="Table mode only: the faces, in order.")
 
 
 class ClientSeed(_In):
-    client_seed: str = Field(min_length=1, max_length=200, description="The table's own contribution to every die of the session.")
+    client_seed: Name = Field(description="The table's own contribution to every die of the session.")

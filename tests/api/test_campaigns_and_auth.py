@@ -145,3 +145,19 @@ async def test_bad_event_cursor_is_400(client):
 
 async def test_unknown_route_is_problem_404(client):
     assert_problem(await client.get("/v1/nothing"), 404, "not_found")
+
+
+async def test_control_characters_in_names_are_422_not_a_database_error(client):
+    r = await client.post("/v1/campaigns", json={"name": "bad\u0000name", "system": "stepdice"})
+    assert_problem(r, 422, "invalid_input", "name")
+    t = await new_table(client)
+    r = await client.post(f"{t.base}/characters", json={"sheet": {**ROGUE, "name": "Sz\u0000ept"}}, headers=bearer(t.gm))
+    assert r.status_code == 422, r.text
+
+
+async def test_out_of_range_cursor_and_session_number_are_4xx(client):
+    t = await new_table(client, dice_mode="verifiable")
+    assert_problem(await client.get(f"{t.base}/events", params={"after": 2**40}, headers=bearer(t.gm)), 400,
+                   "invalid_query", "after")
+    r = await client.get(f"{t.base}/dice-sessions/{2**40}/verification", headers=bearer(t.gm))
+    assert_problem(r, 404, "not_found")

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.rest.request import Call
 from service.game import campaigns, dicesessions, play, rolls
-from service.game.inputs import ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
+from service.game.inputs import MAX_SEQ, ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
 from service.rules.registry import SYSTEMS
 
 Reply = tuple[int, Any, dict[str, str]]
@@ -79,7 +79,7 @@ async def post_roll(c: Call) -> Reply:
 
 
 async def read_events(c: Call) -> Reply:
-    after = c.query_int("after", 0)
+    after = c.query_int("after", 0, maximum=MAX_SEQ)
     limit = c.query_int("limit", 100, minimum=1, maximum=500)
     return 200, await campaigns.read_events(c.svc, c.path["campaign_id"], c.token, after, limit), {}
 

@@ -82,7 +82,7 @@ def build() -> dict[str, Any]:
 def _parameters(op) -> list[dict[str, Any]]:
     params = []
     for name in _path_names(op.path):
-        schema = {"type": "integer", "minimum": 1} if name == "number" else {"type": "string"}
+        schema = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1} if name == "number" else {"type": "string"}
         params.append({"name": name, "in": "path", "required": True, "schema": schema})
     for name, desc, schema in op.query:
         params.append({"name": name, "in": "query", "required": False, "description": desc, "schema": schema})

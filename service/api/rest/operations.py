@@ -72,7 +72,7 @@ OPERATIONS: list[Operation] = [
               r.RollResult, tag="play", errors=WRITE, idempotent_key=True),
     Operation("listEvents", "GET", f"{C}/events", ep.read_events, "The event log after a sequence number",
               r.EventPage, tag="events", errors=(400,) + READ,
-              query=(("after", "Return events with a sequence number above this.", {"type": "integer", "minimum": 0}),
+              query=(("after", "Return events with a sequence number above this.", {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}),
                      ("limit", "At most this many events (1-500).", {"type": "integer", "minimum": 1, "maximum": 500}))),
     Operation("listDiceSessions", "GET", f"{C}/dice-sessions", ep.list_dice_sessions,
               "Verifiable mode: every dice session with its commitment (and seed once closed)", r.DiceSessionList,
