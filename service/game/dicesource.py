@@ -34,16 +34,29 @@ async def dice_for(s, campaign: Campaign, faces: list[int] | None) -> tuple[Dice
     return ServerDice(), None
 
 
-def finish(dice: DiceSource, ds: DiceSession | None, *, purpose: str) -> list[Event]:
-    """After a command: reject unused table dice, advance the verifiable counter, log every die."""
+def finish(dice: DiceSource, ds: DiceSession | None, *, purpose: str,
+           secret_purposes: frozenset[str] = frozenset()) -> list[Event]:
+    """After a command: reject unused table dice, advance the verifiable counter, log every die.
+
+    Dice thrown for a secret purpose (a deck shuffle fixes the undealt order) go to a GM-only event;
+    players see how many there were, not their faces."""
     if isinstance(dice, TableDice) and dice.unused:
         raise invalid("dice_unused", f"{dice.unused} table {'die was' if dice.unused == 1 else 'dice were'} given "
                       "but this move did not roll them; send exactly the dice it rolls", "dice")
     rolled = dice.rolled
-    if not rolled:
-        return []
-    data: dict[str, Any] = {"purpose": purpose, "dice": [d.to_dict() for d in rolled]}
     if ds is not None:
         ds.counter = dice.next_counter  # type: ignore[attr-defined]
-        data["dice_session"] = ds.number
-    return [Event("dice_rolled", data)]
+    events = []
+    for secret in (False, True):
+        group = [d for d in rolled if (d.purpose in secret_purposes) == secret]
+        if not group:
+            continue
+        data: dict[str, Any] = {"purpose": purpose, "dice": [d.to_dict() for d in group]}
+        if ds is not None:
+            data["dice_session"] = ds.number
+        if secret:
+            hidden = {k: v for k, v in data.items() if k != "dice"} | {"hidden_dice": len(group)}
+            events.append(Event("dice_rolled", data, visibility="all", redacted=hidden))
+        else:
+            events.append(Event("dice_rolled", data))
+    return events

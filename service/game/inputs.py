@@ -6,6 +6,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from service.dice.types import DiceMode
+from service.rules.registry import SYSTEMS
+
+SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
 
 Faces = list[int]
 # Names end up in text columns, and PostgreSQL text cannot hold control characters such as NUL.
@@ -19,7 +22,7 @@ class _In(BaseModel):
 
 class CampaignCreate(_In):
     name: Name = Field(description="What the table calls this campaign.")
-    system: Literal["stepdice"] = Field(description="The rule system the campaign plays.")
+    system: SystemId = Field(description="The rule system the campaign plays.")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="Per-campaign toggles of the rule system; omitted ones take the spec's default.")
     dice_mode: DiceMode = Field("server", description="server: the service rolls; verifiable: commit-reveal rolls anyone can "

@@ -93,7 +93,8 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
             raise GameError(422, exc.code, exc.detail, field=exc.field) from None
         # The move itself, GM-only (it may carry unrevealed TNs): with the dice it replays the table exactly.
         received = Event("action", {"action": action.model_dump(mode="json")}, visibility="gm")
-        all_events = [received] + finish(dice, dice_session, purpose=action.type) + events
+        all_events = [received] + finish(dice, dice_session, purpose=action.type,
+                                       secret_purposes=system.secret_dice_purposes) + events
         await _save_characters(s, campaign.id, state["characters"], new_state["characters"])
         records = log.append(s, campaign, all_events, actor)
         await s.flush()

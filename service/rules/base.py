@@ -75,6 +75,9 @@ class RuleSystem(Protocol):
     Options: type[BaseModel]          # per-campaign toggles with the spec's defaults
     CharacterInput: type[BaseModel]   # what a client sends to create a character
     Action: Any                       # a pydantic discriminated union of every move (on "type")
+    action_types: list[str]
+    # Dice thrown for these purposes are logged GM-only (e.g. the shuffle that fixes a deck's order).
+    secret_dice_purposes: frozenset[str]
 
     def new_character(self, data: BaseModel, options: BaseModel) -> dict[str, Any]:
         """Validate a sheet and return the full character with derived starting values."""

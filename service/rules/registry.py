@@ -1,7 +1,8 @@
 """The rule systems this service can run, by id."""
 from __future__ import annotations
 
+from service.rules.action_deck import SYSTEM as ACTION_DECK
 from service.rules.base import RuleSystem
 from service.rules.stepdice import SYSTEM as STEPDICE
 
-SYSTEMS: dict[str, RuleSystem] = {STEPDICE.id: STEPDICE}
+SYSTEMS: dict[str, RuleSystem] = {s.id: s for s in (STEPDICE, ACTION_DECK)}

@@ -1,0 +1,104 @@
+"""The 54-card deck (spec §3.6, §4.16, §5.3): rebuild, shuffle with the injected dice, draw, discard.
+
+Invariant: draw_pile + discard_pile + in_play is always the 54 cards, each once. Shuffles are Fisher–Yates
+with one `dice.roll(i + 1)` per position from the top index down, over a known starting order (the
+canonical deck for a rebuild, the public discard pile for a refill), so a verifiable campaign can recompute
+the order from the logged dice. In table mode the physical deck is shuffled at the table: the server keeps
+the undealt cards as a set and deals validate the cards the table reports.
+"""
+from __future__ import annotations
+
+from service.rules.action_deck.cards import FULL_DECK, is_card, is_joker
+from service.rules.action_deck.context import Ctx
+from service.rules.action_deck.errors import violation
+
+SHUFFLE_PURPOSE = "deck_shuffle"  # lets the application keep these dice out of players' sight
+
+
+def _shuffle(ctx: Ctx, cards: list[str], reason: str) -> list[str]:
+    deck = ctx.deck
+    order = list(cards)
+    if ctx.table_mode:
+        order.sort(key=FULL_DECK.index)  # no order known: the table shuffled the real cards
+    else:
+        for i in range(len(order) - 1, 0, -1):
+            j = ctx.roller.plain(i + 1, SHUFFLE_PURPOSE) - 1
+            order[i], order[j] = order[j], order[i]
+    deck["ordered"] = not ctx.table_mode
+    deck["shuffle_count"] += 1
+    dice = ctx.roller.take()
+    summary = {"reason": reason, "cards": len(order), "shuffle_count": deck["shuffle_count"]}
+    ctx.emit("deck_shuffled", summary)
+    # The order and the dice that produced it only for the GM: with the dice, players could rebuild it.
+    ctx.emit("deck_order", {**summary, "starting_order": list(cards), "order": order if deck["ordered"] else None,
+                            "dice": dice}, gm_only=True, redacted=summary)
+    return order
+
+
+def rebuild(ctx: Ctx, reason: str) -> None:
+    """All 54 cards back and shuffled: at each encounter start (B46) and after a Joker round (B3)."""
+    deck = ctx.deck
+    deck["draw_pile"] = _shuffle(ctx, list(FULL_DECK), reason)
+    deck["discard_pile"] = []
+    deck["in_play"] = []
+
+
+def _refill(ctx: Ctx) -> None:
+    """B4: the draw pile ran out: shuffle the discards (never the cards in play) into a new draw pile."""
+    deck = ctx.deck
+    deck["draw_pile"] = _shuffle(ctx, deck["discard_pile"], "draw_pile_empty")
+    deck["discard_pile"] = []
+
+
+def validate_draws(ctx: Ctx, n: int, cards: list[str] | None, field: str) -> None:
+    """Everything a deal or a benny draw needs, checked before any die is rolled or card moved."""
+    deck = ctx.deck
+    if n > len(deck["draw_pile"]) + len(deck["discard_pile"]):
+        raise violation("deck_exhausted", f"{n} cards are needed but only {len(deck['draw_pile'])} + "
+                        f"{len(deck['discard_pile'])} discards remain (B4)")
+    if not ctx.table_mode:
+        if cards is not None:
+            raise violation("cards_not_expected", "the service deals from its own shuffled deck; send cards only "
+                            "when the campaign plays with table dice and cards", field)
+        return
+    if cards is None:
+        raise violation("cards_required", f"table mode: send the {n} card(s) the table drew", field)
+    if len(cards) != n:
+        raise violation("wrong_card_count", f"{n} card(s) are dealt, {len(cards)} were sent", field)
+    draw, discard = set(deck["draw_pile"]), set(deck["discard_pile"])
+    for i, card in enumerate(cards):
+        where = f"{field}[{i}]" if field == "cards" else field
+        if not is_card(card):
+            raise violation("unknown_card", f"{card!r} is no card: use 2–10, J, Q, K, A + S/H/D/C, or JK-R / JK-B",
+                            where)
+        if not draw:
+            draw, discard = discard, set()
+        if card not in draw:
+            raise violation("card_not_in_deck", f"{card} is not in the draw pile (dealt or discarded)", where)
+        draw.remove(card)
+
+
+def draw(ctx: Ctx, card: str | None = None) -> str:
+    deck = ctx.deck
+    if not deck["draw_pile"]:
+        _refill(ctx)
+    if ctx.table_mode:
+        deck["draw_pile"].remove(card)
+    else:
+        card = deck["draw_pile"].pop(0)
+    deck["in_play"].append(card)
+    if is_joker(card):
+        deck["joker_dealt_this_round"] = True  # B3/B10: any Joker dealt or drawn triggers the reshuffle
+    return card
+
+
+def discard(ctx: Ctx, cards: list[str]) -> None:
+    deck = ctx.deck
+    for card in cards:
+        if card in deck["in_play"]:
+            deck["in_play"].remove(card)
+            deck["discard_pile"].append(card)
+
+
+def discard_all_in_play(ctx: Ctx) -> None:
+    discard(ctx, list(ctx.deck["in_play"]))

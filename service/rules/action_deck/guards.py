@@ -1,0 +1,90 @@
+"""Checks shared by many moves. Each raises a RuleViolation (or 403) naming the rule; none changes state."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from service.rules.action_deck.context import Ctx
+from service.rules.action_deck.errors import violation
+from service.rules.base import forbid
+
+
+def gm(ctx: Ctx, detail: str, field: str | None = None) -> None:
+    if not ctx.actor.is_gm:
+        raise forbid(detail, field=field)
+
+
+def gm_fields(ctx: Ctx, action: BaseModel, *names: str) -> None:
+    """Fields that carry the GM's judgment (modifiers, TNs, flags): a player may not set them."""
+    if ctx.actor.is_gm:
+        return
+    for name in names:
+        if name in action.model_fields_set and getattr(action, name) not in (None, [], False):
+            raise forbid(f"{name} is the GM's call", field=name)
+
+
+def owner(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
+    """A player acts only for characters they control; the GM for anyone."""
+    sheet = ctx.sheet(character_id, field)
+    if not ctx.actor.controls(character_id):
+        raise forbid(f"you do not control {ctx.name(character_id)}", field=field)
+    return sheet
+
+
+def alive(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
+    sheet = ctx.sheet(character_id, field)
+    if sheet.get("eliminated"):
+        raise violation("character_eliminated", f"{sheet['name']} is eliminated (§4.27)", field)
+    return sheet
+
+
+def encounter(ctx: Ctx, *phases: str) -> dict[str, Any]:
+    enc = ctx.encounter
+    if enc is None:
+        raise violation("no_encounter", "no combat encounter is running")
+    if phases and enc["phase"] not in phases:
+        raise violation("wrong_phase", f"the encounter is in {enc['phase']}; this move needs {' or '.join(phases)}")
+    return enc
+
+
+def participant(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
+    enc = encounter(ctx)
+    slot = enc["participants"].get(character_id)
+    if slot is None:
+        raise violation("not_in_encounter", f"{ctx.name(character_id)} is not in the encounter", field)
+    return slot
+
+
+def no_interrupt(ctx: Ctx) -> None:
+    enc = ctx.encounter
+    if enc is not None and enc.get("pending_interrupt"):
+        pi = enc["pending_interrupt"]
+        raise violation("interrupt_pending", f"{ctx.name(pi['holder'])} is interrupting {ctx.name(pi['target'])}: "
+                        "settle the opposed Athletics test first (accept, reroll or defend)")
+
+
+def own_turn(ctx: Ctx, character_id: str, *, declared: bool = True) -> dict[str, Any]:
+    """The character's turn is in progress (§5.2 turn_acting); returns its turn record."""
+    slot = participant(ctx, character_id)
+    enc = ctx.encounter
+    no_interrupt(ctx)
+    if enc["current_turn"] != character_id:
+        raise violation("not_your_turn", f"it is not {ctx.name(character_id)}'s turn"
+                        + (f" ({ctx.name(enc['current_turn'])} is acting)" if enc["current_turn"] else ""))
+    turn = slot["turn"]
+    if declared and turn["status"] != "acting":
+        raise violation("turn_not_declared", "declare the turn's actions first (seed 1.3: all actions are "
+                        "declared at the start of the turn)")
+    return turn
+
+
+def action_slot(ctx: Ctx, turn: dict[str, Any], index: int | None, field: str = "action_index") -> dict[str, Any]:
+    """A declared action not yet taken (§4.20 take_action)."""
+    declared = turn["declared"]
+    if index is None or not 0 <= index < len(declared):
+        raise violation("action_not_declared", f"the turn declared {len(declared)} action(s); actions are "
+                        "declared at the start of the turn (seed 1.3)", field)
+    if declared[index]["taken"]:
+        raise violation("action_already_taken", f"declared action {index} was already taken", field)
+    return declared[index]

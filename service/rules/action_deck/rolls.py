@@ -1,0 +1,41 @@
+"""Dice primitives (spec §4.1): open-ended (acing) and plain rolls, every die recorded for the events."""
+from __future__ import annotations
+
+from typing import Any
+
+from service.dice.types import DiceSource, DieRoll
+
+
+class Roller:
+    """Wraps the injected dice source; collects what was thrown so each event can carry its dice."""
+
+    def __init__(self, dice: DiceSource, ace_cap: int = 100) -> None:
+        self.dice = dice
+        self.ace_cap = ace_cap
+        self._thrown: list[DieRoll] = []
+
+    def plain(self, sides: int, purpose: str) -> int:
+        """One face, no ace: the running die (seed 1.3 'nie może wypaść As'), the Extras' d6 check, shuffles."""
+        die = self.dice.roll(sides, purpose=purpose)
+        self._thrown.append(die)
+        return die.face
+
+    def open(self, sides: int, purpose: str) -> dict[str, Any]:
+        """Roll again on the maximum face and add (seed 1.4 'Asy'); modifiers come only after this."""
+        faces: list[int] = []
+        while True:
+            faces.append(self.plain(sides, purpose))
+            if faces[-1] < sides:
+                capped = False
+                break
+            if len(faces) > self.ace_cap:  # B44: a safety cap, logged; never reached in practice
+                capped = True
+                break
+        return {"sides": sides, "faces": faces, "total": sum(faces), "natural_one": faces[0] == 1,
+                "aced": len(faces) > 1, "capped": capped}
+
+    def take(self) -> list[dict[str, Any]]:
+        """The dice thrown since the last take, as the event payload wants them."""
+        out = [d.to_dict() for d in self._thrown]
+        self._thrown = []
+        return out
