@@ -1,0 +1,111 @@
+"""Action Deck through the API: the deck stays secret, and concurrent deals or benny spends over the real
+stores never double-deal a card or double-spend a benny."""
+from __future__ import annotations
+
+import asyncio
+
+from apikit import assert_problem, bearer
+
+from service.dice import verifiable
+
+TRAITS = {"attributes": {"agility": "d6", "smarts": "d6", "spirit": "d6", "strength": "d6", "vigor": "d6"},
+          "skills": {"athletics": "d6", "notice": "d6", "fighting": "d8", "shooting": "d6"}}
+
+
+async def deck_table(client, dice_mode="server"):
+    from apikit import Table
+
+    r = await client.post("/v1/campaigns", json={"name": "Deadlands", "system": "action_deck", "dice_mode": dice_mode})
+    assert r.status_code == 201, r.text
+    t = Table(client=client, id=r.json()["campaign"]["id"], gm=r.json()["gm_token"])
+    pid, token = await t.invite("Ala")
+    hero = await t.character({"name": "Hero", **TRAITS}, player_id=pid)
+    goon = await t.character({"name": "Goon", "kind": "extra", "side": "opposition", **TRAITS})
+    await t.ok({"type": "open_session", "players": [{"player_id": pid, "character_ids": [hero["id"]]}]})
+    await t.ok({"type": "start_encounter", "participants": [hero["id"], goon["id"]]})
+    return t, pid, token, hero["id"], goon["id"]
+
+
+def cards_seen(state) -> list[str]:
+    deck = state["table"]["deck"]
+    dealt = [c for s in state["table"]["encounter"]["participants"].values() for c in (s.get("candidates") or [])]
+    return dealt + list(deck.get("discard_pile", []))
+
+
+async def test_players_never_see_the_undealt_order_or_the_gm_pool(client):
+    t, pid, token, hero, _ = await deck_table(client)
+    await t.ok({"type": "deal"})
+    gm_state = (await t.state())["state"]["table"]
+    pl_state = (await t.state(token))["state"]["table"]
+    assert "gm" in gm_state and "gm" not in pl_state
+    assert "draw_pile" not in pl_state["deck"] and "draw_pile" not in gm_state["deck"]
+    player_log = await t.events(token)
+    assert not any(e["type"] == "deck_order" for e in player_log)
+    shuffle_dice = [e for e in player_log if e["type"] == "dice_rolled" and "hidden_dice" in e["data"]]
+    assert shuffle_dice and all("dice" not in e["data"] for e in shuffle_dice)
+    gm_log = await t.events()
+    assert any(e["type"] == "deck_order" for e in gm_log)
+
+
+async def test_concurrent_deals_never_deal_twice(client):
+    t, *_ = await deck_table(client)
+    results = await asyncio.gather(*[t.act({"type": "deal"}) for _ in range(5)])
+    assert sorted(r.status_code for r in results).count(200) == 1, [r.text for r in results]
+    assert all(r.status_code == 409 for r in results if r.status_code != 200)
+    state = (await t.state())["state"]
+    seen = cards_seen(state)
+    assert len(seen) == len(set(seen))
+    deck = state["table"]["deck"]
+    out_of_pile = set(seen) | set(deck.get("in_play", []))
+    assert deck["draw_pile_count"] + len(out_of_pile) == 54
+
+
+async def test_concurrent_benny_spends_never_double_spend(client):
+    t, pid, token, hero, _ = await deck_table(client, dice_mode="table")
+    await t.ok({"type": "deal", "cards": ["KS", "QH"]})
+    before = (await t.state(token))["state"]["table"]["players"][pid]["bennies"]
+    assert before == 3
+    results = await asyncio.gather(*[t.act({"type": "draw_extra_card", "character_id": hero, "benny_source": "own",
+                                            "card": card}, token=token)
+                                     for card in ("2C", "3C", "4C", "5C", "6C", "7C")])
+    ok = [r for r in results if r.status_code == 200]
+    assert len(ok) == 3, [r.text for r in results]
+    for r in results:
+        if r.status_code != 200:
+            assert r.status_code == 409 and r.json()["code"] in {"no_benny", "concurrent_update"}, r.text
+    state = (await t.state(token))["state"]
+    assert state["table"]["players"][pid]["bennies"] == 0
+    candidates = state["table"]["encounter"]["participants"][hero]["candidates"]
+    assert len(candidates) == 4 and len(set(candidates)) == 4
+    assert len([e for e in await t.events() if e["type"] == "extra_card_drawn"]) == 3
+
+
+async def test_player_cannot_spend_a_benny_for_someone_elses_character(client):
+    t, pid, token, hero, goon = await deck_table(client)
+    await t.ok({"type": "deal"})
+    r = await t.act({"type": "draw_extra_card", "character_id": goon, "benny_source": "own"}, token=token)
+    assert_problem(r, 403, "forbidden")
+
+
+async def test_verifiable_campaign_proves_its_deck_order(client):
+    """After the session closes, the shuffle dice recompute from the revealed seed: the deck order is provable."""
+    t, pid, token, hero, _ = await deck_table(client, dice_mode="verifiable")
+    await t.ok({"type": "deal"})
+    order_event = [e for e in await t.events() if e["type"] == "deck_order"][0]
+    closed = (await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(t.gm))).json()["closed"]
+    doc = (await client.get(f"{t.base}/dice-sessions/1/verification", headers=bearer(token))).json()
+    assert doc["report"]["ok"] is True and doc["report"]["gaps"] == []
+    assert verifiable.commitment(closed["seed"]) == closed["commitment"]
+    shuffle = order_event["data"]["dice"]
+    assert shuffle and all(d["source"] == "verifiable" for d in shuffle)
+    for d in shuffle:
+        assert verifiable.derive_face(doc["seed"], doc["client_seed"], d["seq"], d["sides"])[0] == d["face"]
+
+
+async def test_table_mode_deals_the_cards_the_table_drew(client):
+    t, pid, token, hero, goon = await deck_table(client, dice_mode="table")
+    out = await t.ok({"type": "deal", "cards": ["AS", "10H"]})
+    parts = out["state"]["table"]["encounter"]["participants"]
+    assert parts[hero]["card"] == "AS" and parts[goon]["card"] == "10H"
+    r = await t.act({"type": "deal", "cards": ["AS", "2C"]})
+    assert r.status_code == 409, r.text
