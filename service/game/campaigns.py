@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from service.dice import verifiable
 from service.game import events as log
-from service.game.auth import authenticate, check_operator_key, require_gm
+from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
 from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite
@@ -30,8 +30,13 @@ def campaign_view(c: Campaign) -> dict[str, Any]:
             "last_seq": c.last_seq, "created_at": c.created_at.isoformat()}
 
 
-def character_view(c: Character) -> dict[str, Any]:
-    return {"id": c.id, "name": c.name, "player_id": c.player_id, "sheet": c.sheet, "version": c.version}
+def character_view(c: Character, campaign: Campaign, actor: Actor) -> dict[str, Any]:
+    """A character as this actor may see it: the rule system's own view filters the sheet
+    (hidden item traits, dark sides the GM must not read, …)."""
+    system = SYSTEMS[campaign.system]
+    seen = system.view({"options": campaign.options, "characters": {c.id: c.sheet},
+                        "table": system.initial_state(system.Options.model_validate(campaign.options))["table"]}, actor)
+    return {"id": c.id, "name": c.name, "player_id": c.player_id, "sheet": seen["characters"][c.id], "version": c.version}
 
 
 def player_view(p: Player) -> dict[str, Any]:
@@ -144,9 +149,18 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
                        sheet={**sheet, "id": None}, version=1)
         ch.sheet = {**sheet, "id": ch.id}
         s.add(ch)
-        log.append(s, c, [Event("character_created", {"character_id": ch.id, "player_id": player_id, "sheet": ch.sheet})],
+        # The sheet stays out of the log: what each reader may see of it is the rule system's view.
+        log.append(s, c, [Event("character_created", {"character_id": ch.id, "player_id": player_id, "name": name})],
                    principal.actor())
-        return character_view(ch)
+        return character_view(ch, c, _with(principal, ch))
+
+
+def _with(principal: Principal, ch: Character) -> Actor:
+    """The creator's actor, counting the character just created as theirs when it is."""
+    actor = principal.actor()
+    if ch.player_id and ch.player_id == principal.player_id:
+        return Actor(role=actor.role, player_id=actor.player_id, character_ids=actor.character_ids | {ch.id})
+    return actor
 
 
 async def _player(s, campaign_id: str, player_id: str) -> Player:
@@ -171,23 +185,25 @@ async def assign_character(svc: Services, campaign_id: str, character_id: str, t
         ch.version += 1
         log.append(s, c, [Event("character_assigned", {"character_id": ch.id, "player_id": body.player_id})],
                    principal.actor())
-        return character_view(ch)
+        return character_view(ch, c, principal.actor())
 
 
 async def list_characters(svc: Services, campaign_id: str, token: str | None) -> list[dict[str, Any]]:
     async with svc.read() as s:
-        await authenticate(s, token, campaign_id)
+        principal = await authenticate(s, token, campaign_id)
+        c = await _campaign(s, campaign_id)
         rows = await s.scalars(select(Character).where(Character.campaign_id == campaign_id).order_by(Character.created_at))
-        return [character_view(r) for r in rows]
+        return [character_view(r, c, principal.actor()) for r in rows]
 
 
 async def get_character(svc: Services, campaign_id: str, character_id: str, token: str | None) -> dict[str, Any]:
     async with svc.read() as s:
-        await authenticate(s, token, campaign_id)
+        principal = await authenticate(s, token, campaign_id)
+        c = await _campaign(s, campaign_id)
         ch = await s.get(Character, character_id)
         if ch is None or ch.campaign_id != campaign_id:
             raise not_found("character", "character_id")
-        return character_view(ch)
+        return character_view(ch, c, principal.actor())
 
 
 async def read_events(svc: Services, campaign_id: str, token: str | None, after: int, limit: int) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from service.game.context import Services
 from service.game.dicesource import dice_for, finish
 from service.game.errors import GameError, from_validation, not_found
 from service.game.inputs import ActionRequest
-from service.rules.base import Event, RuleViolation
+from service.rules.base import RuleViolation
 from service.rules.registry import SYSTEMS
 from service.store.live.base import VersionConflict
 from service.store.records.models import Character
@@ -91,9 +91,7 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
             raise GameError(exc.status, exc.code, exc.detail, field=_action_field(exc.field)) from None
         except DiceError as exc:
             raise GameError(422, exc.code, exc.detail, field=exc.field) from None
-        # The move itself, GM-only (it may carry unrevealed TNs): with the dice it replays the table exactly.
-        received = Event("action", {"action": action.model_dump(mode="json")}, visibility="gm")
-        all_events = [received] + finish(dice, dice_session, purpose=action.type,
+        all_events = finish(dice, dice_session, purpose=action.type,
                                        secret_purposes=system.secret_dice_purposes) + events
         await _save_characters(s, campaign.id, state["characters"], new_state["characters"])
         records = log.append(s, campaign, all_events, actor)
