@@ -72,3 +72,47 @@ async def test_campaign_events_subscription_streams_the_log(app, client):
             break
     await asyncio.sleep(0)
     assert got == ["campaign_created", "player_invited"]
+
+
+def test_campaign_events_over_websocket_graphql_transport_ws(embedded_settings):
+    """The subscription over a real WebSocket, the token passed in connection_init as browsers must."""
+    from starlette.testclient import TestClient
+
+    from service.app import create_app
+
+    app = create_app(embedded_settings)
+    with TestClient(app) as http:
+        created = http.post("/v1/campaigns", json={"name": "ws", "system": "stepdice"}).json()
+        cid, gm = created["campaign"]["id"], created["gm_token"]
+        with http.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ws.send_json({"type": "connection_init", "payload": {"authorization": f"Bearer {gm}"}})
+            assert ws.receive_json()["type"] == "connection_ack"
+            ws.send_json({"id": "1", "type": "subscribe", "payload": {
+                "query": "subscription($c: String!) { campaignEvents(campaignId: $c) { seq type } }",
+                "variables": {"c": cid}}})
+            first = ws.receive_json()
+            assert first["type"] == "next" and first["payload"]["data"]["campaignEvents"] == {
+                "seq": 1, "type": "campaign_created"}
+            http.post(f"/v1/campaigns/{cid}/players", json={"name": "Ala"}, headers={"Authorization": f"Bearer {gm}"})
+            second = ws.receive_json()
+            assert second["payload"]["data"]["campaignEvents"]["type"] == "player_invited"
+            ws.send_json({"id": "1", "type": "complete"})
+
+
+def test_subscription_without_a_token_is_refused_with_the_rest_code(embedded_settings):
+    from starlette.testclient import TestClient
+
+    from service.app import create_app
+
+    app = create_app(embedded_settings)
+    with TestClient(app) as http:
+        cid = http.post("/v1/campaigns", json={"name": "ws", "system": "stepdice"}).json()["campaign"]["id"]
+        with http.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ws.send_json({"type": "connection_init", "payload": {}})
+            assert ws.receive_json()["type"] == "connection_ack"
+            ws.send_json({"id": "1", "type": "subscribe", "payload": {
+                "query": "subscription($c: String!) { campaignEvents(campaignId: $c) { seq } }", "variables": {"c": cid}}})
+            msg = ws.receive_json()
+            assert msg["type"] in {"error", "next"}
+            errors = msg["payload"] if msg["type"] == "error" else msg["payload"]["errors"]
+            assert errors[0]["extensions"]["code"] == "unauthorized"
