@@ -31,6 +31,15 @@ def test_readme_documents_every_setting():
         assert f"`{var}`" in README, var
 
 
+def test_readme_names_every_rule_system_option_and_action():
+    from service.rules.registry import SYSTEMS
+
+    for system in SYSTEMS.values():
+        assert f"(`{system.id}`)" in README, system.id
+        for name in list(system.Options().model_dump()) + list(system.action_types):
+            assert f"`{name}`" in README, f"{system.id}: {name}"
+
+
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 def test_worked_session_and_verification_run_against_a_live_server(live_server):
     session = [b for b in bash_blocks() if "field()" in b][0]
