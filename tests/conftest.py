@@ -7,7 +7,6 @@ under CI=true it fails, because CI has both.
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 import threading
 import time
@@ -20,21 +19,11 @@ import redis
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from servers import postgres_url, redis_url, server_unavailable
 from service.settings import Settings
 
-PG_ADMIN_URL = os.environ.get("TEST_DATABASE_URL") or "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-REDIS_URL = os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
-
-
-def _unavailable(what: str, exc: BaseException):
-    message = f"{what} unreachable: {exc!r}"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(message + " (CI=true requires it)", pytrace=False)
-    pytest.skip(message)
-
-
 async def _pg(sql: str) -> None:
-    engine = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"timeout": 3})
+    engine = create_async_engine(postgres_url(), isolation_level="AUTOCOMMIT", connect_args={"timeout": 3})
     try:
         async with engine.connect() as conn:
             await conn.execute(text(sql))
@@ -49,8 +38,8 @@ def postgres_database() -> Iterator[str]:
     try:
         asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
     except Exception as exc:  # refused, auth, timeout: all mean "not usable here"
-        _unavailable("PostgreSQL", exc)
-    base = PG_ADMIN_URL.rsplit("/", 1)[0]
+        server_unavailable("postgres", repr(exc))
+    base = postgres_url().rsplit("/", 1)[0]
     yield f"{base}/{name}"
     asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
@@ -58,12 +47,12 @@ def postgres_database() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_server() -> str:
     try:
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        client = redis.Redis.from_url(redis_url(), socket_connect_timeout=3)
         client.ping()
         client.close()
     except Exception as exc:
-        _unavailable("Redis", exc)
-    return REDIS_URL
+        server_unavailable("redis", repr(exc))
+    return redis_url()
 
 
 @pytest.fixture(params=["embedded", "servers"])

@@ -1,8 +1,6 @@
-"""Reaching the test servers (PostgreSQL, Redis) — reusable outside tests/store.
+"""Store fixtures on each backend: SQLite files, a fresh PostgreSQL schema, a Redis key prefix.
 
-Server backends run whenever reachable. When one is not, its tests are skipped locally, but
-under `CI=true` they fail: CI has both servers, so an unreachable one is a broken CI, not a
-reason to go green while testing only the embedded path.
+Reachability (skip locally, fail under CI=true) is `tests/servers.py`, shared with tests/conftest.py.
 
 Test modules use the fixtures at the end, never `import conftest` (not a unique module name
 once tests/ has several conftest files). The `open_*` context managers behind them give each
@@ -11,53 +9,17 @@ PostgreSQL schema (as search_path) or a random Redis key prefix.
 """
 from __future__ import annotations
 
-import os
 import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator, NamedTuple, NoReturn
+from typing import AsyncIterator, NamedTuple
 
 import pytest
 import redis.asyncio as aioredis
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-
-DEFAULT_DATABASE_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-
-# Why a server was unreachable, so later tests skip/fail at once instead of waiting on timeouts.
-_down: dict[str, str] = {}
-
-
-def postgres_url() -> str:
-    """TEST_DATABASE_URL (default: local `test` database), always with the asyncpg driver."""
-    url = make_url(os.environ.get("TEST_DATABASE_URL") or DEFAULT_DATABASE_URL)
-    if url.drivername in ("postgresql", "postgres"):
-        url = url.set(drivername="postgresql+asyncpg")
-    return url.render_as_string(hide_password=False)
-
-
-def redis_url() -> str:
-    return os.environ.get("TEST_REDIS_URL") or DEFAULT_REDIS_URL
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() == "true"
-
-
-def server_unavailable(name: str, reason: str) -> NoReturn:
-    """Skip locally; fail under CI=true."""
-    _down[name] = reason
-    message = f"{name} unreachable: {reason}"
-    if in_ci():
-        pytest.fail(f"{message} (CI=true requires it)", pytrace=False)
-    pytest.skip(message)
-
-
-def _check_down(name: str) -> None:
-    if name in _down:
-        server_unavailable(name, _down[name])
+from servers import check_down, postgres_url, redis_url, server_unavailable
 
 
 @asynccontextmanager
@@ -72,7 +34,7 @@ async def open_sqlite_engine(path: Path) -> AsyncIterator[AsyncEngine]:
 @asynccontextmanager
 async def open_postgres_engine() -> AsyncIterator[AsyncEngine]:
     """An engine whose search_path is a fresh schema, dropped (with its tables) afterwards."""
-    _check_down("postgres")
+    check_down("postgres")
     url = postgres_url()
     schema = f"t_{uuid.uuid4().hex[:16]}"
     admin = create_async_engine(url, connect_args={"timeout": 3})
@@ -103,7 +65,7 @@ class RedisNamespace(NamedTuple):
 
 @asynccontextmanager
 async def open_redis_client() -> AsyncIterator[RedisNamespace]:
-    _check_down("redis")
+    check_down("redis")
     url = redis_url()
     client = aioredis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=10)
     prefix = f"rk-test:{uuid.uuid4().hex}:"

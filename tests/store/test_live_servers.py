@@ -25,6 +25,7 @@ async def test_postgres_again(postgres_engine):  # served from the "down" cache,
 
 def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
     shutil.copy(Path(__file__).with_name("conftest.py"), tmp_path / "conftest.py")
+    shutil.copy(Path(__file__).parents[1] / "servers.py", tmp_path / "servers.py")
     (tmp_path / "test_probe.py").write_text(PROBE)
     (tmp_path / "pytest.ini").write_text("[pytest]\nasyncio_mode = auto\n")
     env = {k: v for k, v in os.environ.items() if k != "CI"}

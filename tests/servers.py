@@ -1,0 +1,49 @@
+"""Where the test servers are, and what to do when one is not there.
+
+Server backends run whenever reachable. When one is not, its tests are skipped locally, but under
+`CI=true` they fail: CI has both servers, so an unreachable one is a broken CI, not a reason to go
+green while testing only the embedded path. Both conftest files use these helpers.
+"""
+from __future__ import annotations
+
+import os
+from typing import NoReturn
+
+import pytest
+from sqlalchemy.engine import make_url
+
+DEFAULT_DATABASE_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+# Why a server was unreachable, so later tests skip/fail at once instead of waiting on timeouts.
+_down: dict[str, str] = {}
+
+
+def postgres_url() -> str:
+    """TEST_DATABASE_URL (default: local `test` database), always with the asyncpg driver."""
+    url = make_url(os.environ.get("TEST_DATABASE_URL") or DEFAULT_DATABASE_URL)
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+asyncpg")
+    return url.render_as_string(hide_password=False)
+
+
+def redis_url() -> str:
+    return os.environ.get("TEST_REDIS_URL") or DEFAULT_REDIS_URL
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() == "true"
+
+
+def server_unavailable(name: str, reason: str) -> NoReturn:
+    """Skip locally; fail under CI=true."""
+    _down[name] = reason
+    message = f"{name} unreachable: {reason}"
+    if in_ci():
+        pytest.fail(f"{message} (CI=true requires it)", pytrace=False)
+    pytest.skip(message)
+
+
+def check_down(name: str) -> None:
+    if name in _down:
+        server_unavailable(name, _down[name])
