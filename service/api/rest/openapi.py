@@ -16,10 +16,10 @@ from service.rules.registry import SYSTEMS
 REF = "#/components/schemas/{model}"
 
 
-def _system_schemas(defs: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _system_schemas(defs: dict[str, Any], systems: list[str]) -> dict[str, dict[str, Any]]:
     """Each rule system's options, sheet and action union, so clients (and fuzzers) see the real shapes."""
     out: dict[str, dict[str, Any]] = {"options": [], "sheet": [], "action": []}
-    for system in SYSTEMS.values():
+    for system in (SYSTEMS[s] for s in systems):
         prefix = "".join(p.capitalize() for p in system.id.split("_"))
         for kind, model in (("options", system.Options), ("sheet", system.CharacterInput),
                             ("action", TypeAdapter(system.Action))):
@@ -32,11 +32,14 @@ def _system_schemas(defs: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {k: (v[0] if len(v) == 1 else {"oneOf": v}) for k, v in out.items()}
 
 
-def build() -> dict[str, Any]:
+def build(systems: list[str] | None = None) -> dict[str, Any]:
+    """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
     models = {op.response for op in OPERATIONS} | {op.request for op in OPERATIONS if op.request} | {r.Problem}
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
     defs: dict[str, Any] = dict(top.get("$defs", {}))
-    system = _system_schemas(defs)
+    system = _system_schemas(defs, systems or list(SYSTEMS))
+    if systems:
+        defs["CampaignCreate"]["properties"]["system"] = {"enum": systems, "type": "string"}
     defs["CampaignCreate"]["properties"]["options"] = {**system["options"],
                                                        "description": defs["CampaignCreate"]["properties"]["options"].get("description", "")}
     defs["ActionRequest"]["properties"]["action"] = system["action"]
