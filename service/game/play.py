@@ -57,10 +57,16 @@ async def get_state(svc: Services, campaign_id: str, token: str | None) -> dict[
         return {"version": version, "state": system.view(state, principal.actor())}
 
 
+async def _on_session(svc: Services, s) -> dict[str, Any]:
+    """The embedded live store reads and writes on the request's own connection: inside its transaction,
+    and without a second pooled connection per request (which, under load, exhausts the pool)."""
+    return {"conn": await s.connection()} if isinstance(svc.live, SqlLiveStore) else {}
+
+
 async def _load(s, svc: Services, campaign) -> tuple[dict[str, Any], int]:
     system = SYSTEMS[campaign.system]
     chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
-    live = await svc.live.get(table_key(campaign.id))
+    live = await svc.live.get(table_key(campaign.id), **await _on_session(svc, s))
     table = live.value if live else system.initial_state(system.Options.model_validate(campaign.options))["table"]
     state = {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     return state, (live.version if live else 0)
@@ -97,9 +103,8 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         records = log.append(s, campaign, all_events, actor)
         await s.flush()
         try:
-            conn = await s.connection() if isinstance(svc.live, SqlLiveStore) else None
-            kwargs = {"conn": conn} if conn is not None else {}
-            new_version = await svc.live.compare_and_set(table_key(campaign.id), version or None, new_state["table"], **kwargs)
+            new_version = await svc.live.compare_and_set(table_key(campaign.id), version or None, new_state["table"],
+                                                         **await _on_session(svc, s))
         except VersionConflict:
             raise GameError(409, "concurrent_update", "another move changed this table at the same moment; reload and retry",
                             extra={"current_version": version}) from None

@@ -208,3 +208,14 @@ async def test_embedded_live_store_keeps_an_encounter_across_a_restart(embedded_
 
     after = await run(read)
     assert after == before and after["state"]["table"]["encounter"]["phase"] == "player_phase"
+
+
+async def test_many_simultaneous_readers_and_writers_do_not_exhaust_the_connection_pool(client):
+    """Each request holds one pooled connection at most: 60 concurrent state reads and moves finish promptly
+    (a second connection per request for the live store once deadlocked the pool under load)."""
+    t = await new_table(client, dice_mode="server")
+    _, wt = await seat(t, WARRIOR)
+    calls = [t.state(wt) if i % 2 else t.act({"type": "gm_note", "text": f"note {i}"}) for i in range(60)]
+    results = await asyncio.wait_for(asyncio.gather(*calls), timeout=60)
+    moves = [r for r in results if isinstance(r, httpx.Response)]
+    assert all(r.status_code == 200 for r in moves), [r.text for r in moves if r.status_code != 200][:3]
