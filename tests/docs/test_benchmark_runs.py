@@ -1,0 +1,15 @@
+"""The benchmark script keeps working (a tiny bounded run; its figures are not asserted)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_api_benchmark_runs_and_prints_its_table():
+    out = subprocess.run([sys.executable, "benchmarks/api_bench.py", "--requests", "10", "--concurrency", "2"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "POST actions (gm_note)" in out.stdout and "vs floor" in out.stdout
