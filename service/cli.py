@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -12,6 +13,8 @@ def _serve(args) -> int:
     from service.logs import configure
 
     configure()
+    logging.getLogger("rulekeeper").info("serving on http://%s:%d (REST /v1, GraphQL /graphql, contract /openapi.json)",
+                                         args.host, args.port)
     uvicorn.run("service.asgi:app", host=args.host, port=args.port, workers=args.workers, log_level="warning",
                 proxy_headers=True)
     return 0
