@@ -1,0 +1,124 @@
+"""The Iskra rule system: authorize, gate on the pending step, dispatch one move, refresh whose move it is."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from service.dice.types import DiceSource
+from service.rules.base import Actor, Event, forbid
+from service.rules.iskra import (
+    attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves, progress, reactions, recovery,
+    resolve, world,
+)
+from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, Action
+from service.rules.iskra.context import Ctx, initial_table
+from service.rules.iskra.errors import CODES, violation
+from service.rules.iskra.options import Options
+from service.rules.iskra.sheet import IskraCharacterInput, new_character
+from service.rules.iskra.view import view
+
+HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
+    "roll": resolve.roll, "accept_test": resolve.accept_test, "reroll": focus.reroll,
+    "focus_adjust": focus.focus_adjust, "use_glory": resolve.use_glory, "dodge": reactions.dodge,
+    "reduce_damage": focus.reduce_damage, "accept_damage": damage.accept_damage, "attack": attacks.attack,
+    "help": attacks.help_, "stand_up": moves.stand_up, "ready": reactions.ready, "use_ready": reactions.use_ready,
+    "convert_major": moves.convert_major, "minor_action": moves.minor_action,
+    "passing_action": moves.passing_action, "end_turn": moves.end_turn, "recovery_test": recovery.recovery_test,
+    "buy": progress.buy, "add_item": inventory.add_item, "set_carried": inventory.set_carried,
+    "drop_item": inventory.drop_item, "transfer_item": inventory.transfer_item,
+    "use_resources": inventory.use_resources,
+    "open_test": gm_tests.open_test, "adjust_test": gm_tests.adjust_test, "approve_focus": focus.approve_focus,
+    "reject_focus": focus.reject_focus, "critical_note": resolve.critical_note, "set_wounds": damage.set_wounds,
+    "deal_damage": damage.deal_damage, "start_combat": combat.start_combat, "join_combat": combat.join_combat,
+    "remove_participant": combat.remove_participant, "end_combat": combat.end_combat,
+    "trigger_ready": reactions.trigger_ready, "start_session": progress.start_session,
+    "end_session": progress.end_session, "award_adversity": progress.award_adversity,
+    "award_glory": progress.award_glory, "advance_time": recovery.advance_time, "rest_start": recovery.rest_start,
+    "rest_interrupted": recovery.rest_interrupted, "restore_focus": recovery.restore_focus,
+    "restore_health": recovery.restore_health, "define_location": world.define_location,
+    "set_location": world.set_location, "reveal_ether": world.reveal_ether,
+    "approve_character": world.approve_character, "edit_character": world.edit_character,
+    "gm_note": world.gm_note,
+}
+
+# Moves that work on the pending step, or cannot interfere with it; everything else waits (409 pending_first).
+ON_PENDING = frozenset({"roll", "accept_test", "reroll", "focus_adjust", "use_glory", "dodge", "reduce_damage",
+                        "accept_damage", "use_ready", "adjust_test", "approve_focus", "reject_focus",
+                        "critical_note", "set_wounds", "help", "gm_note"})
+
+
+def _authorize(actor: Actor, action: BaseModel) -> None:
+    sender = ACTION_SENDERS[action.type]
+    if sender == "gm" and not actor.is_gm:
+        raise forbid(f"only the GM may send {action.type}", field="type")
+    cid = getattr(action, "character_id", None)
+    if sender == "owner" and cid is not None and not actor.controls(cid):
+        raise forbid(f"a player acts only for their own characters, not {cid}", field="character_id")
+
+
+def _refresh(ctx: Ctx) -> None:
+    combat.refresh(ctx)
+    flags = derived.ether_exposure(ctx.table, ctx.characters, ctx.options)
+    if flags != ctx.table["ether_exposure"]:
+        ctx.table["ether_exposure"] = flags  # spec 4.14: flagged for the GM, who decides the consequences
+        ctx.emit("ether_exposure_changed", {"exposed": flags}, gm_only=True)
+    ctx.table["awaiting"] = awaiting.compute(ctx)
+
+
+def _coerce(model: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
+    if isinstance(value, model):
+        return value
+    return model.model_validate(value if isinstance(value, dict) else value.model_dump())
+
+
+class IskraSystem:
+    id = "iskra"
+    name = "Iskra"
+    Options = Options
+    CharacterInput = IskraCharacterInput
+    Action = Action
+    action_types = ACTION_TYPES
+    action_senders = ACTION_SENDERS
+    secret_dice_purposes: frozenset[str] = frozenset()  # every Iskra d10 is thrown in the open
+    violation_codes = CODES
+
+    def __init__(self) -> None:
+        self._adapter = TypeAdapter(Action)
+
+    def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
+        return new_character(_coerce(IskraCharacterInput, data), _coerce(Options, options))
+
+    def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
+        table = initial_table()
+        table["awaiting"] = [{"who": "gm", "character_id": None, "may": list(awaiting.IDLE)}]
+        return {"options": _coerce(Options, options).model_dump(mode="json"), "characters": {}, "table": table}
+
+    def parse_action(self, raw: dict[str, Any]) -> BaseModel:
+        return self._adapter.validate_python(raw)
+
+    def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor,
+              dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
+        if isinstance(action, dict):
+            action = self.parse_action(action)
+        _authorize(actor, action)
+        ctx = Ctx(state, actor, dice)
+        held = ctx.table["pending"]
+        if held is not None and action.type not in ON_PENDING:
+            raise violation("pending_first", f"finish the pending {held['kind']} {held['id']} first "
+                            "(spec 5.1, 5.2)", "type")
+        HANDLERS[action.type](ctx, action)
+        _refresh(ctx)
+        return ctx.state, ctx.events
+
+    def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
+        return view(state, actor)
+
+    def redact_event(self, event: Event, actor: Actor) -> dict[str, Any] | None:
+        """An event's data as this actor may see it; None when it is GM-only (spec 8)."""
+        if actor.is_gm:
+            return event.data
+        if event.visibility == "gm":
+            return None
+        return event.redacted if event.redacted is not None else event.data

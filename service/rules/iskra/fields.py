@@ -1,0 +1,50 @@
+"""Shared field types of the public action contract: one vocabulary for every Iskra move (spec 2 glossary)."""
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+Attribute = Literal["strength", "dexterity", "intelligence", "charisma"]
+Species = Literal["human", "elf", "dwarf", "asrai"]
+EtherLevel = Literal["none", "low", "medium", "high", "very_high"]
+Distance = Literal["reach", "near", "not_far", "far"]
+# spec 4.2 context.kind: glory applies to the three social kinds (L120); detect drives Light Step (L292).
+TestContext = Literal["general", "influence", "intimidate", "persuade", "detect", "lift"]
+
+Sender = Literal["gm", "owner"]
+
+
+class Move(BaseModel):
+    """Base of every action. `sender`: "gm" (GM only) or "owner" (the GM, or the player controlling the
+    character the action names or the pending step belongs to)."""
+
+    model_config = ConfigDict(extra="forbid")
+    sender: ClassVar[Sender] = "gm"
+
+
+class OwnerMove(Move):
+    sender: ClassVar[Sender] = "owner"
+
+
+class Modifier(BaseModel):
+    """One GM situational modifier (spec 4.3 first row, 7-B31): a signed number and its reason."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: Label = Field(description="Why it applies: an ability, a hindrance, the situation.")
+    value: int = Field(ge=-20, le=20, description="Signed modifier added to the test.")
+    hidden: bool = Field(False, description="GM-only: players see that a hidden modifier exists, not its value "
+                                            "(spec 8 'hidden situational modifiers').")
+
+
+class Helper(BaseModel):
+    """A helper attached to an out-of-combat test (spec 4.7): the Help action needs a description (L165)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    character_id: Id = Field(description="The helping character.")
+    description: Text = Field(description="How they help.")
