@@ -1,7 +1,6 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from service.dice.types import DiceSource
@@ -9,7 +8,8 @@ from service.rules.action_deck.cards import FULL_DECK
 from service.rules.action_deck.errors import violation
 from service.rules.action_deck.options import Options
 from service.rules.action_deck.rolls import Roller
-from service.rules.base import Actor, Event
+from service.rules.base import Actor
+from service.rules.move import MoveContext
 
 
 def initial_table() -> dict[str, Any]:
@@ -26,28 +26,14 @@ def initial_table() -> dict[str, Any]:
     }
 
 
-class Ctx:
+class Ctx(MoveContext):
+    Options = Options
+    violation = staticmethod(violation)
+    initial_table = staticmethod(initial_table)
+
     def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource) -> None:
-        # Purity: the caller's state is never touched; every change lands in this copy.
-        self.state = copy.deepcopy(state)
-        self.state.setdefault("characters", {})
-        self.options = Options.model_validate(self.state.get("options") or {})
-        table = self.state.get("table") or {}
-        for key, value in initial_table().items():
-            table.setdefault(key, value)
-        self.state["table"] = table
-        self.actor = actor
-        self.dice = dice
+        super().__init__(state, actor, dice)
         self.roller = Roller(dice, self.options.ace_safety_cap)
-        self.events: list[Event] = []
-
-    @property
-    def table(self) -> dict[str, Any]:
-        return self.state["table"]
-
-    @property
-    def characters(self) -> dict[str, dict[str, Any]]:
-        return self.state["characters"]
 
     @property
     def encounter(self) -> dict[str, Any] | None:
@@ -61,21 +47,6 @@ class Ctx:
     def table_mode(self) -> bool:
         """Physical cards and dice at the table: deals carry the cards drawn (§4.16, brief)."""
         return getattr(self.dice, "mode", "server") == "table"
-
-    def emit(self, type_: str, data: dict[str, Any], *, gm_only: bool = False,
-             redacted: dict[str, Any] | None = None) -> None:
-        self.events.append(Event(type_, data, visibility="gm" if gm_only else "all", redacted=redacted))
-
-    def next_id(self, kind: str, prefix: str) -> str:
-        seq = self.table["seq"]
-        seq[kind] = seq.get(kind, 0) + 1
-        return f"{prefix}{seq[kind]}"
-
-    def sheet(self, character_id: str, field: str = "character_id") -> dict[str, Any]:
-        sheet = self.characters.get(character_id)
-        if sheet is None:
-            raise violation("unknown_character", f"no character {character_id!r} in this campaign", field)
-        return sheet
 
     def slot(self, character_id: str) -> dict[str, Any] | None:
         """The character's per-round record while an encounter runs, else None."""
