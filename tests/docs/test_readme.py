@@ -19,10 +19,10 @@ def bash_blocks() -> list[str]:
 
 def test_readme_opens_with_the_two_commands():
     blocks = bash_blocks()
-    assert "rulekeeper serve" in blocks[0] and "pip install -e ." in blocks[0]
-    assert "pytest" in blocks[1] and "'.[test]'" in blocks[1]
+    assert "rulekeeper serve" in blocks[0] and "pip install -c constraints.txt -e ." in blocks[0]
+    assert "pytest" in blocks[1] and "-c constraints.txt -e '.[test]'" in blocks[1]
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "pip install --quiet -e '.[test]'" in ci and "python -m pytest" in ci
+    assert "pip install --quiet -c constraints.txt -e '.[test]'" in ci and "python -m pytest" in ci
 
 
 def test_readme_documents_every_setting():
