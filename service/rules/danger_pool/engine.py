@@ -1,0 +1,52 @@
+"""apply(): parse, authorize, run one move on a private copy, say whose move it is next."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from service.dice.types import DiceSource
+from service.rules.base import Actor, Event, forbid
+from service.rules.danger_pool import aftermath, awaiting, bailout, records, rolls, rounds, scenes
+from service.rules.danger_pool.actions import ADAPTER
+from service.rules.danger_pool.context import Ctx
+
+HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
+    "declare_action": rolls.declare_action, "pass_turn": rounds.pass_turn, "waive_first": rounds.waive_first,
+    "choose_tie": rolls.choose_tie, "continue_scene": rounds.continue_scene, "bail_out": bailout.bail_out,
+    "extract": bailout.extract, "choose_aftermath": aftermath.choose_aftermath, "describe": records.describe,
+    "assign_player": records.assign_player, "create_action_scene": scenes.create_action_scene,
+    "configure_scene": scenes.configure_scene, "add_element": scenes.add_element,
+    "start_scene": scenes.start_scene, "create_planning_scene": scenes.create_planning_scene,
+    "end_scene": scenes.end_scene_move, "confirm_roll": rolls.confirm_roll,
+    "element_reroll": rolls.element_reroll, "raise_alarm": rounds.raise_alarm, "next_round": rounds.next_round,
+    "review_aftermath": aftermath.review_aftermath, "settle_aftermath": aftermath.settle_aftermath,
+    "record_tale": records.record_tale, "record_scar": records.record_scar, "gm_note": records.gm_note,
+}
+
+
+def authorize(ctx: Ctx, action: BaseModel) -> None:
+    """GM-only moves are 403 for players; a player acts only for characters they control."""
+    sender = type(action).sender
+    if sender == "gm" and not ctx.actor.is_gm:
+        raise forbid(f"only the GM may send {action.type}", field="type")
+    if sender == "owner":
+        ctx.sheet(action.character_id)
+        if not ctx.actor.controls(action.character_id):
+            raise forbid(f"you do not control {action.character_id}", field="character_id")
+
+
+def refresh(ctx: Ctx) -> None:
+    ctx.table["awaiting"], ctx.table["requests"] = awaiting.compute(ctx)
+
+
+def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
+          ) -> tuple[dict[str, Any], list[Event]]:
+    if not isinstance(action, BaseModel):
+        action = ADAPTER.validate_python(action)
+    ctx = Ctx(state, actor, dice)
+    authorize(ctx, action)
+    HANDLERS[action.type](ctx, action)
+    refresh(ctx)
+    return ctx.state, ctx.events

@@ -1,0 +1,50 @@
+"""Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+CpSpend = Literal["risk", "ignore_pain"]
+
+# Who may send a move: the GM only, or the GM or the player controlling `character_id`.
+Sender = Literal["gm", "owner"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Move(Model):
+    """Base of every action; `sender` says who may send it (checked in apply, not part of the schema)."""
+
+    sender: ClassVar[Sender] = "gm"
+
+
+class OwnMove(Move):
+    """A move made for one character: its player, or the GM (who controls every character)."""
+
+    sender: ClassVar[Sender] = "owner"
+    character_id: Id = Field(description="The acting character.")
+
+
+class Declaration(OwnMove):
+    """What a player declares before a roll (spec §4.3–§4.5): the pool is built from it, points are spent."""
+
+    approach: Text = Field(description="What the character tries to do; it selects the ability (§4.3).")
+    ability: Label = Field(description="The ability the approach uses; must be on the sheet.")
+    legends: list[Id] = Field(default_factory=list, max_length=50,
+                              description="legend_ids of the character's legends that fit: +1 die each.")
+    equipment: Id | None = Field(None, description="item_id of one fitting piece of equipment: +1 die "
+                                                   "(never more than one).")
+    scars: list[Id] = Field(default_factory=list, max_length=50,
+                            description="scar_ids of scars that apply: −1 die each (A9). Ignored when "
+                                        "scar_penalty_mode = all (every scar counts).")
+    cp_spends: list[CpSpend] = Field(default_factory=list, max_length=20,
+                                     description="Character points spent before this roll: risk (+3 dice) or "
+                                                 "ignore_pain (stamina back to its maximum) (§4.5).")
+    risk_proposal: Text | None = Field(None, description="The 'effective but very risky' thing a Risk "
+                                                         "proposes; recorded.")

@@ -1,0 +1,137 @@
+"""A small driver for Danger Pool engine tests: a table, characters, moves with injected table dice."""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from service.dice.table import TableDice
+from service.rules.base import Actor, Event, RuleViolation
+from service.rules.danger_pool import SYSTEM
+
+GM = Actor(role="gm")
+
+
+def player(*character_ids: str, player_id: str | None = None) -> Actor:
+    return Actor(role="player", player_id=player_id or "p-" + "-".join(character_ids),
+                 character_ids=frozenset(character_ids))
+
+
+def character(name: str = "Ana", abilities: dict[str, int] | None = None, **kw: Any) -> dict[str, Any]:
+    data = {"name": name, "abilities": abilities or {"Wetwork": 3}, **kw}
+    return SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(data), SYSTEM.Options())
+
+
+class Table:
+    def __init__(self, **options: Any) -> None:
+        self.state = SYSTEM.initial_state(SYSTEM.Options(**options))
+        self.log: list[Event] = []
+
+    # --- setup -----------------------------------------------------------------------------------------
+    def pc(self, cid: str, abilities: dict[str, int] | None = None, *, player_id: str | None = None,
+           **kw: Any) -> dict[str, Any]:
+        sheet = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(
+            {"name": cid.title(), "abilities": abilities or {"Wetwork": 3}, **kw}),
+            SYSTEM.Options(**self.state["options"]))
+        self.state["characters"][cid] = {**sheet, "id": cid}
+        if player_id is not None:
+            self.do({"type": "assign_player", "player_id": player_id, "character_id": cid})
+        return self.state["characters"][cid]
+
+    def scene_for(self, team: list[str], leader: str | None = None, *, start: bool = True, waive: bool = False,
+                  **kw: Any) -> dict[str, Any]:
+        self.do({"type": "create_action_scene", "goal": "get into the compound", "leader_id": leader or team[0],
+                 "team": team, **kw})
+        if start:
+            self.do({"type": "start_scene"})
+            if waive:
+                self.do({"type": "waive_first", "character_id": leader or team[0]})
+        return self.scene
+
+    def planning(self, **kw: Any) -> None:
+        self.do({"type": "create_planning_scene", **kw})
+
+    # --- moves -----------------------------------------------------------------------------------------
+    def do(self, action: dict[str, Any], dice=(), actor: Actor = GM) -> list[Event]:
+        before = copy.deepcopy(self.state)
+        src = TableDice(dice)
+        new, events = SYSTEM.apply(self.state, action, actor, src)
+        assert self.state == before, "apply() mutated its input state"
+        assert src.unused == 0, f"{src.unused} injected dice left unused"
+        json.dumps(new)
+        logged = [d for e in events for d in e.data.get("dice", [])]
+        assert logged == [d.to_dict() for d in src.rolled], "every die rolled is in exactly one event"
+        for ev in events:
+            json.dumps(ev.data)
+            json.dumps(ev.redacted)
+        self.state = new
+        self.log.extend(events)
+        return events
+
+    def declare(self, cid: str, player_dice=(), danger_dice=(), *, kind: str = "push", ability: str = "Wetwork",
+                **kw: Any) -> list[Event]:
+        return self.do({"type": "declare_action", "character_id": cid, "kind": kind, "approach": "go",
+                        "ability": ability, **kw}, [*player_dice, *danger_dice])
+
+    def tie(self, cid: str, option: str, die_index: int | None = None) -> list[Event]:
+        return self.do({"type": "choose_tie", "character_id": cid, "option": option, "die_index": die_index})
+
+    def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM,
+              status: int | None = None) -> RuleViolation:
+        before = copy.deepcopy(self.state)
+        with pytest.raises(RuleViolation) as info:
+            SYSTEM.apply(self.state, action, actor, TableDice(dice))
+        assert info.value.code == code, (info.value.code, info.value.detail)
+        if status is not None:
+            assert info.value.status == status
+        assert self.state == before
+        return info.value
+
+    # --- reading ---------------------------------------------------------------------------------------
+    def sheet(self, cid: str) -> dict[str, Any]:
+        return self.state["characters"][cid]
+
+    @property
+    def table(self) -> dict[str, Any]:
+        return self.state["table"]
+
+    @property
+    def scene(self) -> dict[str, Any] | None:
+        return self.state["table"]["scene"]
+
+    @property
+    def roll(self) -> dict[str, Any] | None:
+        sc = self.scene
+        return sc["roll"] if sc else None
+
+    @property
+    def last_roll(self) -> dict[str, Any]:
+        sc = self.scene if self.scene and self.scene.get("last_roll") else self.table["last_scene"]
+        return sc["last_roll"]
+
+    def set_scene(self, **fields: Any) -> None:
+        """Tests start some examples from a state the spec gives directly (e.g. 'danger pool is 4')."""
+        self.state["table"]["scene"].update(fields)
+
+
+def of(events: list[Event], type_: str) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.type == type_]
+
+
+def one(events: list[Event], type_: str) -> dict[str, Any]:
+    found = of(events, type_)
+    assert len(found) == 1, (type_, [e.type for e in events])
+    return found[0]
+
+
+def types(events: list[Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def end_round(t: Table, leader: str) -> None:
+    """Leader continues; the GM starts the next round without the alarm (§4.13)."""
+    t.do({"type": "continue_scene", "character_id": leader})
+    if t.scene["phase"] == "round_end_window":
+        t.do({"type": "next_round"})
