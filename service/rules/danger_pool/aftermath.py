@@ -65,7 +65,7 @@ def _owed(ctx: Ctx, cid: str) -> dict[str, Any]:
 def _reduce(ctx: Ctx, cid: str, name: str, field: str) -> int:
     sheet = ctx.characters[cid]
     if ability(sheet, name, field) < 2:
-        raise violation("ability_too_low", f"only an ability rated 2 or more can be reduced (§4.15)", field)
+        raise violation("ability_too_low", "only an ability rated 2 or more can be reduced (§4.15)", field)
     return sheet["abilities"][name]
 
 

@@ -1,11 +1,11 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from service.dice.types import DiceSource, DieRoll
-from service.rules.base import Actor, Event
+from service.rules.base import Actor
+from service.rules.move import MoveContext
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.options import Options
 
@@ -24,28 +24,14 @@ def initial_table() -> dict[str, Any]:
     }
 
 
-class Ctx:
+class Ctx(MoveContext):
+    Options = Options
+    violation = staticmethod(violation)
+    initial_table = staticmethod(initial_table)
+
     def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource | None) -> None:
-        # Purity: the caller's state is never touched; every change lands in this copy.
-        self.state = copy.deepcopy(state)
-        self.state.setdefault("characters", {})
-        self.options = Options.model_validate(self.state.get("options") or {})
+        super().__init__(state, actor, dice)
         self.state["options"] = self.options.model_dump(mode="json")
-        table = self.state.get("table") or {}
-        for key, value in initial_table().items():
-            table.setdefault(key, value)
-        self.state["table"] = table
-        self.actor = actor
-        self.dice = dice
-        self.events: list[Event] = []
-
-    @property
-    def table(self) -> dict[str, Any]:
-        return self.state["table"]
-
-    @property
-    def characters(self) -> dict[str, dict[str, Any]]:
-        return self.state["characters"]
 
     @property
     def scene(self) -> dict[str, Any] | None:
@@ -56,26 +42,9 @@ class Ctx:
         """The face with the special 'ten' meaning (A8: the highest face of the campaign's die)."""
         return self.options.die_sides
 
-    def emit(self, type_: str, data: dict[str, Any], *, gm_only: bool = False,
-             redacted: dict[str, Any] | None = None) -> None:
-        # Copies: an event must never alias the state it describes, which later steps keep changing.
-        self.events.append(Event(type_, copy.deepcopy(data), visibility="gm" if gm_only else "all",
-                                 redacted=copy.deepcopy(redacted)))
-
     def roll(self, purpose: str) -> DieRoll:
         """Every die of the engine comes from here (spec §4.1)."""
         return self.dice.roll(self.options.die_sides, purpose=purpose)
-
-    def next_id(self, kind: str, prefix: str) -> str:
-        seq = self.table["seq"]
-        seq[kind] = seq.get(kind, 0) + 1
-        return f"{prefix}{seq[kind]}"
-
-    def sheet(self, character_id: str, field: str = "character_id") -> dict[str, Any]:
-        sheet = self.characters.get(character_id)
-        if sheet is None:
-            raise violation("unknown_character", f"no character {character_id!r} in this campaign", field)
-        return sheet
 
     def name(self, character_id: str) -> str:
         return self.characters.get(character_id, {}).get("name", character_id)
