@@ -9,6 +9,7 @@ every other operation once, against a Step Dice campaign.
 from __future__ import annotations
 
 import functools
+import os
 
 import httpx
 import schemathesis
@@ -27,7 +28,9 @@ from service.rules.registry import SYSTEMS
 SPECIFIC = ["createCampaign", "createCharacter", "validateCharacter", "postAction"]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
           response_schema_conformance]
-FUZZ = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+# CI runs a quick pass; FUZZ_EXAMPLES=500 digs deeper by hand.
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "20")), deadline=None,
+                suppress_health_check=list(HealthCheck))
 
 
 @functools.cache
