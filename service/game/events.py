@@ -7,7 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from service.game.auth import Principal
-from service.rules.base import Actor, Event
+from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord
 
 MAX_PAGE = 500
@@ -35,12 +35,9 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
 
 def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
     """An event as this principal may see it, or None when it is GM-only."""
-    if not principal.is_gm:
-        if rec.visibility == "gm":
-            return None
-        data = rec.redacted if rec.redacted is not None else rec.data
-    else:
-        data = rec.data
+    data = seen_by(rec.visibility, rec.data, rec.redacted, principal.is_gm)
+    if data is None:
+        return None
     return {
         "seq": rec.seq,
         "type": rec.type,

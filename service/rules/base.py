@@ -46,6 +46,19 @@ class Event:
     visibility: Visibility = "all"
     redacted: dict[str, Any] | None = None
 
+    def seen_by(self, actor: "Actor") -> dict[str, Any] | None:
+        """The event's data as this actor may see it; None when it is GM-only. The one place this is decided:
+        the event log, the API responses and the engines' own tests all ask here."""
+        return seen_by(self.visibility, self.data, self.redacted, actor.is_gm)
+
+
+def seen_by(visibility: str, data: dict[str, Any], redacted: dict[str, Any] | None, is_gm: bool) -> dict[str, Any] | None:
+    if is_gm:
+        return data
+    if visibility == "gm":
+        return None
+    return redacted if redacted is not None else data
+
 
 class RuleViolation(Exception):
     """A move the rules do not allow. Becomes a 4xx problem with a stable `code`.

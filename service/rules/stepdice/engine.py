@@ -99,8 +99,4 @@ class StepDiceSystem:
 
     def redact_event(self, event: Event, actor: Actor) -> dict[str, Any] | None:
         """An event's data as this actor may see it; None when it is GM-only (spec 8)."""
-        if actor.is_gm:
-            return event.data
-        if event.visibility == "gm":
-            return None
-        return event.redacted if event.redacted is not None else event.data
+        return event.seen_by(actor)
