@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import copy
-import json
 import random
 from typing import Any
 
 import pytest
+
+from engine_moves import checked_apply
 
 from service.dice.table import TableDice
 from service.dice.types import DieRoll
@@ -68,18 +69,8 @@ class Table:
 
     # --- moves -----------------------------------------------------------------------------------------
     def do(self, action: dict[str, Any], dice=(), actor: Actor = GM, source=None) -> list[Event]:
-        before = copy.deepcopy(self.state)
-        src = source if source is not None else TableDice(dice)
-        new, events = SYSTEM.apply(self.state, action, actor, src)
-        assert self.state == before, "apply() mutated its input state"
-        if isinstance(src, TableDice):
-            assert src.unused == 0, f"{src.unused} injected dice left unused"
-        logged = [d for ev in events for d in (ev.data.get("dice") or [])]
-        assert logged == [d.to_dict() for d in src.rolled], "every die rolled is in exactly one event"
-        json.dumps(new)
-        for ev in events:
-            json.dumps(ev.data)
-            json.dumps(ev.redacted)
+        new, events = checked_apply(SYSTEM, self.state, action, actor,
+                                    source if source is not None else TableDice(dice))
         self.state = new
         self.log.extend(events)
         return events

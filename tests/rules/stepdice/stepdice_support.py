@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import pytest
+
+from engine_moves import checked_apply
 
 from service.dice.table import TableDice
 from service.rules.base import Actor, Event, RuleViolation
@@ -49,15 +50,7 @@ class Table:
 
     # --- moves -----------------------------------------------------------------------------------------
     def do(self, action: dict[str, Any], dice=(), actor: Actor = GM) -> list[Event]:
-        before = copy.deepcopy(self.state)
-        src = TableDice(dice)
-        new, events = SYSTEM.apply(self.state, action, actor, src)
-        assert self.state == before, "apply() mutated its input state"
-        assert src.unused == 0, f"{src.unused} injected dice left unused"
-        json.dumps(new)
-        for ev in events:
-            json.dumps(ev.data)
-            json.dumps(ev.redacted)
+        new, events = checked_apply(SYSTEM, self.state, action, actor, TableDice(dice))
         self.state = new
         self.log.extend(events)
         return events

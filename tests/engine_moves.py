@@ -1,0 +1,26 @@
+"""What every rule engine's test driver checks on every move: apply() leaves its input untouched, uses
+exactly the dice it was given, logs every die it rolled in exactly one event, and returns JSON."""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from service.dice.table import TableDice
+from service.rules.base import Actor, Event
+
+
+def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: Actor,
+                  source) -> tuple[dict[str, Any], list[Event]]:
+    before = copy.deepcopy(state)
+    new, events = system.apply(state, action, actor, source)
+    assert state == before, "apply() mutated its input state"
+    if isinstance(source, TableDice):
+        assert source.unused == 0, f"{source.unused} injected dice left unused"
+    logged = [d for ev in events for d in (ev.data.get("dice") or [])]
+    assert logged == [d.to_dict() for d in source.rolled], "every die rolled is in exactly one event"
+    json.dumps(new)
+    for ev in events:
+        json.dumps(ev.data)
+        json.dumps(ev.redacted)
+    return new, events
