@@ -116,3 +116,15 @@ def test_subscription_without_a_token_is_refused_with_the_rest_code(embedded_set
             assert msg["type"] in {"error", "next"}
             errors = msg["payload"] if msg["type"] == "error" else msg["payload"]["errors"]
             assert errors[0]["extensions"]["code"] == "unauthorized"
+
+
+async def test_graphql_writes_honour_idempotency_key(client):
+    t = await new_table(client, dice_mode="server")
+    q = """mutation($i: RollInput!) { rollExpression(input: $i) { total dice { face } } }"""
+    h = {**bearer(t.gm), "Idempotency-Key": "gql-roll-1"}
+    body = {"query": q, "variables": {"i": {"campaignId": t.id, "expression": "6d20"}}}
+    first = (await client.post("/graphql", json=body, headers=h)).json()
+    again = (await client.post("/graphql", json=body, headers=h)).json()
+    assert "errors" not in first and first == again
+    logged = [e for e in await t.events() if e["type"] == "expression_rolled"]
+    assert len(logged) == 1

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -14,6 +15,7 @@ from strawberry.types import Info
 from service.api.graphql import types as t
 from service.game import campaigns, dicesessions, play, rolls
 from service.game.errors import GameError
+from service.game.idempotency import run_once
 from service.game.inputs import ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
 from service.rules.registry import SYSTEMS
 from service.api.rest.request import parse
@@ -38,6 +40,22 @@ def guard(fn):
 
 def ctx(info: Info) -> tuple[Any, str | None]:
     return info.context["services"], info.context["token"]
+
+
+async def once(info: Info, mutation: str, campaign_id: str, body, command) -> dict[str, Any]:
+    """Idempotency-Key on a GraphQL write, as on REST: a retry returns the first result and changes nothing."""
+    request = info.context.get("request")
+    key = request.headers.get("idempotency-key") if request is not None and hasattr(request, "headers") else None
+    if not key:
+        return await run(command())
+    svc, token = ctx(info)
+
+    async def attempt():
+        return 200, await command(), {}
+
+    fingerprint = json.dumps([mutation, campaign_id, body.model_dump(mode="json")], sort_keys=True).encode()
+    _, out, _ = await run(run_once(svc, token, key, fingerprint, attempt))
+    return out
 
 
 @strawberry.input
@@ -193,13 +211,16 @@ class Mutation:
         svc, token = ctx(info)
         body = guard(lambda: parse(ActionRequest, {"action": input.action, "dice": input.dice}))
         if_match = None if input.if_match is None else f'"{input.if_match}"'
-        return _action_payload(await run(play.act(svc, input.campaign_id, token, body, if_match)))
+        out = await once(info, "act", input.campaign_id, body,
+                         lambda: play.act(svc, input.campaign_id, token, body, if_match))
+        return _action_payload(out)
 
     @strawberry.mutation
     async def roll_expression(self, info: Info, input: RollInput) -> t.RollPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(RollRequest, {"expression": input.expression, "label": input.label, "dice": input.dice}))
-        out = await run(rolls.roll(svc, input.campaign_id, token, body))
+        out = await once(info, "rollExpression", input.campaign_id, body,
+                         lambda: rolls.roll(svc, input.campaign_id, token, body))
         return t.RollPayload(expression=out["expression"], label=out["label"], total=out["total"], text=out["text"],
                              tree=out["tree"], dice=[t.build(t.Die, d) for d in out["dice"]],
                              events=[t.event(e) for e in out["events"]])

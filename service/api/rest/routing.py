@@ -5,7 +5,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from service.api.rest.idempotency import run_once
+from service.game.idempotency import run_once
 from service.api.rest.operations import OPERATIONS, Operation
 from service.api.rest.request import Call, bearer, parse, read_json
 
