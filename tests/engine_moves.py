@@ -6,8 +6,10 @@ import copy
 import json
 from typing import Any
 
+import pytest
+
 from service.dice.table import TableDice
-from service.rules.base import Actor, Event
+from service.rules.base import Actor, Event, RuleViolation
 
 
 def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: Actor,
@@ -24,3 +26,16 @@ def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: 
         json.dumps(ev.data)
         json.dumps(ev.redacted)
     return new, events
+
+
+def checked_refusal(system, state: dict[str, Any], action: dict[str, Any], actor: Actor, source, code: str,
+                    status: int | None = None) -> RuleViolation:
+    """A refused move raises the named rule's code (and status) and leaves the state untouched."""
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleViolation) as info:
+        system.apply(state, action, actor, source)
+    assert info.value.code == code, (info.value.code, info.value.detail)
+    if status is not None:
+        assert info.value.status == status
+    assert state == before
+    return info.value

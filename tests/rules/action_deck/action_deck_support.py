@@ -1,13 +1,11 @@
 """A small driver for Action Deck engine tests: a table, characters, moves with injected dice and cards."""
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
-import pytest
 
-from engine_moves import checked_apply
+from engine_moves import checked_apply, checked_refusal
 
 from service.dice.table import TableDice
 from service.dice.types import DieRoll
@@ -94,12 +92,8 @@ class Table:
         self.do({"type": "end_round"})
 
     def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM, source=None) -> RuleViolation:
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as err:
-            SYSTEM.apply(self.state, action, actor, source if source is not None else TableDice(dice))
-        assert err.value.code == code, (err.value.code, err.value.detail)
-        assert self.state == before
-        return err.value
+        return checked_refusal(SYSTEM, self.state, action, actor,
+                               source if source is not None else TableDice(dice), code, None)
 
     # --- reading ---------------------------------------------------------------------------------------
     @property

@@ -1,12 +1,10 @@
 """A small driver for Iskra engine tests: a table, characters, moves with injected table dice."""
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-import pytest
 
-from engine_moves import checked_apply
+from engine_moves import checked_apply, checked_refusal
 
 from service.dice.table import TableDice
 from service.rules.base import Actor, Event, RuleViolation
@@ -64,14 +62,7 @@ class Table:
 
     def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM,
               status: int | None = None) -> RuleViolation:
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as info:
-            SYSTEM.apply(self.state, action, actor, TableDice(dice))
-        assert info.value.code == code, (info.value.code, info.value.detail)
-        if status is not None:
-            assert info.value.status == status
-        assert self.state == before
-        return info.value
+        return checked_refusal(SYSTEM, self.state, action, actor, TableDice(dice), code, status)
 
     # --- common sequences ------------------------------------------------------------------------------
     def open(self, cid: str, attribute: str = "dexterity", **kw: Any) -> dict[str, Any]:

@@ -1,12 +1,10 @@
 """A small driver for Trikus engine tests: a party, moves with injected table dice, checks on every move."""
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-import pytest
 
-from engine_moves import checked_apply
+from engine_moves import checked_apply, checked_refusal
 
 from service.dice.table import TableDice
 from service.rules.base import Actor, Event, RuleViolation
@@ -75,14 +73,7 @@ class Table:
 
     def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor | None = None,
               status: int | None = None) -> RuleViolation:
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as err:
-            SYSTEM.apply(self.state, action, actor or self.actor_for(action), TableDice(dice))
-        assert err.value.code == code, f"{err.value.code}: {err.value.detail}"
-        if status is not None:
-            assert err.value.status == status
-        assert self.state == before
-        return err.value
+        return checked_refusal(SYSTEM, self.state, action, actor or self.actor_for(action), TableDice(dice), code, status)
 
     # --- short moves -------------------------------------------------------------------------------------
     def throw(self, who: str, value: int) -> list[Event]:
