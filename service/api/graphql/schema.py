@@ -13,11 +13,10 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql import types as t
-from service.game import campaigns, dicesessions, play, rolls
+from service.game import campaigns, dicesessions, play, rolls, systems
 from service.game.errors import GameError
 from service.game.idempotency import run_once
 from service.game.inputs import ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
-from service.rules.registry import SYSTEMS
 from service.api.rest.request import parse
 
 
@@ -123,8 +122,7 @@ class CloseDiceSessionInput:
 class Query:
     @strawberry.field(description="The rule systems, their options and actions.")
     def systems(self) -> list[t.SystemSummary]:
-        return [t.SystemSummary(id=s.id, name=s.name, options=s.Options().model_dump(mode="json"),
-                                actions=list(s.action_types)) for s in SYSTEMS.values()]
+        return [t.build(t.SystemSummary, s) for s in systems.summaries()]
 
     @strawberry.field
     async def campaign(self, info: Info, id: strawberry.ID) -> t.Campaign:

@@ -6,9 +6,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.rest.request import Call
-from service.game import campaigns, dicesessions, play, rolls
+from service.game import campaigns, dicesessions, play, rolls, systems
 from service.game.inputs import MAX_SEQ, ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
-from service.rules.registry import SYSTEMS
 
 Reply = tuple[int, Any, dict[str, str]]
 
@@ -26,9 +25,7 @@ class CharacterSheet(BaseModel):
 
 
 async def list_systems(c: Call) -> Reply:
-    items = [{"id": s.id, "name": s.name, "options": s.Options().model_dump(mode="json"), "actions": list(s.action_types)}
-             for s in SYSTEMS.values()]
-    return 200, {"items": items}, {}
+    return 200, {"items": systems.summaries()}, {}
 
 
 async def create_campaign(c: Call) -> Reply:
