@@ -30,6 +30,8 @@ class Settings:
     operator_key: Secret | None = field(default=None, repr=False)
     log_level: str = "INFO"
     auto_migrate: bool = True
+    # Seconds a table may sit unused in the live store before it expires (it is rebuilt on its next read).
+    table_idle_ttl: float = 86400.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -41,4 +43,5 @@ class Settings:
             operator_key=Secret(op) if op else None,
             log_level=(env.get("RULEKEEPER_LOG_LEVEL") or "INFO").upper(),
             auto_migrate=(env.get("RULEKEEPER_AUTO_MIGRATE", "true").lower() not in {"0", "false", "no"}),
+            table_idle_ttl=float(env.get("RULEKEEPER_TABLE_IDLE_TTL_SECONDS") or cls.table_idle_ttl),
         )

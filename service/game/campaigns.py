@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from service.dice import verifiable
 from service.game import events as log
+from service.game import movelog, play, tables
 from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
@@ -74,6 +75,9 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
             ds = await open_dice_session(s, c.id, 1)
             evs.append(Event("dice_session_opened", {"number": 1, "commitment": ds.commitment}))
         log.append(s, c, evs, SYSTEM_ACTOR)
+        # Version 0 of the table: every rebuild and replay of this campaign starts here.
+        system = SYSTEMS[c.system]
+        movelog.snapshot(s, c, 0, system.initial_state(system.Options.model_validate(options)))
         await s.flush()
         return {"campaign": campaign_view(c), "gm_token": token}
 
@@ -145,14 +149,27 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
         if not name or len(name) > 200 or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
             raise invalid("invalid_input", "a character needs a name of 1-200 characters without control characters",
                           "sheet.name")
+        play.require_active(c)
+        state = await tables.load(svc, s, c)
         ch = Character(id=_id(), campaign_id=campaign_id, player_id=player_id, name=name,
                        sheet={**sheet, "id": None}, version=1)
         ch.sheet = {**sheet, "id": ch.id}
         s.add(ch)
         # The sheet stays out of the log: what each reader may see of it is the rule system's view.
+        first_seq = c.last_seq + 1
         log.append(s, c, [Event("character_created", {"character_id": ch.id, "player_id": player_id, "name": name})],
                    principal.actor())
-        return character_view(ch, c, _with(principal, ch))
+        # A new character changes the table's state (its characters), so it is a move like any other.
+        state["characters"] = {**state["characters"], ch.id: ch.sheet}
+        movelog.record(s, c, "character", {"character_id": ch.id, "sheet": ch.sheet}, principal.actor(), [],
+                       first_seq, state)
+        await s.flush()
+        if tables.joins_transaction(svc):
+            await tables.publish(svc, s, c.id, c.table_version, state["table"])
+        out = character_view(ch, c, _with(principal, ch))
+    if not tables.joins_transaction(svc):
+        await tables.publish(svc, None, c.id, c.table_version, state["table"])
+    return out
 
 
 def _with(principal: Principal, ch: Character) -> Actor:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-from sqlalchemy import select
+from pydantic import ValidationError
 
 from service.dice.types import DiceError
 from service.game import events as log
+from service.game import movelog, tables
 from service.game.auth import authenticate
 from service.game.context import Services
 from service.game.dicesource import dice_for, finish
@@ -15,21 +15,7 @@ from service.game.errors import GameError, from_validation, not_found
 from service.game.inputs import ActionRequest
 from service.rules.base import RuleViolation
 from service.rules.registry import SYSTEMS
-from service.store.live.base import VersionConflict
 from service.store.records.models import Character
-from service.store.live.sql import SqlLiveStore
-
-_ADAPTERS: dict[str, TypeAdapter] = {}
-
-
-def action_adapter(system_id: str) -> TypeAdapter:
-    if system_id not in _ADAPTERS:
-        _ADAPTERS[system_id] = TypeAdapter(SYSTEMS[system_id].Action)
-    return _ADAPTERS[system_id]
-
-
-def table_key(campaign_id: str) -> str:
-    return f"campaign:{campaign_id}:table"
 
 
 def etag(version: int) -> str:
@@ -46,30 +32,29 @@ def parse_if_match(value: str | None) -> int | None:
     return int(raw)
 
 
-async def get_state(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
+async def get_state(svc: Services, campaign_id: str, token: str | None, version: int | None = None) -> dict[str, Any]:
+    """The table as this caller may see it: now, or as it stood at an earlier `version`."""
     async with svc.read() as s:
         principal = await authenticate(s, token, campaign_id)
         campaign = await s.get(log.Campaign, campaign_id)
         if campaign is None:
             raise not_found("campaign", "campaign_id")
         system = SYSTEMS[campaign.system]
-        state, version = await _load(s, svc, campaign)
+        if version is None or version == campaign.table_version:
+            state = await tables.load(svc, s, campaign)
+            version = campaign.table_version
+        elif version > campaign.table_version:
+            raise GameError(404, "not_found", f"the table is at version {campaign.table_version}; "
+                            f"version {version} does not exist yet", field="version")
+        else:
+            state = await movelog.state_at(s, campaign, version)
         return {"version": version, "state": system.view(state, principal.actor())}
 
 
-async def _on_session(svc: Services, s) -> dict[str, Any]:
-    """The embedded live store reads and writes on the request's own connection: inside its transaction,
-    and without a second pooled connection per request (which, under load, exhausts the pool)."""
-    return {"conn": await s.connection()} if isinstance(svc.live, SqlLiveStore) else {}
-
-
-async def _load(s, svc: Services, campaign) -> tuple[dict[str, Any], int]:
-    system = SYSTEMS[campaign.system]
-    chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
-    live = await svc.live.get(table_key(campaign.id), **await _on_session(svc, s))
-    table = live.value if live else system.initial_state(system.Options.model_validate(campaign.options))["table"]
-    state = {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
-    return state, (live.version if live else 0)
+def require_active(campaign) -> None:
+    if campaign.status != "active":
+        raise GameError(409, "campaign_finished", f"this campaign is {campaign.status}: its log and tables stay "
+                        "readable, but it accepts no new move")
 
 
 async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRequest,
@@ -80,15 +65,17 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         campaign = await log.locked_campaign(s, campaign_id)
         if campaign is None:
             raise not_found("campaign", "campaign_id")
+        require_active(campaign)
         system = SYSTEMS[campaign.system]
         try:
-            action = action_adapter(campaign.system).validate_python(body.action)
+            action = movelog.action_adapter(campaign.system).validate_python(body.action)
         except ValidationError as exc:
             raise from_validation(exc, "action") from None
-        state, version = await _load(s, svc, campaign)
+        version = campaign.table_version
         if expected is not None and expected != version:
             raise GameError(412, "version_mismatch", f"the table is at version {version}, not {expected}; reload and retry",
                             field="If-Match", extra={"current_version": version})
+        state = await tables.load(svc, s, campaign)
         dice, dice_session = await dice_for(s, campaign, body.dice)
         actor = principal.actor()
         try:
@@ -100,19 +87,21 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         all_events = finish(dice, dice_session, purpose=action.type,
                                        secret_purposes=system.secret_dice_purposes) + events
         await _save_characters(s, campaign.id, state["characters"], new_state["characters"])
+        first_seq = campaign.last_seq + 1
         records = log.append(s, campaign, all_events, actor)
+        movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
         await s.flush()
-        try:
-            new_version = await svc.live.compare_and_set(table_key(campaign.id), version or None, new_state["table"],
-                                                         **await _on_session(svc, s))
-        except VersionConflict:
-            raise GameError(409, "concurrent_update", "another move changed this table at the same moment; reload and retry",
-                            extra={"current_version": version}) from None
-        return {
+        new_version = campaign.table_version
+        if tables.joins_transaction(svc):
+            await tables.publish(svc, s, campaign.id, new_version, new_state["table"])
+        out = {
             "version": new_version,
             "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
             "state": system.view(new_state, actor),
         }
+    if not tables.joins_transaction(svc):
+        await tables.publish(svc, None, campaign.id, new_version, new_state["table"])
+    return out
 
 
 def _action_field(field: str | None) -> str | None:

@@ -259,3 +259,32 @@ async def test_concurrent_creates_have_one_winner(store: LiveStore) -> None:
     assert len(winners) == 1
     assert all(isinstance(r, VersionConflict) for i, r in enumerate(results) if i not in winners)
     assert await store.get("new") == Versioned({"by": winners[0]}, 1)
+
+
+async def test_put_newer_writes_absent_and_newer_versions_only(store: LiveStore) -> None:
+    assert await store.put_newer("table", 5, {"at": 5}) is True
+    assert await store.get("table") == Versioned({"at": 5}, 5)
+    assert await store.put_newer("table", 5, {"at": "again"}) is False  # same version: already there
+    assert await store.put_newer("table", 3, {"at": 3}) is False  # an older copy never overwrites a newer one
+    assert await store.put_newer("table", 9, {"at": 9}) is True  # versions may jump (a cache may skip some)
+    assert await store.get("table") == Versioned({"at": 9}, 9)
+
+
+async def test_put_newer_over_an_expired_entry(backend: Backend) -> None:
+    store = backend.store
+    assert await store.put_newer("idle", 7, {"n": 7}, ttl=0.3)
+    await backend.advance(0.45)
+    assert await store.get("idle") is None
+    assert await store.put_newer("idle", 2, {"n": 2}) is True  # expired: absent, so any version goes in
+    assert await store.get("idle") == Versioned({"n": 2}, 2)
+
+
+async def test_concurrent_put_newer_keeps_the_newest(store: LiveStore) -> None:
+    await asyncio.gather(*(store.put_newer("race", v, {"v": v}) for v in (3, 9, 1, 7, 5)))
+    assert await store.get("race") == Versioned({"v": 9}, 9)
+
+
+@pytest.mark.parametrize("version, ttl", [(0, None), (True, None), (-1, None), (2, 0)])
+async def test_put_newer_rejects_bad_writes(store: LiveStore, version, ttl) -> None:
+    with pytest.raises(ValueError):
+        await store.put_newer("k", version, {}, ttl=ttl)

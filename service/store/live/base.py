@@ -8,6 +8,9 @@ never need to know which one is underneath:
   `compare_and_set(key, n, ...)` replaces and fails unless the current version is exactly n;
 - each write sets the expiry afresh: `ttl=None` means the entry never expires (a later write
   without a ttl removes an earlier expiry);
+- `put_newer(key, version, ...)` is for caches of a versioned truth kept elsewhere: it writes the
+  value at exactly `version` unless the entry already holds that version or a later one, so
+  writers that finish out of order never put an older copy over a newer one;
 - an expired entry is absent everywhere: `get` misses it, a create succeeds over it (starting
   again at version 1) and a CAS against its old version conflicts with `actual=None`.
 """
@@ -55,6 +58,11 @@ class LiveStore(Protocol):
         """
         ...
 
+    async def put_newer(self, key: str, version: int, value: JSON, ttl: float | None = None) -> bool:
+        """Store `value` as `version` unless the live entry is already at `version` or later.
+        True when written. Atomic under concurrency."""
+        ...
+
     async def delete(self, key: str, expected_version: int | None = None) -> bool:
         """Remove the entry. False if it was absent; VersionConflict if it exists at another version."""
         ...
@@ -76,6 +84,13 @@ def encode(value: JSON) -> str:
 
 def decode(data: str | bytes) -> JSON:
     return json.loads(data)
+
+
+def check_put(version: int, ttl: float | None) -> None:
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ValueError(f"version must be an int >= 1, not {version!r}")
+    if ttl is not None and not ttl > 0:
+        raise ValueError(f"ttl must be None or > 0 seconds, not {ttl!r}")
 
 
 def check_write(expected_version: int | None, ttl: float | None) -> None:

@@ -5,7 +5,7 @@ import asyncio
 import time
 from typing import Callable, Iterable
 
-from .base import JSON, Versioned, VersionConflict, check_write, decode, encode
+from .base import JSON, Versioned, VersionConflict, check_put, check_write, decode, encode
 
 
 class MemoryLiveStore:
@@ -45,6 +45,16 @@ class MemoryLiveStore:
             deadline = None if ttl is None else self._clock() + ttl
             self._entries[key] = (version, data, deadline)
         return version
+
+    async def put_newer(self, key: str, version: int, value: JSON, ttl: float | None = None) -> bool:
+        check_put(version, ttl)
+        data = encode(value)
+        async with self._lock:
+            entry = self._live(key)
+            if entry is not None and entry[0] >= version:
+                return False
+            self._entries[key] = (version, data, None if ttl is None else self._clock() + ttl)
+        return True
 
     async def delete(self, key: str, expected_version: int | None = None) -> bool:
         async with self._lock:

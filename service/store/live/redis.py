@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 import redis.asyncio as aioredis
 
-from .base import JSON, Versioned, VersionConflict, check_write, decode, encode
+from .base import JSON, Versioned, VersionConflict, check_put, check_write, decode, encode
 
 # ARGV: expected version (0 = must not exist), JSON text, ttl in ms (0 = no expiry).
 # Returns the new version (> 0), or on conflict minus the current version (0 when absent).
@@ -31,6 +31,22 @@ else
   redis.call('PERSIST', KEYS[1])
 end
 return version
+"""
+
+# ARGV: version, JSON text, ttl in ms (0 = no expiry). Returns 1 written, 0 when already at that version or later.
+_PUT_NEWER = """
+local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if current >= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd', ARGV[2])
+local ttl = tonumber(ARGV[3])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+else
+  redis.call('PERSIST', KEYS[1])
+end
+return 1
 """
 
 # ARGV: expected version. Returns 1 deleted, 0 absent, or minus the current version.
@@ -56,6 +72,7 @@ class RedisLiveStore:
         self._owns_client = owns_client
         self._cas = client.register_script(_CAS)
         self._delete = client.register_script(_DELETE)
+        self._put_newer = client.register_script(_PUT_NEWER)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "rk:", **client_kwargs: Any) -> RedisLiveStore:
@@ -94,6 +111,11 @@ class RedisLiveStore:
         if result <= 0:
             raise VersionConflict(key, expected_version, -result or None)
         return result
+
+    async def put_newer(self, key: str, version: int, value: JSON, ttl: float | None = None) -> bool:
+        check_put(version, ttl)
+        ttl_ms = 0 if ttl is None else max(1, math.ceil(ttl * 1000))
+        return bool(await self._put_newer(keys=[self._key(key)], args=[version, encode(value), ttl_ms]))
 
     async def delete(self, key: str, expected_version: int | None = None) -> bool:
         if expected_version is None:

@@ -31,7 +31,7 @@ from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text, and
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
-from .base import JSON, Versioned, VersionConflict, check_write, decode, encode
+from .base import JSON, Versioned, VersionConflict, check_put, check_write, decode, encode
 
 TABLE_NAME = "live_entries"
 
@@ -143,6 +143,23 @@ class SqlLiveStore:
             if (await db.execute(stmt)).rowcount != 1:
                 raise VersionConflict(key, expected_version, await self._version(db, key, now))
         return 1 if expected_version is None else expected_version + 1
+
+    async def put_newer(
+        self, key: str, version: int, value: JSON, ttl: float | None = None, *, conn: Conn | None = None
+    ) -> bool:
+        check_put(version, ttl)
+        data = encode(value)
+        now = self._clock()
+        expires_at = None if ttl is None else now + ttl
+        c = self.table.c
+        insert = self._insert(self.table).values(key=key, value=data, version=version, expires_at=expires_at)
+        stmt = insert.on_conflict_do_update(
+            index_elements=[c.key],
+            set_={"value": data, "version": version, "expires_at": expires_at},
+            where=or_(c.version < version, and_(c.expires_at.is_not(None), c.expires_at <= now)),
+        )
+        async with self._conn(conn, write=True) as db:
+            return (await db.execute(stmt)).rowcount == 1
 
     async def delete(
         self, key: str, expected_version: int | None = None, *, conn: Conn | None = None

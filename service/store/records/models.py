@@ -38,6 +38,10 @@ class Campaign(Base):
     dice_mode: Mapped[str] = mapped_column(String(16))
     # The last event sequence number handed out; bumping it also serialises writers per campaign.
     last_seq: Mapped[int] = mapped_column(Integer, default=0)
+    # The version of the table: the number of the last move in the move log (0 before any).
+    table_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # active: moves are accepted; finished: read-only, kept in the records database only.
+    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -90,6 +94,42 @@ class EventRecord(Base):
     visibility: Mapped[str] = mapped_column(String(8), default="all")
     actor_role: Mapped[str] = mapped_column(String(16))
     actor_player_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class MoveRecord(Base):
+    """One applied move: everything needed to apply it again through the pure engine.
+
+    The move log is the truth: a table is its latest snapshot plus the moves after it, replayed
+    with their recorded dice. `version` is the table version the move produced."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("campaign_id", "version", name="uq_moves_campaign_version"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    # action (an engine move), character (a sheet added to the table), undo (back to an earlier version)
+    kind: Mapped[str] = mapped_column(String(16))
+    body: Mapped[dict[str, Any]]
+    actor: Mapped[dict[str, Any]]
+    dice: Mapped[list[Any]] = mapped_column(JSON)
+    # The events the move appended: seqs first_seq..last_seq (first_seq > last_seq when none).
+    first_seq: Mapped[int] = mapped_column(Integer)
+    last_seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SnapshotRecord(Base):
+    """The whole engine state (options, characters, table) at one version, so a rebuild replays few moves."""
+
+    __tablename__ = "snapshots"
+
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The engine's state-shape version when the snapshot was taken; others are ignored on rebuild.
+    engine_version: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
