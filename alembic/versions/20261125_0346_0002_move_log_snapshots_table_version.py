@@ -43,6 +43,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('campaigns', schema=None) as batch_op:
         batch_op.add_column(sa.Column('table_version', sa.Integer(), server_default='0', nullable=False))
+        batch_op.add_column(sa.Column('table_token', sa.String(length=16), server_default='', nullable=False))
         batch_op.add_column(sa.Column('status', sa.String(length=16), server_default='active', nullable=False))
 
 
@@ -50,6 +51,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table('campaigns', schema=None) as batch_op:
         batch_op.drop_column('status')
+        batch_op.drop_column('table_token')
         batch_op.drop_column('table_version')
 
     op.drop_table('snapshots')

@@ -28,7 +28,8 @@ def _id() -> str:
 
 def campaign_view(c: Campaign) -> dict[str, Any]:
     return {"id": c.id, "name": c.name, "system": c.system, "options": c.options, "dice_mode": c.dice_mode,
-            "last_seq": c.last_seq, "created_at": c.created_at.isoformat()}
+            "last_seq": c.last_seq, "version": c.table_version, "status": c.status,
+            "created_at": c.created_at.isoformat()}
 
 
 def character_view(c: Character, campaign: Campaign, actor: Actor) -> dict[str, Any]:
@@ -164,12 +165,8 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
         movelog.record(s, c, "character", {"character_id": ch.id, "sheet": ch.sheet}, principal.actor(), [],
                        first_seq, state)
         await s.flush()
-        if tables.joins_transaction(svc):
-            await tables.publish(svc, s, c.id, c.table_version, state["table"])
-        out = character_view(ch, c, _with(principal, ch))
-    if not tables.joins_transaction(svc):
-        await tables.publish(svc, None, c.id, c.table_version, state["table"])
-    return out
+        await tables.publish(svc, s, c, state["table"])
+        return character_view(ch, c, _with(principal, ch))
 
 
 def _with(principal: Principal, ch: Character) -> Actor:

@@ -50,3 +50,7 @@ class RollRequest(_In):
 
 class ClientSeed(_In):
     client_seed: Name = Field(description="The table's own contribution to every die of the session.")
+
+
+class UndoRequest(_In):
+    count: int = Field(1, ge=1, le=100, description="How many of the latest moves to undo.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import secrets
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -47,10 +48,11 @@ def engine_version(system: RuleSystem) -> int:
 class RecordedDice:
     """Feeds a move the very dice it rolled the first time, and refuses any other die."""
 
-    def __init__(self, dice: list[dict[str, Any]]) -> None:
+    def __init__(self, dice: list[dict[str, Any]], mode: DiceMode) -> None:
         self._dice = [DieRoll(**d) for d in dice]
         self._next = 0
-        self.mode: DiceMode = self._dice[0].source if self._dice else "server"
+        # Engines may branch on the mode (a table-mode deck has no known order), so it is the campaign's.
+        self.mode = mode
 
     def roll(self, sides: int, *, purpose: str = "", **_: Any) -> DieRoll:
         if self._next >= len(self._dice):
@@ -79,7 +81,7 @@ def actor_from(record: dict[str, Any]) -> Actor:
                  character_ids=frozenset(record.get("character_ids") or ()))
 
 
-def replay_move(system: RuleSystem, state: dict[str, Any], kind: str, body: dict[str, Any],
+def replay_move(system: RuleSystem, dice_mode: DiceMode, state: dict[str, Any], kind: str, body: dict[str, Any],
                 actor: dict[str, Any], dice: list[dict[str, Any]]) -> dict[str, Any]:
     """One recorded move applied again. Undo moves are not replayed here: their state is a snapshot."""
     if kind == "character":
@@ -89,7 +91,7 @@ def replay_move(system: RuleSystem, state: dict[str, Any], kind: str, body: dict
     if kind != "action":
         raise ReplayDiverged(f"a {kind} move is restored from its snapshot, not replayed")
     action = action_adapter(system.id).validate_python(body["action"])
-    source = RecordedDice(dice)
+    source = RecordedDice(dice, dice_mode)
     try:
         new_state, _ = system.apply(state, action, actor_from(actor), source)
     except (RuleViolation, DiceError) as exc:
@@ -134,7 +136,7 @@ async def state_at(s, campaign: Campaign, version: int) -> dict[str, Any]:
             # Every undo writes a snapshot, so only an engine change (snapshots passed over) gets here.
             state = await state_at(s, campaign, m.body["target"])
         else:
-            state = replay_move(system, state, m.kind, m.body, m.actor, m.dice)
+            state = replay_move(system, campaign.dice_mode, state, m.kind, m.body, m.actor, m.dice)
     return state
 
 
@@ -148,6 +150,7 @@ def record(s, campaign: Campaign, kind: str, body: dict[str, Any], actor: Actor,
     """Append the move that produced `state_after`; bumps the table version. Call after the move's
     events were appended, so `campaign.last_seq` closes its range of events."""
     campaign.table_version += 1
+    campaign.table_token = secrets.token_hex(8)
     move = MoveRecord(campaign_id=campaign.id, version=campaign.table_version, kind=kind, body=body,
                       actor=actor_record(actor), dice=[d.to_dict() for d in dice],
                       first_seq=first_seq, last_seq=campaign.last_seq)

@@ -91,17 +91,12 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         records = log.append(s, campaign, all_events, actor)
         movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
         await s.flush()
-        new_version = campaign.table_version
-        if tables.joins_transaction(svc):
-            await tables.publish(svc, s, campaign.id, new_version, new_state["table"])
-        out = {
-            "version": new_version,
+        await tables.publish(svc, s, campaign, new_state["table"])
+        return {
+            "version": campaign.table_version,
             "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
             "state": system.view(new_state, actor),
         }
-    if not tables.joins_transaction(svc):
-        await tables.publish(svc, None, campaign.id, new_version, new_state["table"])
-    return out
 
 
 def _action_field(field: str | None) -> str | None:

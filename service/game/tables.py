@@ -1,9 +1,10 @@
 """A campaign's table: the version in the records database is the truth, the live store a cache of it.
 
-Reading a table asks the live store for the copy at the campaign's `table_version`. A copy that is
-missing (expired, evicted, a Redis that lost its data), behind, or out of reach is rebuilt from the
-move log (`movelog.state_at`) and put back. Writes go to the live store only after the records
-database has committed the move, so the cache is never ahead of the truth; `put_newer` keeps writers
+Reading a table asks the live store for the copy at the campaign's `table_version` and `table_token`
+(a random tag each move sets). A copy that is missing (expired, evicted, a Redis that lost its data),
+behind, ahead (written by a transaction that then failed to commit), or out of reach is rebuilt from
+the move log (`movelog.state_at`) and put back. Writers put their table while they still hold the
+campaign's lock, just before the commit: the next writer then finds it, and `put_newer` keeps writers
 that finish out of order from putting an older copy over a newer one.
 """
 from __future__ import annotations
@@ -25,27 +26,34 @@ def table_key(campaign_id: str) -> str:
     return f"campaign:{campaign_id}:table"
 
 
-def joins_transaction(svc: Services) -> bool:
-    """True when the live store writes inside the records transaction (the embedded SQL store)."""
+def _joins_transaction(svc: Services) -> bool:
+    """The embedded SQL store writes inside the records transaction; its failure is the request's."""
     return isinstance(svc.live, SqlLiveStore)
 
 
 async def _on_session(svc: Services, s) -> dict[str, Any]:
     """The embedded live store reads and writes on the request's own connection: inside its transaction,
     and without a second pooled connection per request (which, under load, exhausts the pool)."""
-    return {"conn": await s.connection()} if joins_transaction(svc) and s is not None else {}
+    return {"conn": await s.connection()} if _joins_transaction(svc) else {}
 
 
 async def _cached(svc: Services, s, campaign: Campaign) -> dict[str, Any] | None:
+    key = table_key(campaign.id)
     try:
-        hit = await svc.live.get(table_key(campaign.id), **await _on_session(svc, s))
-    except Exception as exc:  # an unreachable live store is a cache miss, not a failed request
+        hit = await svc.live.get(key, **await _on_session(svc, s))
+        if hit is not None and hit.version > campaign.table_version:
+            await svc.live.delete(key, **await _on_session(svc, s))  # from a transaction that did not commit
+            return None
+    except Exception as exc:
+        if _joins_transaction(svc):
+            raise
+        # An unreachable live store is a cache miss, not a failed request.
         log.warning("live store unavailable on read (%s); rebuilding table %s from the move log",
                     type(exc).__name__, campaign.id)
         return None
-    if hit is None or hit.version != campaign.table_version:
+    if hit is None or hit.version != campaign.table_version or hit.value.get("token") != campaign.table_token:
         return None
-    return hit.value
+    return hit.value["table"]
 
 
 async def load(svc: Services, s, campaign: Campaign) -> dict[str, Any]:
@@ -56,23 +64,24 @@ async def load(svc: Services, s, campaign: Campaign) -> dict[str, Any]:
         return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     state = await state_at(s, campaign, campaign.table_version)
     if campaign.status == "active":
-        await publish(svc, s, campaign.id, campaign.table_version, state["table"])
+        await publish(svc, s, campaign, state["table"])
     return state
 
 
-async def publish(svc: Services, s, campaign_id: str, version: int, table: dict[str, Any]) -> None:
-    """Put the table at `version` into the live store. On the embedded store this joins the request's
-    transaction; on Redis call it after the commit (a failure only means the next reader rebuilds)."""
-    if version < 1:
+async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -> None:
+    """Put the table at the campaign's version into the live store (a failure of Redis only means the
+    next reader rebuilds)."""
+    if campaign.table_version < 1:
         return
     try:
-        await svc.live.put_newer(table_key(campaign_id), version, table, ttl=svc.settings.table_idle_ttl,
+        await svc.live.put_newer(table_key(campaign.id), campaign.table_version,
+                                 {"token": campaign.table_token, "table": table}, ttl=svc.settings.table_idle_ttl,
                                  **await _on_session(svc, s))
     except Exception as exc:
-        if joins_transaction(svc):
-            raise  # the embedded store shares the records transaction: its failure is the request's
+        if _joins_transaction(svc):
+            raise
         log.warning("live store unavailable on write (%s); table %s will be rebuilt on its next read",
-                    type(exc).__name__, campaign_id)
+                    type(exc).__name__, campaign.id)
 
 
 async def evict(svc: Services, s, campaign_id: str) -> None:
@@ -80,7 +89,7 @@ async def evict(svc: Services, s, campaign_id: str) -> None:
     try:
         await svc.live.delete(table_key(campaign_id), **await _on_session(svc, s))
     except Exception as exc:
-        if joins_transaction(svc):
+        if _joins_transaction(svc):
             raise
         log.warning("live store unavailable (%s); table %s stays cached until it expires", type(exc).__name__,
                     campaign_id)

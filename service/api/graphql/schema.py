@@ -13,10 +13,11 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql import types as t
-from service.game import campaigns, dicesessions, play, rolls, systems
+from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer
 from service.game.errors import GameError
 from service.game.idempotency import run_once
-from service.game.inputs import ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
+from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
+                                 UndoRequest)
 from service.api.rest.request import parse
 
 
@@ -118,6 +119,22 @@ class CloseDiceSessionInput:
     campaign_id: str
 
 
+@strawberry.input
+class UndoMovesInput:
+    campaign_id: str
+    count: int = 1
+
+
+@strawberry.input
+class CampaignInput:
+    campaign_id: str
+
+
+@strawberry.input
+class ImportCampaignInput:
+    document: JSON = strawberry.field(description="A document from exportCampaign.")
+
+
 @strawberry.type
 class Query:
     @strawberry.field(description="The rule systems, their options and actions.")
@@ -139,10 +156,18 @@ class Query:
         svc, token = ctx(info)
         return t.build(t.Character, await run(campaigns.get_character(svc, campaign_id, str(id), token)))
 
-    @strawberry.field(description="The table as you may see it.")
-    async def state(self, info: Info, campaign_id: str) -> t.TableState:
+    @strawberry.field(description="The table as you may see it: now, or as it stood at an earlier `version`.")
+    async def state(self, info: Info, campaign_id: str, version: int | None = None) -> t.TableState:
         svc, token = ctx(info)
-        return t.build(t.TableState, await run(play.get_state(svc, campaign_id, token)))
+        if version is not None and version < 0:
+            raise GraphQLError("`version` must be at least 0",
+                               extensions={"code": "invalid_query", "status": 400, "field": "version"})
+        return t.build(t.TableState, await run(play.get_state(svc, campaign_id, token, version)))
+
+    @strawberry.field(description="The whole campaign as one document (GM): moves with their dice, events, dice sessions.")
+    async def export_campaign(self, info: Info, campaign_id: str) -> JSON:
+        svc, token = ctx(info)
+        return await run(transfer.export(svc, campaign_id, token))
 
     @strawberry.field(description="The event log after a sequence number.")
     async def events(self, info: Info, campaign_id: str, after: int = 0, limit: int = 100) -> t.EventPage:
@@ -234,6 +259,35 @@ class Mutation:
         svc, token = ctx(info)
         out = await run(dicesessions.close_session(svc, input.campaign_id, token))
         return t.CloseDiceSessionPayload(closed=t.build(t.DiceSession, out["closed"]), opened=t.build(t.DiceSession, out["opened"]))
+
+
+    @strawberry.mutation(description="Undo the latest moves (GM); the undone moves and their dice stay in the log.")
+    async def undo_moves(self, info: Info, input: UndoMovesInput) -> t.ActionPayload:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(UndoRequest, {"count": input.count}))
+        out = await once(info, "undoMoves", input.campaign_id, body,
+                         lambda: history.undo(svc, input.campaign_id, token, body.count))
+        return _action_payload(out)
+
+    @strawberry.mutation(description="Finish the campaign (GM): no new moves; everything stays readable.")
+    async def finish_campaign(self, info: Info, input: CampaignInput) -> t.Campaign:
+        svc, token = ctx(info)
+        return t.campaign(await run(history.finish(svc, input.campaign_id, token)))
+
+    @strawberry.mutation(description="Delete a finished campaign and everything in it (GM).")
+    async def delete_campaign(self, info: Info, input: CampaignInput) -> bool:
+        svc, token = ctx(info)
+        await run(history.delete_campaign(svc, input.campaign_id, token))
+        return True
+
+    @strawberry.mutation(description="Import a document from exportCampaign as a new campaign; every move is replayed.")
+    async def import_campaign(self, info: Info, input: ImportCampaignInput) -> t.ImportCampaignPayload:
+        svc, token = ctx(info)
+        doc = guard(lambda: parse(transfer.CampaignDocument, input.document))
+        out = await run(transfer.import_campaign(svc, doc, token))
+        return t.ImportCampaignPayload(campaign=t.campaign(out["campaign"]), gm_token=out["gm_token"],
+                                       players=[t.InvitePlayerPayload(player=t.build(t.Player, p["player"]),
+                                                                      token=p["token"]) for p in out["players"]])
 
 
 POLL_SECONDS = 0.5

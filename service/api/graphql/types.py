@@ -34,6 +34,8 @@ class Campaign:
     options: JSON
     dice_mode: str
     last_seq: int
+    version: int
+    status: str
     created_at: str
     players: list[Player] = strawberry.field(default_factory=list)
     you: You | None = None
@@ -163,6 +165,13 @@ class CreateCampaignPayload:
 class InvitePlayerPayload:
     player: Player
     token: str
+
+
+@strawberry.type
+class ImportCampaignPayload:
+    campaign: Campaign
+    gm_token: str
+    players: list[InvitePlayerPayload]
 
 
 @strawberry.type

@@ -6,8 +6,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.rest.request import Call
-from service.game import campaigns, dicesessions, play, rolls, systems
-from service.game.inputs import MAX_SEQ, ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest
+from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer
+from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite,
+                                 RollRequest, UndoRequest)
 
 Reply = tuple[int, Any, dict[str, str]]
 
@@ -62,8 +63,31 @@ async def assign_character(c: Call) -> Reply:
 
 
 async def get_state(c: Call) -> Reply:
-    out = await play.get_state(c.svc, c.path["campaign_id"], c.token)
+    version = c.query_int("version", -1, minimum=0, maximum=MAX_SEQ)
+    out = await play.get_state(c.svc, c.path["campaign_id"], c.token, None if version < 0 else version)
     return 200, out, {"ETag": play.etag(out["version"])}
+
+
+async def undo_moves(c: Call) -> Reply:
+    out = await history.undo(c.svc, c.path["campaign_id"], c.token, c.body.count)
+    return 200, out, {"ETag": play.etag(out["version"])}
+
+
+async def finish_campaign(c: Call) -> Reply:
+    return 200, await history.finish(c.svc, c.path["campaign_id"], c.token), {}
+
+
+async def delete_campaign(c: Call) -> Reply:
+    await history.delete_campaign(c.svc, c.path["campaign_id"], c.token)
+    return 204, None, {}
+
+
+async def export_campaign(c: Call) -> Reply:
+    return 200, await transfer.export(c.svc, c.path["campaign_id"], c.token), {}
+
+
+async def import_campaign(c: Call) -> Reply:
+    return 201, await transfer.import_campaign(c.svc, c.body, c.token), {}
 
 
 async def post_action(c: Call) -> Reply:
@@ -100,5 +124,6 @@ async def verify_dice_session(c: Call) -> Reply:
 INPUTS = {
     "createCampaign": CampaignCreate, "invitePlayer": PlayerInvite, "createCharacter": CharacterCreate,
     "validateCharacter": CharacterSheet, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
-    "rollExpression": RollRequest, "setClientSeed": ClientSeed,
+    "rollExpression": RollRequest, "setClientSeed": ClientSeed, "undoMoves": UndoRequest,
+    "importCampaign": transfer.CampaignDocument,
 }

@@ -104,8 +104,9 @@ def _path_names(path: str) -> list[str]:
 
 
 def _responses(op) -> dict[str, Any]:
-    ok: dict[str, Any] = {"description": "OK" if op.status == 200 else "Created",
-                          "content": {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}}
+    ok: dict[str, Any] = {"description": {200: "OK", 201: "Created", 204: "No Content"}[op.status]}
+    if op.status != 204:
+        ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}
     if op.etag:
         ok["headers"] = {"ETag": {"schema": {"type": "string"}, "description": "The table's version."}}
     out = {str(op.status): ok}

@@ -5,6 +5,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from service.game.transfer import CampaignDocument  # noqa: F401  (the export's shape, for the document)
+
 Json = dict[str, Any]
 
 
@@ -15,6 +17,8 @@ class Campaign(BaseModel):
     options: Json
     dice_mode: Literal["server", "verifiable", "table"]
     last_seq: int = Field(description="Sequence number of the campaign's latest event.")
+    version: int = Field(description="The table's version: the number of the latest move in the move log.")
+    status: Literal["active", "finished"] = Field(description="A finished campaign is read-only.")
     created_at: str
 
 
@@ -69,6 +73,10 @@ class Die(BaseModel):
     purpose: str
 
 
+class CampaignImported(CampaignCreated):
+    players: list[PlayerCreated] = Field(description="The imported players with new tokens (shown once).")
+
+
 class EventActor(BaseModel):
     role: str
     player_id: str | None
@@ -111,7 +119,8 @@ class RollResult(BaseModel):
 
 class DiceSession(BaseModel):
     number: int
-    status: Literal["open", "closed"]
+    status: Literal["open", "closed", "unrevealed"] = Field(
+        description="unrevealed: imported from a server that had not closed it, so its seed stayed there.")
     commitment: str = Field(description="SHA-256 of the seed, published before the first die.")
     client_seed: str
     rolls: int
@@ -166,6 +175,10 @@ class SystemSummary(BaseModel):
 
 class SystemList(BaseModel):
     items: list[SystemSummary]
+
+
+class Empty(BaseModel):
+    """No body."""
 
 
 class Health(BaseModel):

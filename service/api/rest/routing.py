@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from service.game.idempotency import run_once
@@ -39,6 +39,8 @@ def endpoint(op: Operation):
             status, payload, headers = await run_once(svc, token, key, fingerprint, run)
         else:
             status, payload, headers = await run()
+        if status == 204:
+            return Response(status_code=204, headers=headers)
         return JSONResponse(payload, status_code=status, headers=headers)
 
     handle.__name__ = op.operation_id

@@ -40,6 +40,9 @@ class Campaign(Base):
     last_seq: Mapped[int] = mapped_column(Integer, default=0)
     # The version of the table: the number of the last move in the move log (0 before any).
     table_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # A fresh random tag per move: the live store's copy counts only when it carries the same version and
+    # tag, so a copy written by a transaction that then failed to commit is never taken for the truth.
+    table_token: Mapped[str] = mapped_column(String(16), default="", server_default="")
     # active: moves are accepted; finished: read-only, kept in the records database only.
     status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,101 @@
+"""Going back in a campaign's history: undoing moves, and finishing or deleting a campaign.
+
+Undo never rewrites the log. It is a move of its own that sets the table back to an earlier
+version's state; the undone moves, their events and their dice stay where they were (in the
+verification document too), and an `undone` event says who undid what.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, select
+
+from service.game import events as log
+from service.game import movelog, play, tables
+from service.game.auth import authenticate, require_gm
+from service.game.campaigns import campaign_view
+from service.game.context import Services
+from service.game.errors import GameError, conflict, invalid, not_found
+from service.rules.base import Event
+from service.rules.registry import SYSTEMS
+from service.store.records.models import Campaign, Character, MoveRecord
+
+MAX_UNDO = 100
+
+
+async def _undo_target(s, campaign: Campaign, count: int) -> tuple[int, list[int]]:
+    """The version to go back to, and the moves that undoes. Undo moves are skipped over: the move in
+    effect at a version that an undo produced is the one in effect at the undo's target."""
+    moves = {m.version: m for m in await s.scalars(
+        select(MoveRecord).where(MoveRecord.campaign_id == campaign.id).order_by(MoveRecord.version))}
+    at, undone = campaign.table_version, []
+    for _ in range(count):
+        while at in moves and moves[at].kind == "undo":
+            at = moves[at].body["target"]
+        if at == 0:
+            raise conflict("nothing_to_undo", f"only {len(undone)} move(s) can be undone", "count")
+        if moves[at].kind != "action":
+            raise conflict("undo_past_character", "undo goes back over rule moves only; a character was created "
+                           f"at version {at}", "count")
+        undone.append(at)
+        at -= 1
+    return at, undone
+
+
+async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -> dict[str, Any]:
+    if not 1 <= count <= MAX_UNDO:
+        raise invalid("invalid_input", f"count must be 1-{MAX_UNDO}", "count")
+    async with svc.write() as s:
+        principal = await authenticate(s, token, campaign_id)
+        require_gm(principal)
+        campaign = await log.locked_campaign(s, campaign_id)
+        play.require_active(campaign)
+        target, undone = await _undo_target(s, campaign, count)
+        state = await movelog.state_at(s, campaign, target)
+        for ch in await s.scalars(select(Character).where(Character.campaign_id == campaign.id)):
+            sheet = state["characters"].get(ch.id)
+            if sheet is not None and sheet != ch.sheet:
+                ch.sheet = sheet
+                ch.version += 1
+        actor = principal.actor()
+        first_seq = campaign.last_seq + 1
+        records = log.append(s, campaign, [Event("undone", {
+            "undone_versions": undone, "back_to_version": target, "from_version": campaign.table_version,
+            "by": {"role": actor.role, "player_id": actor.player_id},
+        })], actor)
+        movelog.record(s, campaign, "undo", {"target": target, "undone": undone}, actor, [], first_seq, state)
+        await s.flush()
+        await tables.publish(svc, s, campaign, state["table"])
+        return {"version": campaign.table_version, "events": [v for v in (log.view(r, principal) for r in records) if v],
+                "state": SYSTEMS[campaign.system].view(state, actor)}
+
+
+async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
+    """No new moves; the table leaves the live store and is served from the records database."""
+    async with svc.write() as s:
+        principal = await authenticate(s, token, campaign_id)
+        require_gm(principal)
+        campaign = await log.locked_campaign(s, campaign_id)
+        play.require_active(campaign)
+        state = await movelog.state_at(s, campaign, campaign.table_version)
+        if not await s.get(movelog.SnapshotRecord, (campaign.id, campaign.table_version)):
+            movelog.snapshot(s, campaign, campaign.table_version, state)
+        campaign.status = "finished"
+        log.append(s, campaign, [Event("campaign_finished", {"version": campaign.table_version})], principal.actor())
+        await tables.evict(svc, s, campaign.id)
+        return campaign_view(campaign)
+
+
+async def delete_campaign(svc: Services, campaign_id: str, token: str | None) -> None:
+    """Everything goes: records, log, moves, dice sessions, the cached table. Finish first."""
+    async with svc.write() as s:
+        principal = await authenticate(s, token, campaign_id)
+        require_gm(principal)
+        campaign = await log.locked_campaign(s, campaign_id)
+        if campaign is None:
+            raise not_found("campaign", "campaign_id")
+        if campaign.status == "active":
+            raise GameError(409, "campaign_active", "finish the campaign before deleting it (export it first to keep "
+                            "a copy)")
+        await tables.evict(svc, s, campaign.id)
+        await s.execute(delete(Campaign).where(Campaign.id == campaign.id))
