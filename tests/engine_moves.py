@@ -1,5 +1,7 @@
 """What every rule engine's test driver checks on every move: apply() leaves its input untouched, uses
-exactly the dice it was given, logs every die it rolled in exactly one event, and returns JSON."""
+exactly the dice it was given, logs every die it rolled in exactly one event, returns JSON, and gives
+the same state and events again when the move is replayed from the move log (its JSON as stored, its
+recorded dice) — so every worked example is also a test that the move log rebuilds it."""
 from __future__ import annotations
 
 import copy
@@ -9,6 +11,7 @@ from typing import Any
 import pytest
 
 from service.dice.table import TableDice
+from service.game import movelog
 from service.rules.base import Actor, Event, RuleViolation
 
 
@@ -25,7 +28,22 @@ def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: 
     for ev in events:
         json.dumps(ev.data)
         json.dumps(ev.redacted)
+    _check_replay(system, before, action, actor, source, new, events)
     return new, events
+
+
+def _check_replay(system, before, action, actor: Actor, source, new, events) -> None:
+    """The move as the move log stores it (JSON state, JSON action, the actor's record, the dice rolled)
+    replays to the same state and events."""
+    stored = json.loads(json.dumps(before))
+    raw = action.model_dump(mode="json") if hasattr(action, "model_dump") else json.loads(json.dumps(action))
+    parsed = movelog.action_adapter(system.id).validate_python(raw)
+    dice = movelog.RecordedDice([d.to_dict() for d in source.rolled], source.mode)
+    again, again_events = system.apply(stored, parsed, movelog.actor_from(movelog.actor_record(actor)), dice)
+    assert dice.unused == 0, "the replay rolled fewer dice than the move"
+    assert json.loads(json.dumps(again)) == json.loads(json.dumps(new)), "replaying the move gave another state"
+    assert [(e.type, e.data, e.visibility, e.redacted) for e in again_events] == \
+        [(e.type, e.data, e.visibility, e.redacted) for e in events], "replaying the move gave other events"
 
 
 def checked_refusal(system, state: dict[str, Any], action: dict[str, Any], actor: Actor, source, code: str,

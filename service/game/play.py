@@ -41,7 +41,7 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
             raise not_found("campaign", "campaign_id")
         system = SYSTEMS[campaign.system]
         if version is None or version == campaign.table_version:
-            state = await tables.load(svc, s, campaign)
+            state = await tables.load(svc, s, campaign, writing=False)
             version = campaign.table_version
         elif version > campaign.table_version:
             raise GameError(404, "not_found", f"the table is at version {campaign.table_version}; "

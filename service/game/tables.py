@@ -34,7 +34,7 @@ def _joins_transaction(svc: Services) -> bool:
 async def _on_session(svc: Services, s) -> dict[str, Any]:
     """The embedded live store reads and writes on the request's own connection: inside its transaction,
     and without a second pooled connection per request (which, under load, exhausts the pool)."""
-    return {"conn": await s.connection()} if _joins_transaction(svc) else {}
+    return {"conn": await s.connection()} if _joins_transaction(svc) and s is not None else {}
 
 
 async def _cached(svc: Services, s, campaign: Campaign) -> dict[str, Any] | None:
@@ -56,21 +56,22 @@ async def _cached(svc: Services, s, campaign: Campaign) -> dict[str, Any] | None
     return hit.value["table"]
 
 
-async def load(svc: Services, s, campaign: Campaign) -> dict[str, Any]:
-    """The whole engine state at the campaign's current version: options, characters, table."""
+async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) -> dict[str, Any]:
+    """The whole engine state at the campaign's current version: options, characters, table.
+    `writing=False` from a read-only session: a rebuilt table is then put back outside it."""
     table = await _cached(svc, s, campaign) if campaign.table_version else None
     if table is not None:
         chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
         return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     state = await state_at(s, campaign, campaign.table_version)
     if campaign.status == "active":
-        await publish(svc, s, campaign, state["table"])
+        await publish(svc, s if writing else None, campaign, state["table"])
     return state
 
 
 async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -> None:
     """Put the table at the campaign's version into the live store (a failure of Redis only means the
-    next reader rebuilds)."""
+    next reader rebuilds). `s` is the writing transaction the embedded store joins; None: its own."""
     if campaign.table_version < 1:
         return
     try:
@@ -78,7 +79,7 @@ async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -
                                  {"token": campaign.table_token, "table": table}, ttl=svc.settings.table_idle_ttl,
                                  **await _on_session(svc, s))
     except Exception as exc:
-        if _joins_transaction(svc):
+        if _joins_transaction(svc) and s is not None:
             raise
         log.warning("live store unavailable on write (%s); table %s will be rebuilt on its next read",
                     type(exc).__name__, campaign.id)
