@@ -14,7 +14,7 @@ log = logging.getLogger("rulekeeper.errors")
 
 TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
           409: "Conflict", 412: "Precondition failed", 413: "Payload too large", 415: "Unsupported media type",
-          422: "Unprocessable content", 500: "Internal server error"}
+          422: "Unprocessable content", 500: "Internal server error", 503: "Service unavailable"}
 
 
 class ProblemResponse(JSONResponse):
@@ -40,7 +40,9 @@ def problem(status: int, code: str, detail: str, *, field: str | None = None, ex
 
 
 async def game_error(_: Request, exc: GameError) -> ProblemResponse:
-    return problem(exc.status, exc.code, exc.detail, field=exc.field, extra=exc.extra)
+    retry = exc.extra.get("retry_after")
+    return problem(exc.status, exc.code, exc.detail, field=exc.field, extra=exc.extra,
+                   headers={"Retry-After": str(retry)} if retry is not None else None)
 
 
 async def http_error(_: Request, exc: HTTPException) -> ProblemResponse:

@@ -2,14 +2,21 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import logging
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from service.game.errors import GameError
 
 from service.settings import Settings
 from service.store.live.base import LiveStore
+
+log = logging.getLogger("rulekeeper")
 
 
 @dataclass
@@ -27,16 +34,44 @@ class Services:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        async with self.sessions() as session:
-            yield session
+        with unavailable_as_503():
+            async with self.sessions() as session:
+                yield session
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
         """One transaction; committed when the block ends without an exception."""
-        if self.is_sqlite:
-            async with self._sqlite_writer:
+        with unavailable_as_503():
+            if self.is_sqlite:
+                async with self._sqlite_writer:
+                    async with self.sessions() as session, session.begin():
+                        yield session
+            else:
                 async with self.sessions() as session, session.begin():
                     yield session
-        else:
-            async with self.sessions() as session, session.begin():
-                yield session
+
+
+RETRY_AFTER_SECONDS = 1
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """The records database could not be reached or dropped the connection: nothing was committed
+    (or, if the commit went through before the drop, an Idempotency-Key retry finds its reply)."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, (OperationalError, InterfaceError, sa_exc.TimeoutError, ConnectionError, OSError,
+                            TimeoutError))
+
+
+@contextmanager
+def unavailable_as_503() -> Iterator[None]:
+    try:
+        yield
+    except GameError:
+        raise
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        log.warning("records database unavailable: %s", type(exc).__name__)
+        raise GameError(503, "service_unavailable", "the service's database is unreachable; nothing was changed, "
+                        "retry shortly", extra={"retry_after": RETRY_AFTER_SECONDS}) from None

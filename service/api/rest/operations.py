@@ -36,19 +36,19 @@ class Operation:
 
 
 C = "/v1/campaigns/{campaign_id}"
-READ = (401, 404)
-WRITE = (400, 401, 403, 404, 409, 413, 415, 422)
+READ = (401, 404, 503)
+WRITE = (400, 401, 403, 404, 409, 413, 415, 422, 503)
 
 OPERATIONS: list[Operation] = [
     Operation("listSystems", "GET", "/v1/systems", ep.list_systems, "The rule systems, their options and actions",
               r.SystemList, tag="systems", auth="none"),
     Operation("createCampaign", "POST", "/v1/campaigns", ep.create_campaign,
               "Create a campaign and receive its GM token", r.CampaignCreated, 201, auth="operator",
-              errors=(400, 401, 413, 415, 422), idempotent_key=True,
+              errors=(400, 401, 413, 415, 422, 503), idempotent_key=True,
               description="When the deployment sets RULEKEEPER_OPERATOR_KEY, send it as the bearer token."),
     Operation("importCampaign", "POST", "/v1/campaigns/import", ep.import_campaign,
               "Import a campaign document (from exportCampaign) as a new campaign", r.CampaignImported, 201,
-              auth="operator", errors=(400, 401, 413, 415, 422), idempotent_key=True,
+              auth="operator", errors=(400, 401, 413, 415, 422, 503), idempotent_key=True,
               description="Every move is replayed through the rule engine with its recorded dice; the document is "
                           "refused unless it arrives at the state it recorded. Ids and tokens are new."),
     Operation("getCampaign", "GET", C, ep.get_campaign, "A campaign, its players, and who you are in it",
@@ -82,7 +82,7 @@ OPERATIONS: list[Operation] = [
               "The whole campaign as one document: moves with their dice, events, dice sessions (GM)",
               r.CampaignDocument, errors=READ + (403,)),
     Operation("deleteCampaign", "DELETE", C, ep.delete_campaign,
-              "Delete a finished campaign and everything in it (GM)", r.Empty, 204, errors=(401, 403, 404, 409)),
+              "Delete a finished campaign and everything in it (GM)", r.Empty, 204, errors=(401, 403, 404, 409, 503)),
     Operation("postAction", "POST", f"{C}/actions", ep.post_action,
               "Make a move: the service checks it against the rules, rolls, and answers with the new state",
               r.ActionResult, tag="play", errors=WRITE + (412,), etag=True, if_match=True, idempotent_key=True),

@@ -33,7 +33,9 @@ def open_live_store(redis_url: str | None, engine: AsyncEngine | None, *, prefix
     engine stays the caller's to dispose. No connection is made here.
     """
     if redis_url:
-        return RedisLiveStore.from_url(redis_url, prefix)
+        # Short timeouts: the live store is a cache of the records database, so a Redis that does not answer
+        # is better treated as a miss at once than waited on.
+        return RedisLiveStore.from_url(redis_url, prefix, socket_connect_timeout=1, socket_timeout=2)
     if engine is None:
         raise ValueError("open_live_store needs a Redis URL or a SQL engine")
     return SqlLiveStore(engine)
