@@ -15,9 +15,11 @@ from typing import Any
 from sqlalchemy import select
 
 from service.game.context import Services
-from service.game.movelog import state_at
+from service.game.errors import GameError
+from service.game.movelog import snapshot, state_at
+from service.rules.registry import SYSTEMS
 from service.store.live.sql import SqlLiveStore
-from service.store.records.models import Campaign, Character
+from service.store.records.models import Campaign, Character, SnapshotRecord
 
 log = logging.getLogger("rulekeeper.tables")
 
@@ -63,9 +65,43 @@ async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) ->
     if table is not None:
         chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
         return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
+    if not await has_history(s, campaign):
+        return await _adopt(svc, s, campaign, writing)
     state = await state_at(s, campaign, campaign.table_version)
     if campaign.status == "active":
         await publish(svc, s if writing else None, campaign, state["table"])
+    return state
+
+
+async def has_history(s, campaign: Campaign) -> bool:
+    return await s.scalar(select(SnapshotRecord.version).where(SnapshotRecord.campaign_id == campaign.id,
+                                                               SnapshotRecord.version == 0)) is not None
+
+
+async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[str, Any]:
+    """A campaign from before the move log: its table lived only in the live store, under that store's own
+    version. That table becomes the campaign's first snapshot; history before it cannot be replayed."""
+    system = SYSTEMS[campaign.system]
+    chars = {c.id: c.sheet for c in await s.scalars(select(Character).where(Character.campaign_id == campaign.id))}
+    state = system.initial_state(system.Options.model_validate(campaign.options))
+    version = 0
+    try:
+        old = await svc.live.get(table_key(campaign.id), **await _on_session(svc, s))
+    except Exception:
+        if _joins_transaction(svc):
+            raise
+        raise GameError(503, "service_unavailable", "this campaign's table is in the live store, which is out of "
+                        "reach; retry shortly", extra={"retry_after": 1}) from None
+    if old is not None and "token" not in old.value:
+        state["table"], version = old.value, old.version
+    state = {"options": campaign.options, "characters": chars, "table": state["table"]}
+    if writing:
+        snapshot(s, campaign, 0, state)
+        if version:
+            snapshot(s, campaign, version, state)
+        campaign.table_version = version
+        await s.flush()
+        log.info("campaign %s adopted into the move log at version %d", campaign.id, version)
     return state
 
 

@@ -254,3 +254,79 @@ async def test_undo_and_import_through_graphql(client):
     past = (await client.post("/graphql", json={"query": "query($c: String!) { state(campaignId: $c, version: 1) { version } }",
                                                 "variables": {"c": t.id}}, headers=bearer(t.gm))).json()
     assert past["data"]["state"]["version"] == 1
+
+
+async def test_a_table_from_before_the_move_log_is_adopted_as_its_first_snapshot(client, app):
+    """Upgrading: a campaign whose table lived only in the live store keeps playing from that table."""
+    from sqlalchemy import delete, update
+
+    from service.store.records.models import MoveRecord, SnapshotRecord
+
+    t = await new_table(client, dice_mode="server")
+    await t.ok({"type": "start_scene", "kind": "narrative"})
+    table = (await t.state())["state"]["table"]
+    svc = services(app)
+    async with svc.write() as s:
+        await s.execute(delete(MoveRecord).where(MoveRecord.campaign_id == t.id))
+        await s.execute(delete(SnapshotRecord).where(SnapshotRecord.campaign_id == t.id))
+        await s.execute(update(Campaign).where(Campaign.id == t.id).values(table_version=0, table_token=""))
+    await svc.live.delete(table_key(t.id))
+    await svc.live.put_newer(table_key(t.id), 7, table)  # the old layout: the bare table, the store's own version
+    assert (await t.state())["state"]["table"] == table
+    out = await t.ok({"type": "gm_note", "text": "still here"})
+    assert out["version"] == 8 and out["state"]["table"] == table
+    assert (await t.state())["version"] == 8
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _app_client(settings):
+    import httpx
+
+    from service.app import create_app
+
+    application = create_app(settings)
+    return application, httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://rk.test")
+
+
+async def test_an_unreachable_records_database_is_a_503_with_retry_after():
+    from service.settings import Settings
+
+    settings = Settings(database_url=f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/none",
+                        auto_migrate=False)
+    application, c = await _app_client(settings)
+    async with application.router.lifespan_context(application), c:
+        r = await c.get("/v1/campaigns/00000000-0000-0000-0000-000000000000/state", headers=bearer("rk_x"))
+        body = assert_problem(r, 503, "service_unavailable")
+        assert r.headers["retry-after"] == "1" and "127.0.0.1" not in body["detail"]
+        r = await c.post("/v1/campaigns", json={"name": "x", "system": "stepdice"})
+        assert_problem(r, 503, "service_unavailable")
+        g = (await c.post("/graphql", json={"query": '{ state(campaignId: "x") { version } }'},
+                          headers=bearer("rk_x"))).json()
+        assert g["errors"][0]["extensions"]["code"] == "service_unavailable"
+
+
+async def test_play_goes_on_from_the_records_database_while_redis_is_down(postgres_database):
+    from service.settings import Settings
+
+    settings = Settings(database_url=postgres_database, redis_url=f"redis://127.0.0.1:{_closed_port()}/0")
+    application, c = await _app_client(settings)
+    async with application.router.lifespan_context(application), c:
+        t = await new_table(c, dice_mode="server")
+        await t.ok({"type": "start_scene", "kind": "narrative"})
+        out = await t.ok({"type": "gm_note", "text": "no cache today"})
+        assert out["version"] == 2 and (await t.state())["version"] == 2
+
+
+async def test_export_is_refused_when_the_options_hide_characters_from_the_gm(client):
+    r = await client.post("/v1/campaigns", json={"name": "Blind", "system": "trikus",
+                                                 "options": {"opt2_gm_blind_to_dark_sides": True}})
+    gm = r.json()["gm_token"]
+    r = await client.get(f"/v1/campaigns/{r.json()['campaign']['id']}/export", headers=bearer(gm))
+    assert_problem(r, 403, "export_reveals_secrets")

@@ -49,6 +49,10 @@ class TrikusSystem:
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
         return view(state, actor)
 
+    def hides_from_gm(self, options: dict[str, Any]) -> bool:
+        """Optional rule 2: unrevealed dark sides are kept from the GM, so a full export would show them."""
+        return bool(options.get("opt2_gm_blind_to_dark_sides"))
+
     def legal_moves(self, state: dict[str, Any], actor: Actor | None = None) -> list[dict[str, Any]]:
         return legal.legal_moves(state, actor)
 
