@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from service.dice import verifiable
 from service.game import events as log
+from service.game import idempotency
 from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
@@ -75,7 +76,7 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
             evs.append(Event("dice_session_opened", {"number": 1, "commitment": ds.commitment}))
         log.append(s, c, evs, SYSTEM_ACTOR)
         await s.flush()
-        return {"campaign": campaign_view(c), "gm_token": token}
+        return await idempotency.complete(s, {"campaign": campaign_view(c), "gm_token": token})
 
 
 async def _campaign(s, campaign_id: str) -> Campaign:
@@ -107,7 +108,7 @@ async def invite_player(svc: Services, campaign_id: str, token: str | None, body
         ptoken = new_token("pl")
         s.add(Credential(id=_id(), campaign_id=campaign_id, role="player", player_id=player.id, token_hash=hash_token(ptoken)))
         log.append(s, c, [Event("player_invited", {"player_id": player.id, "name": player.name})], principal.actor())
-        return {"player": player_view(player), "token": ptoken}
+        return await idempotency.complete(s, {"player": player_view(player), "token": ptoken})
 
 
 def build_sheet(system_id: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -152,7 +153,7 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
         # The sheet stays out of the log: what each reader may see of it is the rule system's view.
         log.append(s, c, [Event("character_created", {"character_id": ch.id, "player_id": player_id, "name": name})],
                    principal.actor())
-        return character_view(ch, c, _with(principal, ch))
+        return await idempotency.complete(s, character_view(ch, c, _with(principal, ch)))
 
 
 def _with(principal: Principal, ch: Character) -> Actor:

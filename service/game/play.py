@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from service.dice.types import DiceError
 from service.game import events as log
+from service.game import idempotency
 from service.game.auth import authenticate
 from service.game.context import Services
 from service.game.dicesource import dice_for, finish
@@ -108,11 +109,11 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         except VersionConflict:
             raise GameError(409, "concurrent_update", "another move changed this table at the same moment; reload and retry",
                             extra={"current_version": version}) from None
-        return {
+        return await idempotency.complete(s, {
             "version": new_version,
             "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
             "state": system.view(new_state, actor),
-        }
+        })
 
 
 def _action_field(field: str | None) -> str | None:
