@@ -20,6 +20,7 @@ then by the requests that use keys.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
@@ -157,7 +158,9 @@ async def run_once(svc: Services, token: str | None, campaign_id: str | None, ke
             raise
         return replay(stored)
     except BaseException:
-        await _release(svc, claim)
+        # A key that cannot be freed now (the database is gone too) waits out its lease instead.
+        with contextlib.suppress(Exception):
+            await _release(svc, claim)
         raise
     finally:
         _current.reset(context)
@@ -198,7 +201,7 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
              "reply": None, "expires_at": now + settings.idempotency_ttl_seconds}
     try:
         async with svc.write() as s:
-            rec = await s.get(IdempotencyRecord, (slot.owner, slot.key_hash), populate_existing=True)
+            rec = await s.get(IdempotencyRecord, (slot.owner, slot.key_hash))
             if rec is None:
                 s.add(IdempotencyRecord(owner=slot.owner, key_hash=slot.key_hash, **fresh))
                 return claim, None

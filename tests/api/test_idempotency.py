@@ -263,6 +263,28 @@ async def test_a_claim_left_by_a_stalled_request_is_taken_over_after_its_lease(c
     assert await rolled(t) == 1
 
 
+async def test_a_cancelled_request_frees_its_key_at_once(client, monkeypatch):
+    t = await new_table(client, dice_mode="server")
+    h = keyed(t.gm, "cancel-1")
+    entered = asyncio.Event()
+    real = rolls.roll
+
+    async def hangs(*args):
+        monkeypatch.setattr(rolls, "roll", real)
+        entered.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(rolls, "roll", hangs)
+    hung = asyncio.create_task(client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h))
+    await entered.wait()
+    hung.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await hung
+    retry = await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h)
+    assert retry.status_code == 200 and "idempotent-replayed" not in retry.headers
+    assert await rolled(t) == 1
+
+
 async def test_a_request_that_died_before_commit_applied_nothing_and_its_retry_runs(client, monkeypatch, settings):
     t = await new_table(client, dice_mode="server")
     h = keyed(t.gm, "dies-1")
