@@ -32,6 +32,10 @@ class Settings:
     auto_migrate: bool = True
     # Seconds a table may sit unused in the live store before it expires (it is rebuilt on its next read).
     table_idle_ttl: float = 86400.0
+    # A completed Idempotency-Key answers retries this long; then it is forgotten and purged.
+    idempotency_ttl_seconds: float = 24 * 3600
+    # A claimed key whose request died answers 409 this long; then a retry may take the claim over.
+    idempotency_lease_seconds: float = 30
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -44,4 +48,20 @@ class Settings:
             log_level=(env.get("RULEKEEPER_LOG_LEVEL") or "INFO").upper(),
             auto_migrate=(env.get("RULEKEEPER_AUTO_MIGRATE", "true").lower() not in {"0", "false", "no"}),
             table_idle_ttl=float(env.get("RULEKEEPER_TABLE_IDLE_TTL_SECONDS") or cls.table_idle_ttl),
+            idempotency_ttl_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl_seconds),
+            idempotency_lease_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS",
+                                               cls.idempotency_lease_seconds),
         )
+
+
+def _seconds(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not 0 < value < float("inf"):
+        raise ValueError(f"{name} must be a positive number of seconds, not {raw!r}")
+    return value

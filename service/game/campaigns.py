@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from service.dice import verifiable
 from service.game import events as log
-from service.game import movelog, play, tables
+from service.game import idempotency, movelog, play, tables
 from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
@@ -80,7 +80,7 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
         system = SYSTEMS[c.system]
         movelog.snapshot(s, c, 0, system.initial_state(system.Options.model_validate(options)))
         await s.flush()
-        return {"campaign": campaign_view(c), "gm_token": token}
+        return await idempotency.complete(s, {"campaign": campaign_view(c), "gm_token": token})
 
 
 async def _campaign(s, campaign_id: str) -> Campaign:
@@ -112,7 +112,7 @@ async def invite_player(svc: Services, campaign_id: str, token: str | None, body
         ptoken = new_token("pl")
         s.add(Credential(id=_id(), campaign_id=campaign_id, role="player", player_id=player.id, token_hash=hash_token(ptoken)))
         log.append(s, c, [Event("player_invited", {"player_id": player.id, "name": player.name})], principal.actor())
-        return {"player": player_view(player), "token": ptoken}
+        return await idempotency.complete(s, {"player": player_view(player), "token": ptoken})
 
 
 def build_sheet(system_id: str, options: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -166,7 +166,7 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
                        first_seq, state)
         await s.flush()
         await tables.publish(svc, s, c, state["table"])
-        return character_view(ch, c, _with(principal, ch))
+        return await idempotency.complete(s, character_view(ch, c, _with(principal, ch)))
 
 
 def _with(principal: Principal, ch: Character) -> Actor:

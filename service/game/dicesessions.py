@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from service.dice import verifiable
 from service.game import events as log
+from service.game import idempotency
 from service.game.auth import authenticate, require_gm
 from service.game.campaigns import open_dice_session
 from service.game.context import Services
@@ -71,7 +72,7 @@ async def close_session(svc: Services, campaign_id: str, token: str | None) -> d
                                           "client_seed": ds.client_seed, "rolls": ds.counter}),
             Event("dice_session_opened", {"number": nxt.number, "commitment": nxt.commitment}),
         ], principal.actor())
-        return {"closed": session_view(ds), "opened": session_view(nxt)}
+        return await idempotency.complete(s, {"closed": session_view(ds), "opened": session_view(nxt)})
 
 
 async def verification(svc: Services, campaign_id: str, number: int, token: str | None) -> dict[str, Any]:

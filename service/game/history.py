@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from service.game import events as log
-from service.game import movelog, play, tables
+from service.game import idempotency, movelog, play, tables
 from service.game.auth import authenticate, require_gm
 from service.game.campaigns import campaign_view
 from service.game.context import Services
@@ -66,8 +66,9 @@ async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -
         movelog.record(s, campaign, "undo", {"target": target, "undone": undone}, actor, [], first_seq, state)
         await s.flush()
         await tables.publish(svc, s, campaign, state["table"])
-        return {"version": campaign.table_version, "events": [v for v in (log.view(r, principal) for r in records) if v],
-                "state": SYSTEMS[campaign.system].view(state, actor)}
+        return await idempotency.complete(s, {
+            "version": campaign.table_version, "events": [v for v in (log.view(r, principal) for r in records) if v],
+            "state": SYSTEMS[campaign.system].view(state, actor)})
 
 
 async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
@@ -83,7 +84,7 @@ async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str
         campaign.status = "finished"
         log.append(s, campaign, [Event("campaign_finished", {"version": campaign.table_version})], principal.actor())
         await tables.evict(svc, s, campaign.id)
-        return campaign_view(campaign)
+        return await idempotency.complete(s, campaign_view(campaign))
 
 
 async def delete_campaign(svc: Services, campaign_id: str, token: str | None) -> None:

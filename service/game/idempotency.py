@@ -1,58 +1,256 @@
-"""Idempotency-Key: a retried write returns the first response and changes nothing.
+"""Idempotency-Key: a retried write returns the first reply and changes nothing.
 
-The key is claimed in its own transaction before the command runs, so two copies of one request
-arriving together cannot both apply: the second sees the claim and gets a 409 until the first ends.
-A command that fails releases its claim, so the client may retry it.
+Who: the caller is authenticated before the key is looked at (a 401 says nothing about keys), and keys
+live in the caller's own space: the credential's for a campaign write; for campaign creation the operator
+key's, or with no operator key the anonymous space, where the key itself is the caller's only secret and
+so must be long enough not to be guessed.
+
+What is stored: a keyed hash of the key, a MAC of the request (operation, path, body), and the reply
+sealed with AES-GCM. All three keys are derived from the Idempotency-Key together with the caller's bearer
+secret, which the database never holds (only its hash), so a leaked table reveals no reply (no GM or
+player token in one), and another caller derives other keys and finds nothing.
+
+When: the key is claimed in a transaction of its own before the command runs, so two copies of a request
+cannot both apply (the second gets 409). The command seals its reply inside its own write transaction
+(`complete`), so the reply exists exactly when the effects committed. A claim whose request died expires
+after the lease and a retry takes it over by compare-and-set; should the original wake up, its `complete`
+finds the lease gone and its transaction rolls back. Records expire after the TTL and are purged now and
+then by the requests that use keys.
 """
 from __future__ import annotations
 
+import base64
+import contextlib
 import hashlib
+import hmac
 import json
+import math
+import os
+import secrets
+import time
+import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from sqlalchemy import delete
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 
+from service.game.auth import authenticate, check_operator_key
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.tokens import hash_token
 from service.store.records.models import IdempotencyRecord
 
-Reply = tuple[int, Any, dict[str, str]]
+T = TypeVar("T")
+
+MAX_KEY = 200
+# An anonymous caller's key is all that tells its retry from a stranger's request: 32 characters of a
+# UUID or a random string are beyond guessing.
+MIN_ANONYMOUS_KEY = 32
+PURGE_EVERY_SECONDS = 60.0
+
+clock: Callable[[], float] = time.time   # unix seconds; tests move time by replacing this
 
 
-async def run_once(svc: Services, token: str | None, key: str, fingerprint: bytes,
-                   run: Callable[[], Awaitable[Reply]]) -> Reply:
-    if len(key) > 200:
-        raise GameError(400, "invalid_idempotency_key", "Idempotency-Key is limited to 200 characters",
+def _in_progress(seconds_left: float = 1) -> GameError:
+    """Retry-After: by then the first request has answered, or its lease is over and a retry may run it."""
+    return GameError(409, "request_in_progress", "a request with this Idempotency-Key is still running",
+                     field="Idempotency-Key", extra={"retry_after": max(1, math.ceil(seconds_left))})
+
+
+class LeaseLost(GameError):
+    """The claim ran out and a retry took the key over: this run must not commit."""
+
+    def __init__(self) -> None:
+        err = _in_progress()
+        super().__init__(err.status, err.code, err.detail, field=err.field)
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """Where one caller's key lives, and the keys that seal and check it."""
+
+    owner: str
+    key_hash: str
+    mac_key: bytes
+    seal_key: bytes
+
+    def mac(self, fingerprint: bytes) -> str:
+        return hmac.new(self.mac_key, fingerprint, hashlib.sha256).hexdigest()
+
+    def _aad(self) -> bytes:
+        return f"{self.owner}\n{self.key_hash}".encode()
+
+    def seal(self, body: Any) -> str:
+        nonce = os.urandom(12)
+        sealed = AESGCM(self.seal_key).encrypt(nonce, json.dumps(body).encode(), self._aad())
+        return base64.b64encode(nonce + sealed).decode()
+
+    def open(self, text: str) -> Any:
+        raw = base64.b64decode(text)
+        return json.loads(AESGCM(self.seal_key).decrypt(raw[:12], raw[12:], self._aad()))
+
+
+@dataclass
+class _Claim:
+    slot: _Slot
+    lease: str
+    ttl: float
+    recorded: bool = False
+
+
+_current: ContextVar[_Claim | None] = ContextVar("idempotency_claim", default=None)
+_last_purge: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _slot(owner: str, secret: str, key: str) -> _Slot:
+    material = len(secret).to_bytes(4, "big") + secret.encode() + key.encode()
+    okm = HKDF(algorithm=SHA256(), length=96, salt=b"rulekeeper idempotency v1", info=owner.encode()).derive(material)
+    return _Slot(owner, okm[:32].hex(), okm[32:64], okm[64:])
+
+
+async def _caller(svc: Services, token: str | None, campaign_id: str | None) -> tuple[str, str, bool]:
+    """(owner, secret, anonymous) of the request, or the 401 it gets before any key is looked up."""
+    if campaign_id is not None:
+        async with svc.read() as s:
+            principal = await authenticate(s, token, campaign_id)
+        return principal.credential_id, token or "", False
+    check_operator_key(svc.settings, token)
+    if svc.settings.operator_key is not None:
+        return "operator:" + hash_token(token or "")[:32], token or "", False
+    return "anonymous", "", True
+
+
+def _check_key(key: str, anonymous: bool) -> None:
+    if len(key) > MAX_KEY:
+        raise GameError(400, "invalid_idempotency_key", f"Idempotency-Key is limited to {MAX_KEY} characters",
                         field="Idempotency-Key")
-    owner = hash_token(token)[:36] if token else "anonymous"
-    request_hash = hashlib.sha256(fingerprint).hexdigest()
+    if anonymous and len(key) < MIN_ANONYMOUS_KEY:
+        raise GameError(400, "invalid_idempotency_key",
+                        f"without a bearer token the Idempotency-Key is the request's only secret: send at least "
+                        f"{MIN_ANONYMOUS_KEY} random characters (a UUID will do)", field="Idempotency-Key")
+
+
+async def run_once(svc: Services, token: str | None, campaign_id: str | None, key: str, fingerprint: bytes,
+                   run: Callable[[], Awaitable[T]], replay: Callable[[Any], T]) -> T:
+    """Run the command once per key: `run` the first time, `replay(stored reply)` on every retry.
+
+    `campaign_id` is the campaign the request writes to (None for campaign creation); `fingerprint`
+    names the operation, path and body, so the key cannot be reused for another request."""
+    owner, secret, anonymous = await _caller(svc, token, campaign_id)
+    _check_key(key, anonymous)
+    slot = _slot(owner, secret, key)
+    await _purge_now_and_then(svc)
+    claim, stored = await _claim(svc, slot, slot.mac(fingerprint))
+    if claim is None:
+        return replay(stored)
+    context = _current.set(claim)
+    try:
+        result = await run()
+    except LeaseLost:
+        # A retry took the key over while this run stalled; this run's effects rolled back. Its outcome,
+        # once it has one, is the answer.
+        stored = await _stored(svc, slot)
+        if stored is None:
+            raise
+        return replay(stored)
+    except BaseException:
+        # A key that cannot be freed now (the database is gone too) waits out its lease instead.
+        with contextlib.suppress(Exception):
+            await _release(svc, claim)
+        raise
+    finally:
+        _current.reset(context)
+    if not claim.recorded:
+        # A command that takes a key must call `complete` in its write transaction; without it the
+        # effects are committed but no reply is, and a retry after the lease would apply them twice.
+        raise RuntimeError("the command did not record its idempotent reply")
+    return result
+
+
+async def complete(s, body: T) -> T:
+    """Record the reply of the running keyed request in the command's own transaction `s`; returns `body`.
+
+    Call it last, with the reply as the caller will receive it. Without a key it does nothing."""
+    claim = _current.get()
+    if claim is None:
+        return body
+    slot = claim.slot
+    done = await s.execute(
+        update(IdempotencyRecord)
+        .where(IdempotencyRecord.owner == slot.owner, IdempotencyRecord.key_hash == slot.key_hash,
+               IdempotencyRecord.lease == claim.lease, IdempotencyRecord.reply.is_(None))
+        .values(reply=slot.seal(body), expires_at=clock() + claim.ttl)
+        .execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        raise LeaseLost()
+    claim.recorded = True
+    return body
+
+
+async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim | None, Any]:
+    """(the claim, None) when this request should run; (None, stored reply) when it is a retry."""
+    settings = svc.settings
+    lease = secrets.token_hex(16)
+    claim = _Claim(slot, lease, settings.idempotency_ttl_seconds)
+    now = clock()
+    fresh = {"request_mac": request_mac, "lease": lease, "lease_until": now + settings.idempotency_lease_seconds,
+             "reply": None, "expires_at": now + settings.idempotency_ttl_seconds}
     try:
         async with svc.write() as s:
-            rec = await s.get(IdempotencyRecord, (owner, key))
-            if rec is not None:
-                if rec.request_hash != request_hash:
+            rec = await s.get(IdempotencyRecord, (slot.owner, slot.key_hash))
+            if rec is None:
+                s.add(IdempotencyRecord(owner=slot.owner, key_hash=slot.key_hash, **fresh))
+                return claim, None
+            expired = rec.expires_at <= now
+            if not expired:
+                if not hmac.compare_digest(rec.request_mac, request_mac):
                     raise GameError(422, "idempotency_key_reused",
                                     "this Idempotency-Key was used for a different request", field="Idempotency-Key")
-                if rec.status == 0:
-                    raise GameError(409, "request_in_progress", "a request with this Idempotency-Key is still running",
-                                    field="Idempotency-Key")
-                return rec.status, json.loads(rec.body), {**rec.headers, "Idempotent-Replayed": "true"}
-            s.add(IdempotencyRecord(credential_id=owner, key=key, request_hash=request_hash, status=0, body="",
-                                    headers={}))
+                if rec.reply is not None:
+                    return None, slot.open(rec.reply)
+                if rec.lease_until > now:
+                    raise _in_progress(rec.lease_until - now)
+            # Expired, or claimed by a request that died: take it over, unless another retry just did.
+            taken = await s.execute(
+                update(IdempotencyRecord)
+                .where(IdempotencyRecord.owner == slot.owner, IdempotencyRecord.key_hash == slot.key_hash,
+                       IdempotencyRecord.lease == rec.lease)
+                .values(**fresh)
+                .execution_options(synchronize_session=False))
+            if taken.rowcount != 1:
+                raise _in_progress()
+            return claim, None
     except IntegrityError:
-        raise GameError(409, "request_in_progress", "a request with this Idempotency-Key is still running",
-                        field="Idempotency-Key") from None
-    try:
-        status, body, headers = await run()
-    except BaseException:
-        async with svc.write() as s:
-            await s.execute(delete(IdempotencyRecord).where(IdempotencyRecord.credential_id == owner,
-                                                            IdempotencyRecord.key == key))
-        raise
+        raise _in_progress() from None
+
+
+async def _stored(svc: Services, slot: _Slot) -> Any:
+    async with svc.read() as s:
+        rec = await s.get(IdempotencyRecord, (slot.owner, slot.key_hash))
+        return slot.open(rec.reply) if rec is not None and rec.reply is not None else None
+
+
+async def _release(svc: Services, claim: _Claim) -> None:
+    """A command that failed changed nothing: free its key so the client may retry. A run whose reply
+    did commit (and failed afterwards) keeps it."""
+    slot = claim.slot
     async with svc.write() as s:
-        rec = await s.get(IdempotencyRecord, (owner, key))
-        rec.status, rec.body, rec.headers = status, json.dumps(body), headers
-    return status, body, headers
+        await s.execute(delete(IdempotencyRecord).where(
+            IdempotencyRecord.owner == slot.owner, IdempotencyRecord.key_hash == slot.key_hash,
+            IdempotencyRecord.lease == claim.lease, IdempotencyRecord.reply.is_(None)))
+
+
+async def _purge_now_and_then(svc: Services) -> None:
+    now = clock()
+    last = _last_purge.get(svc.engine)
+    if last is not None and last <= now < last + PURGE_EVERY_SECONDS:
+        return
+    _last_purge[svc.engine] = now
+    async with svc.write() as s:
+        await s.execute(delete(IdempotencyRecord).where(IdempotencyRecord.expires_at <= now))

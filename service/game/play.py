@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from service.dice.types import DiceError
 from service.game import events as log
-from service.game import movelog, tables
+from service.game import idempotency, movelog, tables
 from service.game.auth import authenticate
 from service.game.context import Services
 from service.game.dicesource import dice_for, finish
@@ -92,11 +92,11 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
         await s.flush()
         await tables.publish(svc, s, campaign, new_state["table"])
-        return {
+        return await idempotency.complete(s, {
             "version": campaign.table_version,
             "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
             "state": system.view(new_state, actor),
-        }
+        })
 
 
 def _action_field(field: str | None) -> str | None:

@@ -6,6 +6,7 @@ from typing import Any
 from service.dice.expression import roll_expression
 from service.dice.types import DiceError
 from service.game import events as log
+from service.game import idempotency
 from service.game.auth import authenticate
 from service.game.context import Services
 from service.game.dicesource import dice_for, finish
@@ -30,5 +31,5 @@ async def roll(svc: Services, campaign_id: str, token: str | None, body: RollReq
                    "text": result.render(), "tree": result.to_dict()}
         records = log.append(s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor())
         await s.flush()
-        return {**outcome, "dice": [d.to_dict() for d in result.dice],
-                "events": [v for v in (log.view(r, principal) for r in records) if v]}
+        return await idempotency.complete(s, {**outcome, "dice": [d.to_dict() for d in result.dice],
+                "events": [v for v in (log.view(r, principal) for r in records) if v]})

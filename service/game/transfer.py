@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from service.game import events as log
-from service.game import movelog
+from service.game import idempotency, movelog
 from service.game.auth import authenticate, check_operator_key, require_gm
 from service.game.campaigns import campaign_view, open_dice_session, resolve_options
 from service.game.context import Services
@@ -174,4 +174,5 @@ async def import_campaign(svc: Services, doc: CampaignDocument, operator_key: st
         if c.dice_mode == "verifiable":
             await open_dice_session(s, c.id, max(numbers) + 1)
         await s.flush()
-        return {"campaign": campaign_view(c), "gm_token": gm_token, "players": player_tokens}
+        return await idempotency.complete(s, {"campaign": campaign_view(c), "gm_token": gm_token,
+                                              "players": player_tokens})

@@ -42,20 +42,16 @@ def ctx(info: Info) -> tuple[Any, str | None]:
     return info.context["services"], info.context["token"]
 
 
-async def once(info: Info, mutation: str, campaign_id: str, body, command) -> dict[str, Any]:
+async def once(info: Info, mutation: str, campaign_id: str, body, command, if_match: str | None = None) -> dict[str, Any]:
     """Idempotency-Key on a GraphQL write, as on REST: a retry returns the first result and changes nothing."""
     request = info.context.get("request")
     key = request.headers.get("idempotency-key") if request is not None and hasattr(request, "headers") else None
     if not key:
         return await run(command())
     svc, token = ctx(info)
-
-    async def attempt():
-        return 200, await command(), {}
-
-    fingerprint = json.dumps([mutation, campaign_id, body.model_dump(mode="json")], sort_keys=True).encode()
-    _, out, _ = await run(run_once(svc, token, key, fingerprint, attempt))
-    return out
+    fingerprint = json.dumps(["graphql", mutation, campaign_id, body.model_dump(mode="json"), if_match],
+                             sort_keys=True).encode()
+    return await run(run_once(svc, token, campaign_id, key, fingerprint, command, lambda stored: stored))
 
 
 @strawberry.input
@@ -235,7 +231,7 @@ class Mutation:
         body = guard(lambda: parse(ActionRequest, {"action": input.action, "dice": input.dice}))
         if_match = None if input.if_match is None else f'"{input.if_match}"'
         out = await once(info, "act", input.campaign_id, body,
-                         lambda: play.act(svc, input.campaign_id, token, body, if_match))
+                         lambda: play.act(svc, input.campaign_id, token, body, if_match), if_match)
         return _action_payload(out)
 
     @strawberry.mutation

@@ -45,7 +45,9 @@ OPERATIONS: list[Operation] = [
     Operation("createCampaign", "POST", "/v1/campaigns", ep.create_campaign,
               "Create a campaign and receive its GM token", r.CampaignCreated, 201, auth="operator",
               errors=(400, 401, 413, 415, 422, 503), idempotent_key=True,
-              description="When the deployment sets RULEKEEPER_OPERATOR_KEY, send it as the bearer token."),
+              description="When the deployment sets RULEKEEPER_OPERATOR_KEY, send it as the bearer token. "
+                          "Without one, an Idempotency-Key is the only secret that ties a retry to its first "
+                          "request (and its GM token): it must then be at least 32 random characters, e.g. a UUID."),
     Operation("importCampaign", "POST", "/v1/campaigns/import", ep.import_campaign,
               "Import a campaign document (from exportCampaign) as a new campaign", r.CampaignImported, 201,
               auth="operator", errors=(400, 401, 413, 415, 422, 503), idempotent_key=True,

@@ -1,11 +1,15 @@
 """Starlette routes built from the operation table."""
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from service.game.idempotency import run_once
+from service.game.play import etag
 from service.api.rest.operations import OPERATIONS, Operation
 from service.api.rest.request import Call, bearer, parse, read_json
 
@@ -18,15 +22,27 @@ def _starlette_path(path: str) -> str:
     return path
 
 
+def _fingerprint(op: Operation, request: Request, data: Any) -> bytes:
+    """What one key may stand for: this operation on this path with this body (and precondition)."""
+    if_match = request.headers.get("if-match") if op.if_match else None
+    return json.dumps(["rest", op.operation_id, request.url.path, data, if_match], sort_keys=True).encode()
+
+
+def _replayed(op: Operation, body: Any) -> tuple[int, Any, dict[str, str]]:
+    """The first reply again: status and headers follow from the operation and the stored body."""
+    headers = {"Idempotent-Replayed": "true"}
+    if op.etag:
+        headers["ETag"] = etag(body["version"])
+    return op.status, body, headers
+
+
 def endpoint(op: Operation):
     async def handle(request: Request) -> JSONResponse:
         svc = request.app.state.services
         token = bearer(request)
-        raw = b""
-        body = None
+        data = body = None
         if op.request is not None:
             data = await read_json(request)
-            raw = await request.body()
             body = parse(op.request, data)
         call = Call(request=request, svc=svc, token=token, path=dict(request.path_params), body=body)
 
@@ -35,8 +51,9 @@ def endpoint(op: Operation):
 
         key = request.headers.get("idempotency-key") if op.idempotent_key else None
         if key:
-            fingerprint = b"\n".join([op.method.encode(), request.url.path.encode(), raw])
-            status, payload, headers = await run_once(svc, token, key, fingerprint, run)
+            status, payload, headers = await run_once(svc, token, call.path.get("campaign_id"), key,
+                                                      _fingerprint(op, request, data), run,
+                                                      lambda stored: _replayed(op, stored))
         else:
             status, payload, headers = await run()
         if status == 204:

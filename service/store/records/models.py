@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -155,14 +155,19 @@ class DiceSession(Base):
 
 
 class IdempotencyRecord(Base):
-    """The first response to a write sent with an Idempotency-Key, replayed on retries."""
+    """A write sent with an Idempotency-Key: claimed while it runs, then its sealed reply until it expires.
+
+    Nothing here is readable without the key and the caller's own bearer secret: `key_hash` and
+    `request_mac` are keyed hashes and `reply` is encrypted, all under keys derived from both
+    (service/game/idempotency.py)."""
 
     __tablename__ = "idempotency_keys"
 
-    credential_id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    request_hash: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int] = mapped_column(Integer)
-    body: Mapped[str] = mapped_column(Text)
-    headers: Mapped[dict[str, Any]]
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)   # a credential id, or the creation scope
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    request_mac: Mapped[str] = mapped_column(String(64))
+    # Which run holds (or last held) the key; retries take a stale claim over by compare-and-set on it.
+    lease: Mapped[str] = mapped_column(String(32))
+    lease_until: Mapped[float] = mapped_column(Float)        # unix seconds
+    reply: Mapped[str | None] = mapped_column(Text)          # sealed; NULL while the command runs
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
