@@ -13,3 +13,10 @@ def test_api_benchmark_runs_and_prints_its_table():
                          cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "POST actions (gm_note)" in out.stdout and "vs floor" in out.stdout
+
+
+def test_rebuild_benchmark_runs_and_prints_its_table():
+    out = subprocess.run([sys.executable, "benchmarks/rebuild_bench.py", "--reads", "2"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "moves past snapshot" in out.stdout and "rebuilt p50 ms" in out.stdout
