@@ -75,6 +75,23 @@ async def app(settings):
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         yield application
+        await _every_table_replays_from_its_move_log(application.state.services)
+
+
+async def _every_table_replays_from_its_move_log(svc) -> None:
+    """After every API test: each table the service serves equals its move log replayed from version 0
+    through the engine with the recorded dice, so no test can leave the live copy and the log apart."""
+    from sqlalchemy import select
+
+    from service.game import movelog, tables
+    from service.store.records.models import Campaign
+
+    async with svc.read() as s:
+        for campaign in await s.scalars(select(Campaign)):
+            served = await tables.load(svc, s, campaign, writing=False)
+            replayed = await movelog.state_at(s, campaign, campaign.table_version, from_scratch=True)
+            assert served["table"] == replayed["table"], f"campaign {campaign.id}: the table differs from its log"
+            assert served["characters"] == replayed["characters"], f"campaign {campaign.id}: sheets differ from the log"
 
 
 @pytest.fixture

@@ -105,10 +105,11 @@ def state_hash(state: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-async def snapshot_before(s, campaign: Campaign, version: int) -> SnapshotRecord:
-    """The newest usable snapshot at or before `version` (version 0 is written with the campaign)."""
+async def snapshot_before(s, campaign: Campaign, version: int, *, first: bool = False) -> SnapshotRecord:
+    """The newest usable snapshot at or before `version` (version 0 is written with the campaign);
+    with `first`, the campaign's first snapshot whatever came after."""
     system = SYSTEMS[campaign.system]
-    snap = await s.scalar(
+    snap = None if first else await s.scalar(
         select(SnapshotRecord)
         .where(SnapshotRecord.campaign_id == campaign.id, SnapshotRecord.version <= version,
                SnapshotRecord.engine_version == engine_version(system))
@@ -121,10 +122,11 @@ async def snapshot_before(s, campaign: Campaign, version: int) -> SnapshotRecord
     return snap
 
 
-async def state_at(s, campaign: Campaign, version: int) -> dict[str, Any]:
-    """The whole engine state (options, characters, table) as it stood at `version`."""
+async def state_at(s, campaign: Campaign, version: int, *, from_scratch: bool = False) -> dict[str, Any]:
+    """The whole engine state (options, characters, table) as it stood at `version`. `from_scratch` replays
+    every move from version 0, trusting no later snapshot (a check that snapshots and replay agree)."""
     system = SYSTEMS[campaign.system]
-    snap = await snapshot_before(s, campaign, version)
+    snap = await snapshot_before(s, campaign, version, first=from_scratch)
     state = copy.deepcopy(snap.state)
     if snap.version == version:
         return state
@@ -134,7 +136,7 @@ async def state_at(s, campaign: Campaign, version: int) -> dict[str, Any]:
     for m in moves:
         if m.kind == "undo":
             # Every undo writes a snapshot, so only an engine change (snapshots passed over) gets here.
-            state = await state_at(s, campaign, m.body["target"])
+            state = await state_at(s, campaign, m.body["target"], from_scratch=from_scratch)
         else:
             state = replay_move(system, campaign.dice_mode, state, m.kind, m.body, m.actor, m.dice)
     return state
