@@ -1,6 +1,7 @@
 """Playing: load state, authorize, apply the rules, then commit state, dice and events together."""
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -14,6 +15,7 @@ from service.game.dicesource import dice_for, finish
 from service.game.errors import GameError, from_validation, not_found
 from service.game.inputs import ActionRequest
 from service.rules.base import RuleViolation
+from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.live.base import VersionConflict
 from service.store.records.models import Character
@@ -86,6 +88,8 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         except ValidationError as exc:
             raise from_validation(exc, "action") from None
         state, version = await _load(s, svc, campaign)
+        # The key of the ids players must not guess (clocks, elements, notes): chosen here, never by an engine.
+        with_id_salt(state["table"], secrets.token_hex(16))
         if expected is not None and expected != version:
             raise GameError(412, "version_mismatch", f"the table is at version {version}, not {expected}; reload and retry",
                             field="If-Match", extra={"current_version": version})

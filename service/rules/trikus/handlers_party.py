@@ -130,7 +130,7 @@ def reveal_trait(ctx: Ctx, a: Any) -> None:
 def gm_note(ctx: Ctx, a: Any) -> None:
     if a.character_id is not None:
         ctx.sheet(a.character_id)
-    note = {"id": ctx.next_id("note", "n"), "character_id": a.character_id, "text": a.text}
+    note = {"id": ctx.secret_id("note", "n"), "character_id": a.character_id, "text": a.text}
     ctx.table["gm_notes"].append(note)
     ctx.emit("gm_note", note, gm_only=True)
 

@@ -5,6 +5,7 @@ import copy
 from typing import Any
 
 from service.rules.base import Actor
+from service.rules.move import hide_id_secrets
 from service.rules.trikus import redact
 from service.rules.trikus.constants import TIERS
 from service.rules.trikus.options import Options
@@ -50,6 +51,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     table["activity"] = _activity(table.get("activity"), actor, options)
     if not actor.is_gm:
         table["gm_notes"] = []                                   # spec 8.2: GM's private notes
+        hide_id_secrets(table)
     return {
         "options": options.model_dump(mode="json"),
         "characters": {cid: _sheet(s, cid, actor, options) for cid, s in chars.items()},
