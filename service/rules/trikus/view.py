@@ -20,7 +20,7 @@ def _sheet(sheet: dict[str, Any], cid: str, actor: Actor, options: Options) -> d
         return out
     out["equipment"] = [redact.item(it) for it in out.get("equipment", [])]   # L402: undiscovered pips
     if options.hide_dark_counts_from_other_players and not actor.controls(cid):
-        out["dark_tokens"] = {**out["dark_tokens"], "active": None}       # A38 option
+        out["dark_tokens"] = redact.dark_counts(out["dark_tokens"])       # A38 option
     return out
 
 
