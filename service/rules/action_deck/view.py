@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from service.rules.action_deck import surprise
 from service.rules.base import Actor
 from service.rules.move import hide_id_secrets
 
@@ -23,6 +24,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
         return out
     table.pop("gm", None)
     hide_id_secrets(table)
+    surprise.redact_view(table)
     rostered = {cid for p in table.get("players", {}).values() for cid in p.get("character_ids", [])}
     hidden = {cid for cid in out.get("characters", {}) if cid not in rostered and not actor.controls(cid)}
     for cid in hidden:
