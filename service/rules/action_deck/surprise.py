@@ -53,8 +53,8 @@ def reveal_due(ctx: Ctx) -> None:
         waiting = slot["on_hold"] or enc["phase"] in ("dealing", "surprise_notice")   # dealt on hold
         if enc["round"] > 1:
             reveal(ctx, cid, "surprise_round_over")
-        elif not waiting or slot["turn"] is not None or slot["acted"]:
-            reveal(ctx, cid, "acted")
+        elif not waiting or slot["turn"] is not None or slot["acted"] or slot["draws"]:
+            reveal(ctx, cid, "acted")                  # a claim, an interrupt, a lost hold, a benny draw
         elif ctx.characters[cid]["eliminated"]:
             reveal(ctx, cid, "eliminated")
 
