@@ -13,6 +13,15 @@ import pytest
 from service.dice.table import TableDice
 from service.game import movelog
 from service.rules.base import Actor, Event, RuleViolation
+from service.rules.move import with_id_salt
+
+TEST_ID_SALT = "engine-tests-salt"
+
+
+def salted(state: dict[str, Any], salt: str = TEST_ID_SALT) -> dict[str, Any]:
+    """A table as the application layer hands it to an engine: with the salt of its hidden ids."""
+    with_id_salt(state["table"], salt)
+    return state
 
 
 def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: Actor,

@@ -1,6 +1,7 @@
 """Campaigns, players and characters: the records side of the application layer."""
 from __future__ import annotations
 
+import secrets
 import uuid
 from typing import Any
 
@@ -16,6 +17,7 @@ from service.game.errors import GameError, forbidden, from_validation, invalid, 
 from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite
 from service.game.tokens import hash_token, new_token
 from service.rules.base import Actor, Event, RuleViolation
+from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, Character, Credential, DiceSession, Player, utcnow
 
@@ -76,9 +78,12 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
             ds = await open_dice_session(s, c.id, 1)
             evs.append(Event("dice_session_opened", {"number": 1, "commitment": ds.commitment}))
         log.append(s, c, evs, SYSTEM_ACTOR)
-        # Version 0 of the table: every rebuild and replay of this campaign starts here.
+        # Version 0 of the table: every rebuild and replay of this campaign starts here. It carries the key of
+        # the ids players must not guess (clocks, elements, notes): chosen here, never by an engine.
         system = SYSTEMS[c.system]
-        movelog.snapshot(s, c, 0, system.initial_state(system.Options.model_validate(options)))
+        initial = system.initial_state(system.Options.model_validate(options))
+        with_id_salt(initial["table"], secrets.token_hex(16))
+        movelog.snapshot(s, c, 0, initial)
         await s.flush()
         return await idempotency.complete(s, {"campaign": campaign_view(c), "gm_token": token})
 

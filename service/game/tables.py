@@ -10,6 +10,7 @@ that finish out of order from putting an older copy over a newer one.
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 from sqlalchemy import select
@@ -17,6 +18,7 @@ from sqlalchemy import select
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.movelog import snapshot, state_at
+from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.live.sql import SqlLiveStore
 from service.store.records.models import Campaign, Character, SnapshotRecord
@@ -94,6 +96,7 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
                         "reach; retry shortly", extra={"retry_after": 1}) from None
     if old is not None and "token" not in old.value:
         state["table"], version = old.value, old.version
+    with_id_salt(state["table"], secrets.token_hex(16))
     state = {"options": campaign.options, "characters": chars, "table": state["table"]}
     if writing:
         snapshot(s, campaign, 0, state)

@@ -80,6 +80,13 @@ def forbid(detail: str, *, field: str | None = None) -> RuleViolation:
     return RuleViolation("forbidden", detail, field=field, status=403)
 
 
+def not_yours(name: str, why: str, *, field: str = "character_id") -> RuleViolation:
+    """The rules took this character out of its player's hands (a betrayer, a character turned to the dark
+    side): the player is still bound to it in the records, but may no longer act or speak for it."""
+    return RuleViolation("character_not_yours", f"{name} {why}; only the GM acts for it now", field=field,
+                         status=403)
+
+
 class RuleSystem(Protocol):
     """The contract the application layer relies on; one implementation per rule system."""
 

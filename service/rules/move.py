@@ -3,6 +3,8 @@ the events so far. Each rule system subclasses it with its own options, table de
 from __future__ import annotations
 
 import copy
+import hashlib
+import hmac
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -10,6 +12,29 @@ from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.rules.base import Actor, Event, RuleViolation
+
+
+ID_SALT = "id_salt"
+# Table keys no player ever sees: the id counters and the salt of the hidden ids (see secret_id).
+ID_SECRETS = ("seq", ID_SALT)
+
+
+def secret_token(salt: str, kind: str, n: int) -> str:
+    return hmac.new(salt.encode(), f"{kind}:{n}".encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def hide_id_secrets(table: dict[str, Any]) -> dict[str, Any]:
+    """A player's view of the table drops the counters (which count hidden things) and the salt."""
+    for key in ID_SECRETS:
+        table.pop(key, None)
+    return table
+
+
+def with_id_salt(table: dict[str, Any], salt: str) -> dict[str, Any]:
+    """The application layer's half of secret_id: every table it loads gets a salt once, kept from then on."""
+    if not table.get(ID_SALT):
+        table[ID_SALT] = salt
+    return table
 
 
 class MoveContext:
@@ -49,9 +74,21 @@ class MoveContext:
                                  redacted=copy.deepcopy(redacted)))
 
     def next_id(self, kind: str, prefix: str) -> str:
+        """A sequential id, for things every player sees anyway (scenes, tests): a gap tells nothing."""
         seq = self.table["seq"]
         seq[kind] = seq.get(kind, 0) + 1
         return f"{prefix}{seq[kind]}"
+
+    def secret_id(self, kind: str, prefix: str) -> str:
+        """An id for something that may be hidden from players (a clock, an element, a GM note): a keyed hash
+        of the counter, so neither a gap nor a guess reveals how many hidden ones exist. Pure: the key is the
+        table's own salt, which the application layer supplies (see `with_id_salt`)."""
+        salt = self.table.get(ID_SALT)
+        if not salt:
+            raise RuntimeError("this table has no id salt; the application layer adds one when it loads a table")
+        seq = self.table["seq"]
+        seq[kind] = seq.get(kind, 0) + 1
+        return prefix + secret_token(salt, kind, seq[kind])
 
     def sheet(self, character_id: str, field: str = "character_id") -> dict[str, Any]:
         sheet = self.characters.get(character_id)

@@ -109,3 +109,33 @@ async def test_table_mode_deals_the_cards_the_table_drew(client):
     assert parts[hero]["card"] == "AS" and parts[goon]["card"] == "10H"
     r = await t.act({"type": "deal", "cards": ["AS", "2C"]})
     assert r.status_code == 409, r.text
+
+
+async def test_surprise_attackers_stay_hidden_from_players_until_revealed(client):
+    """AD-E16, spec §8: neither the state nor the event log tells a player who lies in ambush."""
+    from apikit import Table
+
+    r = await client.post("/v1/campaigns", json={"name": "Ambush", "system": "action_deck", "dice_mode": "table"})
+    t = Table(client=client, id=r.json()["campaign"]["id"], gm=r.json()["gm_token"])
+    pid, token = await t.invite("Ala")
+    hero = (await t.character({"name": "Hero", **TRAITS}, player_id=pid))["id"]
+    sniper = (await t.character({"name": "Sniper", "side": "opposition", **TRAITS}))["id"]
+    await t.ok({"type": "open_session", "players": [{"player_id": pid, "character_ids": [hero]}]})
+    before = (await t.events())[-1]["seq"]          # the NPC's own creation is public: the ambush is not
+    await t.ok({"type": "start_encounter", "participants": [sniper, hero],
+                "surprise": {"attackers": [sniper], "victims": [hero], "notice": [{"character_id": hero}]}},
+               dice=[5, 2])
+    out = await t.ok({"type": "deal", "cards": ["9C", "QD"]}, token=None)
+    assert (await t.state())["state"]["table"]["encounter"]["surprise"]["attackers"] == [sniper]
+    enc = (await t.state(token))["state"]["table"]["encounter"]
+    assert sniper not in enc["participants"] and enc["surprise"]["attackers"] == []
+    leaked = [e["type"] for e in await t.events(token, after=before) if sniper in str(e)]
+    assert leaked == [], leaked
+    assert sniper in str(await t.events(after=before)) and sniper in str(out)
+    await t.ok({"type": "call_next"})
+    await t.ok({"type": "declare_turn", "character_id": hero, "actions": [{"kind": "attack"}]}, token=token)
+    await t.ok({"type": "end_turn", "character_id": hero}, token=token)
+    await t.ok({"type": "end_round"})
+    revealed = [e for e in await t.events(token) if e["type"] == "surprise_attacker_revealed"]
+    assert [(e["data"]["character_id"], e["data"]["card"]) for e in revealed] == [(sniper, "9C")]
+    assert (await t.state(token))["state"]["table"]["encounter"]["surprise"]["attackers"] == [sniper]

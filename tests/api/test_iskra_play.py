@@ -44,3 +44,15 @@ async def test_players_do_not_see_npc_health_or_focus(client):
     pl_view = (await client.get(f"{t.base}/characters/{npc['id']}", headers=bearer(token))).json()["sheet"]
     assert "health" in gm_view and "focus_points" in gm_view
     assert "health" not in pl_view and "focus_points" not in pl_view
+
+
+async def test_a_refusal_never_tells_a_player_the_s_of_a_test_with_hidden_modifiers(client):
+    """Spec 8: hidden situational modifiers are GM-only; roll_required names S only to the GM."""
+    t, hero, token = await iskra_table(client)
+    await t.ok({"type": "approve_character", "character_id": hero})
+    await t.ok({"type": "open_test", "character_id": hero, "attribute": "strength",
+                "modifiers": [{"source": "a hidden ally", "value": 3, "hidden": True}]})
+    body = assert_problem(await t.act({"type": "accept_test"}, token=token), 409, "roll_required", "action.type")
+    assert "5" not in body["detail"]
+    body = assert_problem(await t.act({"type": "accept_test"}), 409, "roll_required")
+    assert "S = 5" in body["detail"]

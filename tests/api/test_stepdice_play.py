@@ -219,3 +219,46 @@ async def test_many_simultaneous_readers_and_writers_do_not_exhaust_the_connecti
     results = await asyncio.wait_for(asyncio.gather(*calls), timeout=60)
     moves = [r for r in results if isinstance(r, httpx.Response)]
     assert all(r.status_code == 200 for r in moves), [r.text for r in moves if r.status_code != 200][:3]
+
+
+async def test_players_cannot_count_hidden_clocks_from_ids_or_counters(client):
+    """Spec 8: a hidden clock stays hidden — no gap in the ids players see, no id counter in their state."""
+    t = await new_table(client, dice_mode="table", options={"use_time_pressure_clocks": True})
+    w, wt = await seat(t, WARRIOR)
+    await t.ok({"type": "start_scene"})
+    for label, visible in (("torches", True), ("ritual", False), ("tide", True)):
+        await t.ok({"type": "create_clock", "label": label, "consequence": "x", "visible_to_players": visible})
+    table = (await t.state(wt))["state"]["table"]
+    assert len(table["clocks"]) == 2
+    assert "c1" not in table["clocks"] and "c3" not in table["clocks"]
+    assert "seq" not in table and "id_salt" not in table
+    gm_table = (await t.state())["state"]["table"]
+    assert gm_table["seq"]["clock"] == 3 and len(gm_table["clocks"]) == 3
+
+
+async def test_clock_ids_differ_between_campaigns(client):
+    """The ids are keyed per table, so one campaign's ids say nothing about another's."""
+    ids = []
+    for _ in range(2):
+        t = await new_table(client, dice_mode="table", options={"use_time_pressure_clocks": True})
+        await t.ok({"type": "start_scene"})
+        out = await t.ok({"type": "create_clock", "label": "x", "consequence": "y", "visible_to_players": True})
+        ids.extend(out["state"]["table"]["clocks"])
+    assert ids[0] != ids[1]
+
+
+async def test_a_refusal_never_tells_a_player_an_unrevealed_enemys_tn_or_position(client):
+    """Spec 8: enemy TN and unrevealed positions are GM-only; refusals to players do not leak them."""
+    t = await new_table(client, dice_mode="table")
+    w, wt = await seat(t, WARRIOR)
+    await fight(t, {w: {"x": 0, "y": 0}}, [{"enemy_id": "b", "name": "Shape", "kind": "boss",
+                                            "position": {"x": 5, "y": 0}, "position_revealed": False}])
+    await t.ok({"type": "begin_turn", "character_id": w}, token=wt)
+    probe = {"type": "attack", "character_id": w, "target_enemy_id": "b", "attack_type": "ranged",
+             "steps": [{"source": "dark", "delta": 1}], "on_near_impossible": "refuse"}
+    body = assert_problem(await t.act(probe, token=wt), 403, "forbidden", "action.on_near_impossible")
+    assert "12" not in body["detail"] and "boss" not in body["detail"]
+    melee = {"type": "attack", "character_id": w, "target_enemy_id": "b", "attack_type": "melee"}
+    body = assert_problem(await t.act(melee, token=wt), 409, "not_adjacent", "action.target_enemy_id")
+    assert "squares away" not in body["detail"]
+    assert not [e for e in await t.events(wt) if e["type"] == "test_refused"]

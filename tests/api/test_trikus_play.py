@@ -97,3 +97,36 @@ async def test_gm_sees_dark_sides_by_default(client):
     mid, _ = seats["Michal"]
     gm_sheet = (await client.get(f"{t.base}/characters/{mid}", headers=bearer(t.gm))).json()["sheet"]
     assert "SECRET-Michal-0" in str(gm_sheet)
+
+
+async def test_hidden_dark_counts_reach_only_the_owner_and_the_gm(client):
+    """A38 option: other players learn a character's dark-token count from neither the sheet, its totals nor
+    the event log; its own player and the GM still see it."""
+    t, seats = await trikus_table(client, dice_mode="table", options={"hide_dark_counts_from_other_players": True,
+                                                                      "adv_escape": True})
+    (z, zt), (p, pt) = seats["Zuzia"], seats["Pawel"]
+    await t.ok({"type": "open_test", "character_ids": [z], "gm_pool": 2})
+    await t.ok({"type": "join", "character_id": z, "line_index": 0}, token=zt)
+    await t.ok({"type": "start"})
+    await t.ok({"type": "throw"})
+    await t.ok({"type": "throw", "character_id": z}, token=zt, dice=[9, 2])
+    await t.ok({"type": "escape", "character_id": z}, token=zt)            # a dark token (L324)
+    others = (await t.state(pt))["state"]["characters"][z]["dark_tokens"]
+    assert set(others.values()) == {None}
+    assert (await t.state(zt))["state"]["characters"][z]["dark_tokens"]["active"] == 1
+    assert (await t.state())["state"]["characters"][z]["dark_tokens"]["received_total"] == 1
+    assert not [e for e in await t.events(pt) if e["type"] == "dark_token_added"]
+    assert [e for e in await t.events() if e["type"] == "dark_token_added"]
+    await t.ok({"type": "spend_dark_token", "character_id": z})
+    spent = [e for e in await t.events(pt) if e["type"] == "dark_token_spent"][0]["data"]
+    assert "active" not in spent and "used_total" not in spent
+
+
+async def test_gm_note_ids_and_counters_stay_with_the_gm(client):
+    t, seats = await trikus_table(client)
+    _, pt = seats["Pawel"]
+    await t.ok({"type": "gm_note", "text": "the ship is bugged"})
+    gm_table = (await t.state())["state"]["table"]
+    assert gm_table["gm_notes"][0]["id"] != "n1"
+    table = (await t.state(pt))["state"]["table"]
+    assert table["gm_notes"] == [] and "seq" not in table and "id_salt" not in table

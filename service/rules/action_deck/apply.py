@@ -7,7 +7,8 @@ from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.rules.action_deck import (
-    checks, conditions, countdown, draws, encounter, interrupts, opposed, session, trait_moves, turn_moves,
+    checks, conditions, countdown, draws, encounter, interrupts, opposed, session, surprise, trait_moves,
+    turn_moves,
 )
 from service.rules.action_deck.actions import ADAPTER
 from service.rules.action_deck.context import Ctx
@@ -57,4 +58,5 @@ def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Acto
         raise forbid(f"{action.type} is a GM move")
     auto_accept(ctx, action)
     HANDLERS[action.type](ctx, action)
+    surprise.reveal_due(ctx)
     return ctx.state, ctx.events

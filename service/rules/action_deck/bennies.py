@@ -89,17 +89,20 @@ def award_players(ctx: Ctx, player_ids: list[str], count: int, reason: str) -> N
                                  "bennies": {pid: players[pid]["bennies"] for pid in player_ids}})
 
 
-def enter_play(ctx: Ctx, character_id: str, edge_bonus: int) -> None:
-    """An NPC Wild Card's own bennies: 2 plus Edge bonuses (seed 1.6 'Figury niezależne')."""
+def enter_play(ctx: Ctx, character_id: str, edge_bonus: int, *, hidden: bool = False) -> None:
+    """An NPC Wild Card's own bennies: 2 plus Edge bonuses (seed 1.6 'Figury niezależne'). `hidden`: a
+    concealed surprise attacker (surprise.py), whose presence players learn only when it is revealed."""
     count = ctx.options.npc_wild_card_bennies + edge_bonus
     ctx.table["gm"]["npc_bennies"][character_id] = count
     public = {"character_id": character_id}
-    ctx.emit("npc_entered_play", {**public, "bennies": count}, redacted=public)
+    ctx.emit("npc_entered_play", {**public, "bennies": count}, redacted=public, gm_only=hidden)
 
 
-def jokers_wild(ctx: Ctx, character_id: str) -> None:
+def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
     """§4.15: a PC or players' ally dealt a Joker → every player +1 (B9: allied NPCs get none); an opponent →
-    its side's NPC Wild Cards +1 each (toggle B9) and +1 to the GM pool. Neutral characters: nobody."""
+    its side's NPC Wild Cards +1 each (toggle B9) and +1 to the GM pool. Neutral characters: nobody.
+    `hidden`: the Joker went to a concealed surprise attacker; players see it when the attacker is revealed
+    (never a party-side character, so no player's bennies change unseen)."""
     sheet = ctx.sheet(character_id)
     side = sheet["side"]
     if side in ("party", "party_ally"):
@@ -110,7 +113,7 @@ def jokers_wild(ctx: Ctx, character_id: str) -> None:
                                  "bennies": {pid: ctx.table["players"][pid]["bennies"] for pid in pids}})
         return
     if side != "opposition":
-        ctx.emit("jokers_wild", {"character_id": character_id, "side": side, "bennies": {}})
+        ctx.emit("jokers_wild", {"character_id": character_id, "side": side, "bennies": {}}, gm_only=hidden)
         return
     gm = ctx.table["gm"]
     recipients = []
@@ -128,4 +131,5 @@ def jokers_wild(ctx: Ctx, character_id: str) -> None:
     gm["benny_pool"] += 1
     public = {"character_id": character_id, "side": side}
     ctx.emit("jokers_wild", {**public, "npc_recipients": recipients, "gm_pool": gm["benny_pool"],
-                             "npc_bennies": {cid: gm["npc_bennies"][cid] for cid in recipients}}, redacted=public)
+                             "npc_bennies": {cid: gm["npc_bennies"][cid] for cid in recipients}}, redacted=public,
+             gm_only=hidden)

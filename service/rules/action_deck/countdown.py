@@ -7,7 +7,7 @@ to go before a claimant that already started interrupts it instead.
 """
 from __future__ import annotations
 
-from service.rules.action_deck import deck, draws, guards, turns
+from service.rules.action_deck import deck, draws, guards, surprise, turns
 from service.rules.action_deck.cards import is_joker, key
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -139,6 +139,7 @@ def end_round(ctx: Ctx, a) -> None:
         if slot["joker_active"] and not slot["acted"] and not slot["on_hold"] and not ctx.characters[cid]["eliminated"]:
             raise violation("joker_must_act", f"{ctx.name(cid)} holds a Joker and has not acted: act now or "
                             "hold (B7)")
+    surprise.reveal_all(ctx, "surprise_round_over")   # their holds carry over in plain sight
     draws.close_window(ctx)
     deck.discard_all_in_play(ctx)
     lapse_before = enc["round"] if ctx.options.hold_persistence == "next_round_only" else None

@@ -5,7 +5,7 @@ Phases: surprise_notice (victims' Notice tests open) → dealing → draw_window
 """
 from __future__ import annotations
 
-from service.rules.action_deck import bennies, checks, deck, guards
+from service.rules.action_deck import bennies, checks, deck, guards, surprise
 from service.rules.action_deck.cards import is_joker
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -19,11 +19,11 @@ def new_slot(group: str | None = None) -> dict:
             "group": group}
 
 
-def _enter(ctx: Ctx, cid: str) -> None:
+def _enter(ctx: Ctx, cid: str, hidden: bool = False) -> None:
     sheet = ctx.characters[cid]
     if (sheet["kind"] == "wild_card" and bennies.is_npc(ctx, cid)
             and cid not in ctx.table["gm"]["npc_bennies"]):
-        bennies.enter_play(ctx, cid, sheet.get("benny_bonus", 0))   # "kiedy pojawiają się w grze"
+        bennies.enter_play(ctx, cid, sheet.get("benny_bonus", 0), hidden=hidden)   # "kiedy pojawiają się w grze"
 
 
 def _validate(ctx: Ctx, a) -> dict[str, str]:
@@ -56,6 +56,7 @@ def start_encounter(ctx: Ctx, a) -> None:
     if ctx.encounter is not None:
         raise violation("encounter_in_progress", "an encounter is already running; end it first")
     member_of = _validate(ctx, a)
+    hidden = set(surprise.concealable(ctx, list(a.surprise.attackers))) if a.surprise else set()
     enc_id = ctx.next_id("encounter", "e")
     ctx.table["encounter"] = enc = {
         "id": enc_id, "round": 1, "phase": "dealing", "order": list(a.participants),
@@ -63,15 +64,19 @@ def start_encounter(ctx: Ctx, a) -> None:
         "groups": {g: list(m) for g, m in a.groups.items()}, "surprise": None, "draw_window_open": False,
         "current_turn": None, "turn_stack": [], "queued": [], "pending_interrupt": None,
         "after_current_action": None}
-    ctx.emit("encounter_started", {"encounter_id": enc_id, "participants": list(a.participants),
-                                   "groups": enc["groups"], "surprise": a.surprise is not None})
+    started = {"encounter_id": enc_id, "participants": list(a.participants), "groups": enc["groups"],
+               "surprise": a.surprise is not None}
+    ctx.emit("encounter_started", started, redacted={
+        **started, "participants": surprise.without(list(a.participants), hidden),
+        "groups": surprise.public_groups(enc["groups"], hidden)} if hidden else None)
     deck.rebuild(ctx, "encounter_start")   # B46
     for cid in a.participants:
-        _enter(ctx, cid)
+        _enter(ctx, cid, hidden=cid in hidden)
     if a.surprise is not None:
         s = a.surprise
         enc["surprise"] = {"attackers": list(s.attackers), "victims": list(s.victims),
-                           "notice": [n.character_id for n in s.notice], "notice_results": {}}
+                           "notice": [n.character_id for n in s.notice], "notice_results": {},
+                           "concealed": [cid for cid in s.attackers if cid in hidden]}
         for n in s.notice:   # victims the GM allows a test roll now; rerollable until the deal (B17: TN 4)
             mods = [{"source": "gm", "value": n.modifier}] if n.modifier else []
             checks.build(ctx, roller_id=n.character_id, trait=NOTICE, where={"turn": None, "action_index": None},
@@ -135,14 +140,19 @@ def deal(ctx: Ctx, a) -> None:
             jokers.append(members[0])
     enc["phase"] = "draw_window"
     enc["draw_window_open"] = True
-    ctx.emit("cards_dealt", {"round": enc["round"], "cards": dealt, "without_card": without,
-                             "on_hold": [c for c in enc["order"] if enc["participants"][c]["on_hold"]]})
+    data = {"round": enc["round"], "cards": dealt, "without_card": without,
+            "on_hold": [c for c in enc["order"] if enc["participants"][c]["on_hold"]]}
+    hidden = set(surprise.concealed(enc))
+    ctx.emit("cards_dealt", data, redacted={
+        **data, "cards": {c: card for c, card in dealt.items() if c not in hidden},
+        "on_hold": surprise.without(data["on_hold"], hidden)} if hidden else None)
     for cid in jokers:
-        bennies.jokers_wild(ctx, cid)
+        bennies.jokers_wild(ctx, cid, hidden=cid in hidden)
 
 
 def end_encounter(ctx: Ctx, a) -> None:
     enc = guards.encounter(ctx)
+    surprise.reveal_all(ctx, "encounter_ended")
     deck.discard_all_in_play(ctx)
     ctx.table["encounter"] = None
     ctx.table["opposed"] = {k: v for k, v in ctx.table["opposed"].items() if v["purpose"] != "interrupt"}

@@ -5,7 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from service.rules.action_deck import surprise
 from service.rules.base import Actor
+from service.rules.move import hide_id_secrets
 
 PUBLIC_SHEET = ("id", "name", "side", "shaken", "stunned", "eliminated")
 PUBLIC_TEST = ("id", "kind", "roller_id", "group", "purpose", "state", "tn", "result", "opposed_id", "role")
@@ -21,6 +23,8 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     if actor.is_gm:
         return out
     table.pop("gm", None)
+    hide_id_secrets(table)
+    surprise.redact_view(table)
     rostered = {cid for p in table.get("players", {}).values() for cid in p.get("character_ids", [])}
     hidden = {cid for cid in out.get("characters", {}) if cid not in rostered and not actor.controls(cid)}
     for cid in hidden:

@@ -7,7 +7,7 @@ from service.rules.danger_pool.context import Ctx
 
 
 def element(ctx: Ctx, text: str, source: str | None) -> dict[str, Any]:
-    return {"element_id": ctx.next_id("element", "element-"), "text": text, "source_character_id": source,
+    return {"element_id": ctx.secret_id("element", "element-"), "text": text, "source_character_id": source,
             "rerolls_used": 0, "revealed": False}
 
 

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from service.rules.base import Actor
+from service.rules.move import hide_id_secrets
 from service.rules.danger_pool.lifecycle import public_scene
 
 
@@ -13,7 +14,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     out = copy.deepcopy(state)
     if actor.is_gm:
         return out
-    table = out.get("table") or {}
+    table = hide_id_secrets(out.get("table") or {})
     for key in ("scene", "last_scene"):
         if table.get(key) and table[key].get("kind") == "action":
             table[key] = public_scene(table[key])

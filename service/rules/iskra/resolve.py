@@ -100,8 +100,10 @@ def accept_test(ctx: Ctx, a: Any) -> None:
     guards.owner(ctx, t["character_id"])
     checks.stage(t, "pre_roll", "post_roll")
     if t["stage"] == "pre_roll" and outcome(ctx, t) is None:
-        raise violation("roll_required", f"S = {t['s0'] + t['adj']} is neither ≥ 9 nor < 0, so the d10 decides "
-                        "(spec 4.2); send roll", "type")
+        # S sums NPC attributes and hidden modifiers on a secret test: a player hears only that a roll is due.
+        s = "S" if t["secret"] and not ctx.actor.is_gm else f"S = {t['s0'] + t['adj']}"
+        raise violation("roll_required", f"{s} is neither ≥ 9 nor < 0, so the d10 decides (spec 4.2); send roll",
+                        "type")
     finalize(ctx, t)
 
 

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from service.rules.base import Actor
+from service.rules.move import hide_id_secrets
 from service.rules.iskra import checks, derived
 from service.rules.iskra.options import Options
 
@@ -34,7 +35,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
         if sheet.get("controller") == "gm" and not actor.controls(cid):
             for key in NPC_SECRET:
                 sheet.pop(key, None)
-    table = out.get("table") or {}
+    table = hide_id_secrets(out.get("table") or {})
     pending = table.get("pending")
     if pending is not None:
         if pending.get("kind") == "test":

@@ -47,8 +47,9 @@ def reveal_ether(ctx: Ctx, a: Any) -> None:
                         "character_id")
     if a.character_id not in loc["ether_known_by"]:
         loc["ether_known_by"].append(a.character_id)
-    ctx.emit("ether_sensed", {"location_id": loc["id"], "character_id": a.character_id,
-                              "ether_concentration": loc["ether_concentration"]})
+    sensed = {"location_id": loc["id"], "character_id": a.character_id}
+    # Only the sensing character learns the value (spec 8): it reads it in its view of the location.
+    ctx.emit("ether_sensed", {**sensed, "ether_concentration": loc["ether_concentration"]}, redacted=sensed)
 
 
 def approve_character(ctx: Ctx, a: Any) -> None:

@@ -40,6 +40,10 @@ def attack(ctx: Ctx, a: StepDiceAttack) -> None:
     else:
         steps += grid.ranged_steps(ctx, cid, enemy, a.cover)  # 7-A18: spells obey range and cover too
     tier, price, base_tn = None, 0, enemy["tn"]
+    if not enemy["revealed"] and a.on_near_impossible == "refuse":
+        # Whether the test would be refused depends on the target's TN: a player must not learn it that way.
+        guards.gm_only(ctx, "on_near_impossible", "only the GM refuses an attack on an enemy whose TN players "
+                       "do not know yet (seed §3.5, spec 8)")
     if spell:
         tier = a.tier or "standard"  # a missile (§6.3)
         price = magic.cost(ctx, tier, a.mana_cost)

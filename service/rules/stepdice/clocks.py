@@ -49,7 +49,7 @@ def create_clock(ctx: Ctx, a: StepDiceCreateClock) -> None:
     guards.option(ctx, "use_time_pressure_clocks")
     if ctx.table["scene"] is None:
         raise violation("no_scene", "a clock belongs to a scene; start one first (spec 4.14)")
-    clock = {"id": ctx.next_id("clock", "c"), "scene_id": ctx.table["scene"]["id"], "label": a.label,
+    clock = {"id": ctx.secret_id("clock", "c"), "scene_id": ctx.table["scene"]["id"], "label": a.label,
              "length": a.length, "value": 0, "status": "running", "consequence": a.consequence,
              "visible_to_players": a.visible_to_players}
     ctx.table["clocks"][clock["id"]] = clock

@@ -37,8 +37,10 @@ def _known(ctx: Ctx, character_id: str, enemy: dict[str, Any]) -> tuple[dict, di
 def check_melee(ctx: Ctx, character_id: str, enemy: dict[str, Any]) -> None:
     where = _known(ctx, character_id, enemy)
     if where and not adjacent(*where):
-        raise violation("not_adjacent", f"melee needs the target on a neighbouring square; it is "
-                        f"{distance(*where)} squares away (seed §5.7)", "target_enemy_id")
+        # An unrevealed position is GM-only (spec 8): a player hears that the target is out of reach, not where.
+        far = f"; it is {distance(*where)} squares away" if ctx.actor.is_gm or enemy["position_revealed"] else ""
+        raise violation("not_adjacent", f"melee needs the target on a neighbouring square{far} (seed §5.7)",
+                        "target_enemy_id")
 
 
 def ranged_steps(ctx: Ctx, character_id: str, enemy: dict[str, Any], cover: str) -> list[dict[str, Any]]:

@@ -78,7 +78,9 @@ def roll(ctx: Ctx, d: Declared, p: dict[str, Any], commit: Callable[[str], None]
     rec = _record(ctx, test_id, d, p)
     if p["band"] == NEAR_IMPOSSIBLE and d.on_near_impossible == "refuse":
         rec["reason"] = "near_impossible"  # nothing consumed (spec 4.2 step 6)
-        hidden = {"base_tn", "tn", "band", "band_without_talent", "net_steps", "raw_threshold", "threshold"}
+        # With the TN secret, even the reason would tell players where the TN lies (spec 8).
+        hidden = {"base_tn", "tn", "band", "band_without_talent", "net_steps", "raw_threshold", "threshold",
+                  "reason"}
         ctx.emit("test_refused", rec, redacted={k: v for k, v in rec.items() if k not in hidden}
                  if d.secret_tn else None)
         return test_id, None

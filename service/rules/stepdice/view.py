@@ -5,6 +5,7 @@ import copy
 from typing import Any
 
 from service.rules.base import Actor
+from service.rules.move import hide_id_secrets
 from service.rules.stepdice.enemies import public
 
 
@@ -12,7 +13,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     out = copy.deepcopy(state)
     if actor.is_gm:
         return out
-    table = out.get("table") or {}
+    table = hide_id_secrets(out.get("table") or {})
     enc = table.get("encounter")
     if enc:
         enc["enemies"] = {eid: public(e) for eid, e in enc.get("enemies", {}).items()}

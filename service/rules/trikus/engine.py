@@ -6,7 +6,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
-from service.rules.base import Actor, Event, forbid
+from service.rules.base import Actor, Event, forbid, not_yours
 from service.rules.trikus import awaiting, flow
 from service.rules.trikus.actions import ADAPTER
 from service.rules.trikus.context import Ctx
@@ -25,9 +25,11 @@ def authorize(ctx: Ctx, action: BaseModel) -> None:
         raise forbid(f"only the GM may send {action.type}", field="type")
     cid = getattr(action, "character_id", None)
     if sender != "gm" and cid is not None:
-        ctx.sheet(cid)
+        sheet = ctx.sheet(cid)
         if not ctx.actor.controls(cid):
             raise forbid(f"you do not control {cid}", field="character_id")
+        if not ctx.actor.is_gm and sheet.get("controller") == "gm":
+            raise not_yours(sheet["name"], "has turned to the dark side (L300)")
 
 
 def refresh(ctx: Ctx) -> None:

@@ -17,8 +17,11 @@ def add_dark_token(ctx: Ctx, cid: str, source: str) -> None:
     tok = sheet["dark_tokens"]
     tok["active"] += 1
     tok["received_total"] += 1
+    # A38 option: counting these events would give other players the count the view hides; the owner reads
+    # it on the sheet.
     ctx.emit("dark_token_added", {"character_id": cid, "source": source, "active": tok["active"],
-                                  "received_total": tok["received_total"]})
+                                  "received_total": tok["received_total"]},
+             gm_only=ctx.options.hide_dark_counts_from_other_players)
     if tok["active"] >= DARK_TOKENS_TO_TURN:
         turn_dark(ctx, cid, "three_dark_tokens")       # immediately (A36): "the GM did not manage" (L310)
 

@@ -39,7 +39,9 @@ def spend_dark_token(ctx: Ctx, a: Any) -> None:
     tok["used_total"] += 1
     prompt = {"id": ctx.next_id("prompt", "d"), "character_id": a.character_id, "note": a.note}
     ctx.table["dark_side_prompts"].append(prompt)
-    ctx.emit("dark_token_spent", {**prompt, "active": tok["active"], "used_total": tok["used_total"]})
+    # The spend itself is open play (the player acts a dark side out); what is left is not, under A38's option.
+    ctx.emit("dark_token_spent", {**prompt, "active": tok["active"], "used_total": tok["used_total"]},
+             redacted=prompt if ctx.options.hide_dark_counts_from_other_players else None)
 
 
 def acknowledge_dark_side(ctx: Ctx, a: Any) -> None:
@@ -130,7 +132,7 @@ def reveal_trait(ctx: Ctx, a: Any) -> None:
 def gm_note(ctx: Ctx, a: Any) -> None:
     if a.character_id is not None:
         ctx.sheet(a.character_id)
-    note = {"id": ctx.next_id("note", "n"), "character_id": a.character_id, "text": a.text}
+    note = {"id": ctx.secret_id("note", "n"), "character_id": a.character_id, "text": a.text}
     ctx.table["gm_notes"].append(note)
     ctx.emit("gm_note", note, gm_only=True)
 

@@ -12,6 +12,11 @@ def dark_sides(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for s in sides]
 
 
+def dark_counts(tokens: dict[str, Any]) -> dict[str, Any]:
+    """A38 option: every count goes, not only `active`, which is received − used − forfeited."""
+    return {k: None for k in tokens}
+
+
 def item(it: dict[str, Any]) -> dict[str, Any]:
     """A pip the owner has not discovered shows as a pip, nothing more (L402)."""
     return {**it, "traits": [t if t["known_to_owner"] else {"kind": "unknown", "known_to_owner": False}

@@ -5,6 +5,7 @@ import copy
 from typing import Any
 
 from service.rules.base import Actor
+from service.rules.move import hide_id_secrets
 from service.rules.trikus import redact
 from service.rules.trikus.constants import TIERS
 from service.rules.trikus.options import Options
@@ -19,7 +20,7 @@ def _sheet(sheet: dict[str, Any], cid: str, actor: Actor, options: Options) -> d
         return out
     out["equipment"] = [redact.item(it) for it in out.get("equipment", [])]   # L402: undiscovered pips
     if options.hide_dark_counts_from_other_players and not actor.controls(cid):
-        out["dark_tokens"] = {**out["dark_tokens"], "active": None}       # A38 option
+        out["dark_tokens"] = redact.dark_counts(out["dark_tokens"])       # A38 option
     return out
 
 
@@ -50,6 +51,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     table["activity"] = _activity(table.get("activity"), actor, options)
     if not actor.is_gm:
         table["gm_notes"] = []                                   # spec 8.2: GM's private notes
+        hide_id_secrets(table)
     return {
         "options": options.model_dump(mode="json"),
         "characters": {cid: _sheet(s, cid, actor, options) for cid, s in chars.items()},

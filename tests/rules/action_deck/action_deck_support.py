@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 
-from engine_moves import checked_apply, checked_refusal
+from engine_moves import checked_apply, checked_refusal, salted
 
 from service.dice.table import TableDice
 from service.dice.types import DieRoll
@@ -47,7 +47,7 @@ def sheet(name: str, **data: Any) -> dict[str, Any]:
 
 class Table:
     def __init__(self, **options: Any) -> None:
-        self.state = SYSTEM.initial_state(SYSTEM.Options(**options))
+        self.state = salted(SYSTEM.initial_state(SYSTEM.Options(**options)))
         self.log: list[Event] = []
 
     # --- setup -----------------------------------------------------------------------------------------

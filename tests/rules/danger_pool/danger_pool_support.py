@@ -4,13 +4,19 @@ from __future__ import annotations
 from typing import Any
 
 
-from engine_moves import checked_apply, checked_refusal
+from engine_moves import TEST_ID_SALT, checked_apply, checked_refusal, salted
 
 from service.dice.table import TableDice
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.danger_pool import SYSTEM
+from service.rules.move import secret_token
 
 GM = Actor(role="gm")
+
+
+def element_id(n: int) -> str:
+    """The id of the table's n-th element: a keyed hash, so players cannot count the GM's hidden elements."""
+    return "element-" + secret_token(TEST_ID_SALT, "element", n)
 
 
 def player(*character_ids: str, player_id: str | None = None) -> Actor:
@@ -25,7 +31,7 @@ def character(name: str = "Ana", abilities: dict[str, int] | None = None, **kw: 
 
 class Table:
     def __init__(self, **options: Any) -> None:
-        self.state = SYSTEM.initial_state(SYSTEM.Options(**options))
+        self.state = salted(SYSTEM.initial_state(SYSTEM.Options(**options)))
         self.log: list[Event] = []
 
     # --- setup -----------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Building pools, character points, ties, elements (spec §4.3–§4.7, §4.11)."""
 from __future__ import annotations
 
-from danger_pool_support import Table, end_round, one, player, types
+from danger_pool_support import Table, element_id, end_round, one, player, types
 
 
 def solo(ability: int = 2, danger: int = 2, **options) -> Table:
@@ -123,7 +123,7 @@ def test_rule_roll_waits_for_the_gm_while_an_element_could_reroll():
 def test_rule_element_reroll_replaces_the_danger_roll_and_only_it_costs_stamina():
     t = element_table()
     t.declare("ann", [7], [10, 10])
-    events = t.do({"type": "element_reroll", "element_id": "element-1"}, [8, 3])
+    events = t.do({"type": "element_reroll", "element_id": element_id(1)}, [8, 3])
     rr = one(events, "danger_rerolled_with_element")
     assert rr["danger_dice"] == [8, 3] and rr["element_text"] == "the bouncer" and len(rr["dice"]) == 2
     res = one(events, "roll_resolved")                  # the only element is spent: resolves at once
@@ -134,8 +134,8 @@ def test_rule_element_reroll_replaces_the_danger_roll_and_only_it_costs_stamina(
 def test_option_element_rerolls_unlimited():
     t = element_table(element_rerolls_per_element_per_scene=None)
     t.declare("ann", [7], [8, 2])
-    t.do({"type": "element_reroll", "element_id": "element-1"}, [9, 2])
-    t.do({"type": "element_reroll", "element_id": "element-1"}, [3, 2])
+    t.do({"type": "element_reroll", "element_id": element_id(1)}, [9, 2])
+    t.do({"type": "element_reroll", "element_id": element_id(1)}, [3, 2])
     assert t.roll["state"] == "rolled"
     t.do({"type": "confirm_roll"})
     assert t.last_roll["outcome"] == "win"
@@ -148,7 +148,7 @@ def test_rule_element_window_closes_at_the_first_tie_choice():
     assert {a["who"] for a in t.table["awaiting"]} == {"gm", "ann"}
     t.tie("ann", "take_the_hit")
     assert t.table["awaiting"] == [{"who": "ann", "may": ["choose_tie"]}]
-    t.fails({"type": "element_reroll", "element_id": "element-1"}, "reroll_window_closed")
+    t.fails({"type": "element_reroll", "element_id": element_id(1)}, "reroll_window_closed")
     t.tie("ann", "take_the_hit")
     assert t.last_roll["outcome"] == "win" and t.sheet("ann")["stamina"] == 1
 
@@ -156,7 +156,7 @@ def test_rule_element_window_closes_at_the_first_tie_choice():
 def test_rule_element_limit_is_per_scene():
     t = element_table()
     t.declare("ann", [7], [8, 2])
-    t.do({"type": "element_reroll", "element_id": "element-1"}, [9, 2])
+    t.do({"type": "element_reroll", "element_id": element_id(1)}, [9, 2])
     end_round(t, "ann")
     t.declare("ann", [7], [8, 2, 1, 1])
     assert t.scene["roll"] is None                     # element spent: nothing to wait for

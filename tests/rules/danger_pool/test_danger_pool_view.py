@@ -1,7 +1,7 @@
 """view() and event visibility (spec §3.4, §8, A43): GM-only information never reaches players."""
 from __future__ import annotations
 
-from danger_pool_support import GM, Table, player
+from danger_pool_support import GM, Table, element_id, player
 
 from service.rules.danger_pool import SYSTEM
 
@@ -27,7 +27,7 @@ def test_view_hides_unused_elements_and_gm_notes_from_players():
 def test_view_shows_an_element_once_used():
     t = scene_with_element()
     t.declare("ann", [5], [6, 2])
-    t.do({"type": "element_reroll", "element_id": "element-1"}, [3, 2])
+    t.do({"type": "element_reroll", "element_id": element_id(1)}, [3, 2])
     seen = SYSTEM.view(t.state, player("ann"))
     assert [e["text"] for e in seen["table"]["scene"]["elements"]] == ["the sniper on the roof"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from engine_moves import checked_apply, checked_refusal
+from engine_moves import checked_apply, checked_refusal, salted
 
 from service.dice.table import TableDice
 from service.rules.base import Actor, Event, RuleViolation
@@ -31,7 +31,7 @@ def char_input(name: str = "Ala", species: str = "elf", **changes: Any) -> dict[
 
 class Table:
     def __init__(self, **options: Any) -> None:
-        self.state = SYSTEM.initial_state(SYSTEM.Options(**options))
+        self.state = salted(SYSTEM.initial_state(SYSTEM.Options(**options)))
         self.log: list[Event] = []
 
     # --- setup -----------------------------------------------------------------------------------------

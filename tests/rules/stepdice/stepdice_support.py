@@ -4,13 +4,19 @@ from __future__ import annotations
 from typing import Any
 
 
-from engine_moves import checked_apply, checked_refusal
+from engine_moves import TEST_ID_SALT, checked_apply, checked_refusal, salted
 
 from service.dice.table import TableDice
 from service.rules.base import Actor, Event, RuleViolation
+from service.rules.move import secret_token
 from service.rules.stepdice import SYSTEM
 
 GM = Actor(role="gm")
+
+
+def clock_id(n: int) -> str:
+    """The id of the table's n-th clock: a keyed hash, not "c<n>", so players cannot count hidden clocks."""
+    return "c" + secret_token(TEST_ID_SALT, "clock", n)
 
 
 def player(*character_ids: str) -> Actor:
@@ -27,7 +33,7 @@ def sheet_for(role: str, *, protection: str | None = None, talents=("Scout", "Ne
 
 class Table:
     def __init__(self, **options: Any) -> None:
-        self.state = SYSTEM.initial_state(SYSTEM.Options(**options))
+        self.state = salted(SYSTEM.initial_state(SYSTEM.Options(**options)))
         self.log: list[Event] = []
 
     # --- setup -----------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from service.dice.table import TableDice
 from service.rules.base import RuleViolation
 from service.rules.stepdice import SYSTEM
-from stepdice_support import GM, Table, one, player
+from stepdice_support import GM, Table, clock_id, one, player
 
 SPEC_3_6_DEFAULTS = {
     "use_grid": True, "use_talents": True, "use_elites": True, "ranged_range_limit": False,
@@ -180,7 +180,7 @@ def test_player_view_hides_unrevealed_enemies_wounds_and_hidden_clocks():
                             "position": {"x": 1, "y": 0}}
     assert enemies["b"] == {"id": "b", "name": "Lich", "state": "active", "revealed": False}
     assert enemies["e"]["tn"] == 8 and "wounds_taken" not in enemies["e"] and "deviations" not in enemies["e"]
-    assert list(seen["clocks"]) == ["c2"]
+    assert list(seen["clocks"]) == [clock_id(2)]
 
 
 def test_attacking_reveals_identity_and_minion_wounds():
@@ -197,7 +197,7 @@ def test_events_redact_gm_only_data():
     added = [e for e in t.log if e.type == "enemy_added"]
     assert all("kind" not in e.redacted for e in added if e.data["enemy_id"] in ("m", "b"))
     assert "position" not in next(e for e in added if e.data["enemy_id"] == "b").redacted
-    hidden_clock = next(e for e in t.log if e.type == "clock_created" and e.data["clock_id"] == "c1")
+    hidden_clock = next(e for e in t.log if e.type == "clock_created" and e.data["clock_id"] == clock_id(1))
     assert hidden_clock.visibility == "gm"
     t.do({"type": "begin_turn", "character_id": "w"})
     ev = t.do({"type": "attack", "character_id": "w", "target_enemy_id": "e", "attack_type": "melee",

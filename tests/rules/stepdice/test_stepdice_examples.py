@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from service.rules.stepdice import SYSTEM
-from stepdice_support import Table, one, player, types
+from stepdice_support import Table, clock_id, one, player, types
 
 ADJ = {"x": 0, "y": 0}
 
@@ -48,7 +48,7 @@ def test_SD_E2_running_clock_advances():
     t.do({"type": "create_clock", "label": "guards search", "consequence": "alarm"})
     ev = t.do({"type": "test", "character_id": "r", "attribute": "dexterity", "base_tn": 6}, [5])
     assert one(ev, "clock_advanced")["value"] == 1
-    assert t.table["clocks"]["c1"]["value"] == 1
+    assert t.table["clocks"][clock_id(1)]["value"] == 1
 
 
 def test_SD_E3_working_a_mechanism_with_help():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from stepdice_support import Table, one, player, types
+from stepdice_support import Table, clock_id, one, player, types
 
 
 def _t(**options):
@@ -180,12 +180,12 @@ def test_clocks_need_a_scene():
 def test_failures_advance_and_trigger_the_clock():
     t = _clocked()
     _fail(t, roll=7)
-    assert t.table["clocks"]["c1"]["value"] == 0  # successes do not move it
+    assert t.table["clocks"][clock_id(1)]["value"] == 0  # successes do not move it
     assert one(_fail(t, roll=1), "clock_advanced")["value"] == 1  # a 1 counts once
     t.do({"type": "record_consequence", "text": "noise"})
     ev = _fail(t)
     assert one(ev, "clock_triggered")["consequence"] == "the guards come"
-    assert t.table["clocks"]["c1"]["status"] == "triggered"
+    assert t.table["clocks"][clock_id(1)]["status"] == "triggered"
     assert "clock_advanced" not in types(_fail(t))
 
 
@@ -194,22 +194,22 @@ def test_gm_may_exclude_a_test():
     t.fails({"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 6, "advance_clocks": False},
             "forbidden", actor=player("w"))
     _fail(t, advance_clocks=False)
-    assert t.table["clocks"]["c1"]["value"] == 0
+    assert t.table["clocks"][clock_id(1)]["value"] == 0
 
 
 def test_clock_of_another_scene_does_not_move():
     t = _clocked()
     ev = t.do({"type": "start_scene"})
-    assert one(ev, "scene_ended")["clocks_closed"] == ["c1"]
+    assert one(ev, "scene_ended")["clocks_closed"] == [clock_id(1)]
     assert "clock_advanced" not in types(_fail(t))
 
 
 def test_cancel_and_manual_advance():
     t = _clocked(length=3)
-    t.do({"type": "advance_clock", "clock_id": "c1", "by": 2, "reason": "time passes"})
-    assert t.table["clocks"]["c1"]["value"] == 2
-    t.do({"type": "cancel_clock", "clock_id": "c1"})
-    t.fails({"type": "cancel_clock", "clock_id": "c1"}, "clock_not_running")
+    t.do({"type": "advance_clock", "clock_id": clock_id(1), "by": 2, "reason": "time passes"})
+    assert t.table["clocks"][clock_id(1)]["value"] == 2
+    t.do({"type": "cancel_clock", "clock_id": clock_id(1)})
+    t.fails({"type": "cancel_clock", "clock_id": clock_id(1)}, "clock_not_running")
     t.fails({"type": "advance_clock", "clock_id": "nope"}, "unknown_clock")
     assert "clock_advanced" not in types(_fail(t))
 
@@ -219,5 +219,5 @@ def test_hidden_clock_events_are_gm_only():
     assert all(e.visibility == "gm" for e in t.log if e.type.startswith("clock_"))
     ev = _fail(t)
     rec = next(e for e in ev if e.type == "test_resolved")
-    assert rec.data["clock_ids_advanced"] == ["c1"] and rec.redacted["clock_ids_advanced"] == []
+    assert rec.data["clock_ids_advanced"] == [clock_id(1)] and rec.redacted["clock_ids_advanced"] == []
     assert next(e for e in ev if e.type == "clock_advanced").visibility == "gm"

@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from engine_moves import salted
 from trikus_support import GM, character_input, dice_in, player
 
 from service.dice.table import TableDice
@@ -113,7 +114,7 @@ def campaign(draw) -> dict[str, Any]:
         "adv_equipment", "last_chance_prompt", "team_cancellation_waives_penalties")},
         promotions_apply=draw(st.sampled_from(["next_session", "immediately"])),
         boom_visibility=draw(st.sampled_from(["players_must_notice", "announce"])))
-    state = SYSTEM.initial_state(options)
+    state = salted(SYSTEM.initial_state(options))
     for cid, tier in (("pawel", "beginner"), ("zuzia", "advanced"), ("michal", "master")):
         kinds = draw(st.lists(st.sampled_from(TRAITS), min_size=1, max_size=3, unique=True))
         item = {"name": "gear", "traits": [{"kind": k, "known_to_owner": draw(st.booleans()),
