@@ -10,7 +10,7 @@ from service.dice.types import DiceError
 from service.game import events as log
 from service.game.auth import authenticate
 from service.game.context import Services
-from service.game.dicesource import dice_for, finish
+from service.game.dicesource import consume_refused, current_session, dice_events, dice_for, drawn, finish
 from service.game.errors import GameError, from_validation, not_found
 from service.game.inputs import ActionRequest
 from service.rules.base import RuleViolation
@@ -57,7 +57,7 @@ async def get_state(svc: Services, campaign_id: str, token: str | None) -> dict[
         return {"version": version, "state": system.view(state, principal.actor())}
 
 
-async def _on_session(svc: Services, s) -> dict[str, Any]:
+async def live_options(svc: Services, s) -> dict[str, Any]:
     """The embedded live store reads and writes on the request's own connection: inside its transaction,
     and without a second pooled connection per request (which, under load, exhausts the pool)."""
     return {"conn": await s.connection()} if isinstance(svc.live, SqlLiveStore) else {}
@@ -66,7 +66,7 @@ async def _on_session(svc: Services, s) -> dict[str, Any]:
 async def _load(s, svc: Services, campaign) -> tuple[dict[str, Any], int]:
     system = SYSTEMS[campaign.system]
     chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
-    live = await svc.live.get(table_key(campaign.id), **await _on_session(svc, s))
+    live = await svc.live.get(table_key(campaign.id), **await live_options(svc, s))
     table = live.value if live else system.initial_state(system.Options.model_validate(campaign.options))["table"]
     state = {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     return state, (live.version if live else 0)
@@ -74,45 +74,104 @@ async def _load(s, svc: Services, campaign) -> tuple[dict[str, Any], int]:
 
 async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRequest,
               if_match: str | None = None) -> dict[str, Any]:
+    """One move. Refused before its first die, it changes nothing; refused after drawing dice, it still logs
+    them (service/game/dicesource.py) and the refusal says so in `dice_consumed`."""
     expected = parse_if_match(if_match)
+    refusal: BaseException | None = None
+    try:
+        async with svc.write() as s:
+            principal = await authenticate(s, token, campaign_id)
+            campaign = await log.locked_campaign(s, campaign_id)
+            if campaign is None:
+                raise not_found("campaign", "campaign_id")
+            system = SYSTEMS[campaign.system]
+            try:
+                action = action_adapter(campaign.system).validate_python(body.action)
+            except ValidationError as exc:
+                raise from_validation(exc, "action") from None
+            state, version = await _load(s, svc, campaign)
+            if expected is not None and expected != version:
+                raise GameError(412, "version_mismatch",
+                                f"the table is at version {version}, not {expected}; reload and retry",
+                                field="If-Match", extra={"current_version": version})
+            dice, dice_session = await dice_for(s, campaign, body.dice)
+            start = (dice_session.number, dice_session.counter) if dice_session is not None else None
+            actor = principal.actor()
+            try:
+                new_state, all_events = _decide(system, state, action, actor, dice, dice_session)
+                changed = await _changed_characters(s, campaign.id, state["characters"], new_state["characters"])
+            except Exception as exc:
+                if not drawn(dice):
+                    raise
+                error = exc if isinstance(exc, GameError) else _INTERNAL
+                consumed = await consume_refused(s, campaign, dice, dice_session, purpose=action.type, error=error,
+                                                 principal=principal)
+                refusal = consumed if isinstance(exc, GameError) else exc
+            else:
+                for ch, sheet in changed:
+                    ch.sheet = sheet
+                    ch.version += 1
+                records = log.append(s, campaign, all_events, actor)
+                await s.flush()
+                try:
+                    new_version = await svc.live.compare_and_set(table_key(campaign.id), version or None,
+                                                                 new_state["table"], **await live_options(svc, s))
+                except VersionConflict:
+                    raise _Conflict(version, drawn(dice), start, action.type, principal) from None
+                return {
+                    "version": new_version,
+                    "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
+                    "state": system.view(new_state, actor),
+                }
+    except _Conflict as c:
+        raise await _conflict_after_rollback(svc, campaign_id, c) from None
+    raise refusal
+
+
+# A bug in an engine after it drew dice: the dice are logged with this code, then the error goes on (5xx).
+_INTERNAL = GameError(500, "internal_error", "the service failed; this is a bug and has been logged")
+
+
+def _decide(system, state, action, actor, dice, dice_session) -> tuple[dict[str, Any], list]:
+    """The rules' answer: the next state and every event, the dice first. Writes nothing."""
+    try:
+        new_state, events = system.apply(state, action, actor, dice)
+    except RuleViolation as exc:
+        raise GameError(exc.status, exc.code, exc.detail, field=_action_field(exc.field)) from None
+    except DiceError as exc:
+        raise GameError(422, exc.code, exc.detail, field=exc.field) from None
+    return new_state, finish(dice, dice_session, purpose=action.type) + events
+
+
+class _Conflict(Exception):
+    """The live table moved under this move after it was decided; its transaction is rolled back."""
+
+    def __init__(self, version: int, dice: list, start: tuple[int, int] | None, purpose: str, principal) -> None:
+        super().__init__("concurrent update")
+        self.version, self.dice, self.start, self.purpose, self.principal = version, dice, start, purpose, principal
+
+
+async def _conflict_after_rollback(svc: Services, campaign_id: str, c: _Conflict) -> GameError:
+    """The 409 for a lost race. Its dice are logged in a transaction of their own when nobody has drawn
+    those dice since (the verifiable counter is where this move left it): the refusal does not depend on
+    them, but a drawn die is still accounted for. If another move drew them meanwhile, it logged them."""
+    error = GameError(409, "concurrent_update", "another move changed this table at the same moment; reload and retry",
+                      extra={"current_version": c.version})
+    if not c.dice:
+        return error
     async with svc.write() as s:
-        principal = await authenticate(s, token, campaign_id)
         campaign = await log.locked_campaign(s, campaign_id)
-        if campaign is None:
-            raise not_found("campaign", "campaign_id")
-        system = SYSTEMS[campaign.system]
-        try:
-            action = action_adapter(campaign.system).validate_python(body.action)
-        except ValidationError as exc:
-            raise from_validation(exc, "action") from None
-        state, version = await _load(s, svc, campaign)
-        if expected is not None and expected != version:
-            raise GameError(412, "version_mismatch", f"the table is at version {version}, not {expected}; reload and retry",
-                            field="If-Match", extra={"current_version": version})
-        dice, dice_session = await dice_for(s, campaign, body.dice)
-        actor = principal.actor()
-        try:
-            new_state, events = system.apply(state, action, actor, dice)
-        except RuleViolation as exc:
-            raise GameError(exc.status, exc.code, exc.detail, field=_action_field(exc.field)) from None
-        except DiceError as exc:
-            raise GameError(422, exc.code, exc.detail, field=exc.field) from None
-        all_events = finish(dice, dice_session, purpose=action.type,
-                                       secret_purposes=system.secret_dice_purposes) + events
-        await _save_characters(s, campaign.id, state["characters"], new_state["characters"])
-        records = log.append(s, campaign, all_events, actor)
+        ds = await current_session(s, campaign_id) if c.start is not None else None
+        if c.start is not None and (ds is None or (ds.number, ds.counter) != c.start):
+            return error
+        refused = {"code": error.code, "status": error.status, "detail": error.detail}
+        records = log.append(s, campaign, dice_events(c.dice, ds, purpose=c.purpose, refused=refused),
+                             c.principal.actor())
+        if ds is not None:
+            ds.counter = c.start[1] + len(c.dice)
         await s.flush()
-        try:
-            new_version = await svc.live.compare_and_set(table_key(campaign.id), version or None, new_state["table"],
-                                                         **await _on_session(svc, s))
-        except VersionConflict:
-            raise GameError(409, "concurrent_update", "another move changed this table at the same moment; reload and retry",
-                            extra={"current_version": version}) from None
-        return {
-            "version": new_version,
-            "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
-            "state": system.view(new_state, actor),
-        }
+        views = [v for v in (log.view(r, c.principal) for r in records) if v is not None]
+    return GameError(error.status, error.code, error.detail, extra={**error.extra, "dice_consumed": views})
 
 
 def _action_field(field: str | None) -> str | None:
@@ -121,12 +180,14 @@ def _action_field(field: str | None) -> str | None:
     return field if field.startswith(("action", "dice")) else f"action.{field}"
 
 
-async def _save_characters(s, campaign_id: str, before: dict, after: dict) -> None:
+async def _changed_characters(s, campaign_id: str, before: dict, after: dict) -> list[tuple[Character, dict]]:
+    """The sheets this move changes, checked before anything is written."""
+    out = []
     for cid, sheet in after.items():
         if before.get(cid) == sheet:
             continue
         ch = await s.get(Character, cid)
         if ch is None or ch.campaign_id != campaign_id:
             raise GameError(409, "unknown_character", f"character {cid} is not in this campaign", field="action")
-        ch.sheet = sheet
-        ch.version += 1
+        out.append((ch, sheet))
+    return out
