@@ -79,6 +79,17 @@ async def test_a_roll_stopped_by_the_dice_budget_logs_its_dice_and_moves_the_cou
     assert sorted(d["seq"] for d in doc["rolls"]) == list(range(101))
 
 
+async def test_graphql_says_which_dice_a_refused_roll_consumed(client):
+    t = await new_table(client, dice_mode="verifiable")
+    q = """mutation($i: RollInput!) { rollExpression(input: $i) { total } }"""
+    r = await client.post("/graphql", json={"query": q, "variables": {"i": {"campaignId": t.id,
+                                                                            "expression": EXPLODES_PAST_BUDGET}}},
+                          headers=bearer(t.gm))
+    [error] = r.json()["errors"]
+    assert error["extensions"]["code"] == "expression_too_large"
+    assert len(error["extensions"]["dice_consumed"][0]["data"]["dice"]) == 100 and await counter(t) == 100
+
+
 async def test_a_player_sees_the_dice_of_their_own_refused_roll_in_the_log(client):
     t = await new_table(client, dice_mode="server")
     _, player = await t.invite("Ala")
