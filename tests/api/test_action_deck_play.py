@@ -56,6 +56,21 @@ async def test_the_order_and_its_dice_are_shown_to_everyone_when_the_encounter_e
     assert len(shown[0]["data"]["order"]) == 54 and len(shown[0]["data"]["shuffle_dice"]) == 53
 
 
+async def test_players_see_an_npc_test_s_outcome_but_not_its_trait_dice(client):
+    """§8 "NPC trait dice" are GM-only, in the dice log as in the test's own events."""
+    t, pid, token, hero, goon = await deck_table(client)
+    mark = (await t.events())[-1]["seq"]
+    await t.ok({"type": "trait_test", "character_id": goon, "trait": "fighting"})
+    gm = {e["type"]: e["data"] for e in await t.events(after=mark)}
+    mine = {e["type"]: e["data"] for e in await t.events(token, after=mark)}
+    assert gm["dice_rolled"]["dice"] and {d["sides"] for d in gm["dice_rolled"]["dice"]} <= {8, 6}
+    assert mine["dice_rolled"] == {"purpose": "trait_test", "hidden": "gm"}
+    assert "dice" not in mine["trait_test_rolled"] and "result" in mine["trait_test_rolled"]["test"]
+    await t.ok({"type": "trait_test", "character_id": hero, "trait": "fighting"})
+    mine = [e for e in await t.events(token) if e["type"] == "dice_rolled"]
+    assert mine[-1]["data"]["dice"]   # a player's character rolls in the open
+
+
 async def test_concurrent_deals_never_deal_twice(client):
     t, *_ = await deck_table(client)
     results = await asyncio.gather(*[t.act({"type": "deal"}) for _ in range(5)])
