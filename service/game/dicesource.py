@@ -90,15 +90,18 @@ def dice_events(rolled: list[DieRoll], ds: DiceSession | None, *, purpose: str,
     return events
 
 
-async def consume_refused(s, campaign: Campaign, dice: DiceSource, ds: DiceSession | None, *, purpose: str,
-                          error: GameError, principal: Principal) -> GameError:
-    """Log the dice a refused command drew, advance the verifiable counter, and return the refusal to raise
-    once this transaction has committed. The caller must not have written anything of the command yet."""
+# A bug after dice were drawn: the dice are logged with this refusal, then the error goes on as a 5xx.
+BUG = GameError(500, "internal_error", "the service failed; this is a bug and has been logged")
+
+
+async def consume_refused(s, campaign: Campaign, rolled: list[DieRoll], ds: DiceSession | None, *,
+                          purpose: str, error: GameError, principal: Principal) -> GameError:
+    """Log the dice a refused command drew (`drawn`), move the verifiable counter past them, and return the
+    refusal to raise once this transaction commits. Nothing else of the command may have been written."""
     refused = {"code": error.code, "status": error.status, "detail": error.detail}
-    events = dice_events(drawn(dice), ds, purpose=purpose, refused=refused)
-    records = log.append(s, campaign, events, principal.actor())
+    records = log.append(s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor())
     if ds is not None:
-        ds.counter = dice.next_counter  # type: ignore[attr-defined]
+        ds.counter = max(d.seq for d in rolled) + 1
     await s.flush()
     views = [v for v in (log.view(r, principal) for r in records) if v is not None]
     return GameError(error.status, error.code, error.detail, field=error.field,

@@ -10,7 +10,7 @@ from service.dice.types import DiceError
 from service.game import events as log
 from service.game.auth import authenticate
 from service.game.context import Services
-from service.game.dicesource import consume_refused, current_session, dice_events, dice_for, drawn, finish
+from service.game.dicesource import BUG, consume_refused, current_session, dice_for, drawn, finish
 from service.game.errors import GameError, from_validation, not_found
 from service.game.inputs import ActionRequest
 from service.rules.base import RuleViolation
@@ -103,9 +103,9 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
             except Exception as exc:
                 if not drawn(dice):
                     raise
-                error = exc if isinstance(exc, GameError) else _INTERNAL
-                consumed = await consume_refused(s, campaign, dice, dice_session, purpose=action.type, error=error,
-                                                 principal=principal)
+                error = exc if isinstance(exc, GameError) else BUG
+                consumed = await consume_refused(s, campaign, drawn(dice), dice_session, purpose=action.type,
+                                                 error=error, principal=principal)
                 refusal = consumed if isinstance(exc, GameError) else exc
             else:
                 for ch, sheet in changed:
@@ -126,10 +126,6 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
     except _Conflict as c:
         raise await _conflict_after_rollback(svc, campaign_id, c) from None
     raise refusal
-
-
-# A bug in an engine after it drew dice: the dice are logged with this code, then the error goes on (5xx).
-_INTERNAL = GameError(500, "internal_error", "the service failed; this is a bug and has been logged")
 
 
 def _decide(system, state, action, actor, dice, dice_session) -> tuple[dict[str, Any], list]:
@@ -164,14 +160,7 @@ async def _conflict_after_rollback(svc: Services, campaign_id: str, c: _Conflict
         ds = await current_session(s, campaign_id) if c.start is not None else None
         if c.start is not None and (ds is None or (ds.number, ds.counter) != c.start):
             return error
-        refused = {"code": error.code, "status": error.status, "detail": error.detail}
-        records = log.append(s, campaign, dice_events(c.dice, ds, purpose=c.purpose, refused=refused),
-                             c.principal.actor())
-        if ds is not None:
-            ds.counter = c.start[1] + len(c.dice)
-        await s.flush()
-        views = [v for v in (log.view(r, c.principal) for r in records) if v is not None]
-    return GameError(error.status, error.code, error.detail, extra={**error.extra, "dice_consumed": views})
+        return await consume_refused(s, campaign, c.dice, ds, purpose=c.purpose, error=error, principal=c.principal)
 
 
 def _action_field(field: str | None) -> str | None:

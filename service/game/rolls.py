@@ -8,14 +8,14 @@ from service.dice.types import DiceError
 from service.game import events as log
 from service.game.auth import authenticate
 from service.game.context import Services
-from service.game.dicesource import consume_refused, dice_for, drawn, finish
+from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
 from service.game.errors import GameError, not_found
 from service.game.inputs import RollRequest
 from service.rules.base import Event
 
 
 async def roll(svc: Services, campaign_id: str, token: str | None, body: RollRequest) -> dict[str, Any]:
-    refusal: GameError | None = None
+    refusal: BaseException | None = None
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         campaign = await log.locked_campaign(s, campaign_id)
@@ -29,12 +29,16 @@ async def roll(svc: Services, campaign_id: str, token: str | None, body: RollReq
         try:
             result = evaluate_expression(body.expression, tree, dice)
             dice_events = finish(dice, ds, purpose="expression")
-        except DiceError as exc:
+        except Exception as exc:
             if not drawn(dice):
-                raise _problem(exc) from None
-            # Only the faces can make a checked expression fail (explosions past the budget): log them.
-            refusal = await consume_refused(s, campaign, dice, ds, purpose="expression", error=_problem(exc),
-                                            principal=principal)
+                if isinstance(exc, DiceError):
+                    raise _problem(exc) from None
+                raise
+            # Only the faces can still fail a checked expression (explosions past the budget): log them.
+            error = _problem(exc) if isinstance(exc, DiceError) else BUG
+            consumed = await consume_refused(s, campaign, drawn(dice), ds, purpose="expression", error=error,
+                                             principal=principal)
+            refusal = consumed if isinstance(exc, DiceError) else exc
         else:
             outcome = {"expression": body.expression, "label": body.label, "total": result.total,
                        "text": result.render(), "tree": result.to_dict()}
