@@ -11,6 +11,8 @@ from action_deck_support import GM, SeededDice, Table, one, player
 from service.dice.table import TableDice
 from service.dice.types import DiceError
 from service.rules.action_deck import SYSTEM
+from service.rules.action_deck import deck as deck_module
+from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.actions import MODELS
 from service.rules.base import RuleViolation
 
@@ -149,10 +151,7 @@ def test_a_reshuffle_unseals_the_order_it_replaces():
     events = t.do({"type": "start_encounter", "participants": ["ann", "orc"]}, source=SeededDice(3))
     assert [e.type for e in events if e.type in ("dice_unsealed", "deck_order")] == ["deck_order"]  # already shown
     t2 = table()
-    t2.state["table"]["deck"]["joker_dealt_this_round"] = True
-    from service.rules.action_deck import deck as deck_module
-    from service.rules.action_deck.context import Ctx
-    ctx = Ctx(t2.state, GM, SeededDice(4))
+    ctx = Ctx(t2.state, GM, SeededDice(4))   # the Joker-round rebuild, driven directly
     deck_module.rebuild(ctx, "joker_round")
     shown = one(ctx.events, "dice_unsealed")
     assert shown.data["seal"] == "deck_shuffle:1" and shown.data["why"] == "joker_round"
