@@ -77,7 +77,9 @@ class Evaluator:
             raise invalid(f"the operator {node.op!r} is not supported")
         result = r.BinOp(self.eval(node.left), node.op, self.eval(node.right))
         try:
-            result.number  # noqa: B018 - computed now so x/0 fails here, not while rendering
+            # Computed now so x/0 fails here, not while rendering. bounds.py has already refused every divisor
+            # that may be zero, before any die: this is the backstop, never the rule.
+            result.number  # noqa: B018
         except ZeroDivisionError:
             raise invalid(f"{node}: cannot divide by zero") from None
         return result

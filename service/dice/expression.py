@@ -30,6 +30,7 @@ import lark
 from d20 import diceast as ast
 
 from service.dice import rolled
+from service.dice.bounds import check_divisions
 from service.dice.budget import DEFAULT_BUDGET, Budget, check_length, check_tree, invalid
 from service.dice.evaluate import Evaluator
 from service.dice.render import render
@@ -74,6 +75,7 @@ def parse_expression(expr: str, budget: Budget = DEFAULT_BUDGET) -> ast.Expressi
     check_length(expr, budget)
     tree = _parse(expr)
     check_tree(tree, budget)
+    check_divisions(tree, budget)
     return tree
 
 
@@ -105,7 +107,13 @@ def _syntax_message(expr: str, error: lark.UnexpectedInput) -> str:
 
 
 def roll_expression(expr: str, dice: DiceSource, *, budget: Budget = DEFAULT_BUDGET) -> ExpressionResult:
-    tree = parse_expression(expr, budget)
+    return evaluate_expression(expr, parse_expression(expr, budget), dice, budget=budget)
+
+
+def evaluate_expression(expr: str, tree: ast.Expression, dice: DiceSource, *,
+                        budget: Budget = DEFAULT_BUDGET) -> ExpressionResult:
+    """Roll a tree `parse_expression` returned. Only the faces can still fail it: explosions or rerolls
+    past the budget. The dice thrown before that are in the source's `rolled` list, to be logged."""
     evaluator = Evaluator(dice, budget)
     result = evaluator.eval(tree)
     assert isinstance(result, rolled.Expression)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 
-from service.dice.types import DiceMode, DieRoll
+from service.dice.types import DiceMode, DieRoll, DieVisibility
 
 
 class ServerDice:
@@ -16,11 +16,12 @@ class ServerDice:
     def __init__(self) -> None:
         self._rolled: list[DieRoll] = []
 
-    def roll(self, sides: int, *, purpose: str = "") -> DieRoll:
+    def roll(self, sides: int, *, purpose: str = "", visibility: DieVisibility = "all") -> DieRoll:
         if not isinstance(sides, int) or isinstance(sides, bool) or sides < 1:
             # A rule engine asking for a d0 is a bug in the engine, not a player error.
             raise ValueError(f"a die needs a whole number of sides >= 1, got {sides!r}")
-        die = DieRoll(sides=sides, face=secrets.randbelow(sides) + 1, source="server", purpose=purpose)
+        die = DieRoll(sides=sides, face=secrets.randbelow(sides) + 1, source="server", purpose=purpose,
+                      visibility=visibility)
         self._rolled.append(die)
         return die
 

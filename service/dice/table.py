@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from service.dice.types import DiceError, DiceMode, DieRoll
+from service.dice.types import DiceError, DiceMode, DieRoll, DieVisibility
 
 
 class TableDice:
@@ -20,7 +20,7 @@ class TableDice:
         self._field = field
         self._rolled: list[DieRoll] = []
 
-    def roll(self, sides: int, *, purpose: str = "") -> DieRoll:
+    def roll(self, sides: int, *, purpose: str = "", visibility: DieVisibility = "all") -> DieRoll:
         if self._next >= len(self._faces):
             raise DiceError(
                 "dice_required",
@@ -36,7 +36,7 @@ class TableDice:
                 f"{self._field}[{self._next}]",
             )
         self._next += 1
-        die = DieRoll(sides=sides, face=face, source="table", purpose=purpose)
+        die = DieRoll(sides=sides, face=face, source="table", purpose=purpose, visibility=visibility)
         self._rolled.append(die)
         return die
 

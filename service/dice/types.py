@@ -1,10 +1,15 @@
 """The vocabulary every dice source and rule engine shares."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Literal, Protocol
 
 DiceMode = Literal["server", "verifiable", "table"]
+
+# Who may see a die in the log. "gm": players see that dice were thrown, not which (an NPC's trait dice);
+# "sealed": nobody, the GM included, until the rules unseal them (a shuffle that fixes a deck's order).
+# Every die is logged whatever its visibility, and a closed verifiable session reveals them all.
+DieVisibility = Literal["all", "gm", "sealed"]
 
 
 @dataclass(frozen=True)
@@ -20,9 +25,13 @@ class DieRoll:
     source: DiceMode
     seq: int | None = None
     purpose: str = ""
+    # Where the die may be shown, not part of it: the log groups dice by it (service/game/dicesource.py).
+    visibility: DieVisibility = field(default="all", compare=False)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        del out["visibility"]
+        return out
 
 
 class DiceError(Exception):
@@ -40,7 +49,7 @@ class DiceSource(Protocol):
 
     mode: DiceMode
 
-    def roll(self, sides: int, *, purpose: str = "") -> DieRoll: ...
+    def roll(self, sides: int, *, purpose: str = "", visibility: DieVisibility = "all") -> DieRoll: ...
 
     @property
     def rolled(self) -> list[DieRoll]:

@@ -57,7 +57,7 @@ import hmac
 import secrets
 from dataclasses import asdict, dataclass, field
 
-from service.dice.types import DiceMode, DieRoll
+from service.dice.types import DiceMode, DieRoll, DieVisibility
 
 _SPACE = 1 << 64
 
@@ -119,9 +119,10 @@ class VerifiableDice:
         # The seed is the secret until the session closes: keep it out of logs and tracebacks.
         return f"VerifiableDice(client_seed={self.client_seed!r}, next_counter={self._counter})"
 
-    def roll(self, sides: int, *, purpose: str = "") -> DieRoll:
+    def roll(self, sides: int, *, purpose: str = "", visibility: DieVisibility = "all") -> DieRoll:
         face, _ = derive_face(self._seed, self.client_seed, self._counter, sides)
-        die = DieRoll(sides=sides, face=face, source="verifiable", seq=self._counter, purpose=purpose)
+        die = DieRoll(sides=sides, face=face, source="verifiable", seq=self._counter, purpose=purpose,
+                      visibility=visibility)
         self._counter += 1
         self._rolled.append(die)
         return die

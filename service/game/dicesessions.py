@@ -7,14 +7,15 @@ from sqlalchemy import select
 
 from service.dice import verifiable
 from service.game import events as log
-from service.game import idempotency
+from service.game import idempotency, tables
 from service.game.auth import authenticate, require_gm
 from service.game.campaigns import open_dice_session
 from service.game.context import Services
 from service.game.dicesource import current_session
-from service.game.errors import conflict, not_found
+from service.game.errors import GameError, conflict, not_found
 from service.game.inputs import MAX_SEQ, ClientSeed
 from service.rules.base import Event
+from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, DiceSession, EventRecord, utcnow
 
 
@@ -63,6 +64,7 @@ async def close_session(svc: Services, campaign_id: str, token: str | None) -> d
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
         c = await _verifiable_campaign(s, campaign_id, lock=True)
+        await _may_reveal(s, svc, c)
         ds = await current_session(s, campaign_id)
         ds.status = "closed"
         ds.closed_at = utcnow()
@@ -73,6 +75,17 @@ async def close_session(svc: Services, campaign_id: str, token: str | None) -> d
             Event("dice_session_opened", {"number": nxt.number, "commitment": nxt.commitment}),
         ], principal.actor())
         return await idempotency.complete(s, {"closed": session_view(ds), "opened": session_view(nxt)})
+
+
+async def _may_reveal(s, svc: Services, campaign: Campaign) -> None:
+    """The seed recomputes every die of the session, the sealed ones too: a rule system may say that
+    revealing it now would reveal what its rules still hide (a shuffled deck being dealt)."""
+    blocker = getattr(SYSTEMS[campaign.system], "session_close_blocker", None)
+    if blocker is None:
+        return
+    refusal = blocker((await tables.load(svc, s, campaign))["table"])
+    if refusal is not None:
+        raise GameError(refusal.status, refusal.code, refusal.detail, field=refusal.field)
 
 
 async def verification(svc: Services, campaign_id: str, number: int, token: str | None) -> dict[str, Any]:

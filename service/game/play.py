@@ -10,7 +10,7 @@ from service.game import events as log
 from service.game import idempotency, movelog, tables
 from service.game.auth import authenticate
 from service.game.context import Services
-from service.game.dicesource import dice_for, finish
+from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
 from service.game.errors import GameError, from_validation, not_found
 from service.game.inputs import ActionRequest
 from service.rules.base import RuleViolation
@@ -59,7 +59,11 @@ def require_active(campaign) -> None:
 
 async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRequest,
               if_match: str | None = None) -> dict[str, Any]:
+    """One move. Refused before its first die, it changes nothing; refused after drawing dice, it still logs
+    them (service/game/dicesource.py) and the refusal says so in `dice_consumed`. Applied, it is recorded in
+    the move log with its dice, events and sheets in one transaction, and the live copy follows."""
     expected = parse_if_match(if_match)
+    refusal: BaseException | None = None
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         campaign = await log.locked_campaign(s, campaign_id)
@@ -79,24 +83,41 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         dice, dice_session = await dice_for(s, campaign, body.dice)
         actor = principal.actor()
         try:
-            new_state, events = system.apply(state, action, actor, dice)
-        except RuleViolation as exc:
-            raise GameError(exc.status, exc.code, exc.detail, field=_action_field(exc.field)) from None
-        except DiceError as exc:
-            raise GameError(422, exc.code, exc.detail, field=exc.field) from None
-        all_events = finish(dice, dice_session, purpose=action.type,
-                                       secret_purposes=system.secret_dice_purposes) + events
-        await _save_characters(s, campaign.id, state["characters"], new_state["characters"])
-        first_seq = campaign.last_seq + 1
-        records = log.append(s, campaign, all_events, actor)
-        movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
-        await s.flush()
-        await tables.publish(svc, s, campaign, new_state["table"])
-        return await idempotency.complete(s, {
-            "version": campaign.table_version,
-            "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
-            "state": system.view(new_state, actor),
-        })
+            new_state, all_events = _decide(system, state, action, actor, dice, dice_session)
+            changed = await _changed_characters(s, campaign.id, state["characters"], new_state["characters"])
+        except Exception as exc:
+            if not drawn(dice):
+                raise
+            error = exc if isinstance(exc, GameError) else BUG
+            consumed = await consume_refused(s, campaign, drawn(dice), dice_session, purpose=action.type,
+                                             error=error, principal=principal)
+            refusal = consumed if isinstance(exc, GameError) else exc
+        else:
+            for ch, sheet in changed:
+                ch.sheet = sheet
+                ch.version += 1
+            first_seq = campaign.last_seq + 1
+            records = log.append(s, campaign, all_events, actor)
+            movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
+            await s.flush()
+            await tables.publish(svc, s, campaign, new_state["table"])
+            return await idempotency.complete(s, {
+                "version": campaign.table_version,
+                "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
+                "state": system.view(new_state, actor),
+            })
+    raise refusal
+
+
+def _decide(system, state, action, actor, dice, dice_session) -> tuple[dict[str, Any], list]:
+    """The rules' answer: the next state and every event, the dice first. Writes nothing."""
+    try:
+        new_state, events = system.apply(state, action, actor, dice)
+    except RuleViolation as exc:
+        raise GameError(exc.status, exc.code, exc.detail, field=_action_field(exc.field)) from None
+    except DiceError as exc:
+        raise GameError(422, exc.code, exc.detail, field=exc.field) from None
+    return new_state, finish(dice, dice_session, purpose=action.type) + events
 
 
 def _action_field(field: str | None) -> str | None:
@@ -105,12 +126,14 @@ def _action_field(field: str | None) -> str | None:
     return field if field.startswith(("action", "dice")) else f"action.{field}"
 
 
-async def _save_characters(s, campaign_id: str, before: dict, after: dict) -> None:
+async def _changed_characters(s, campaign_id: str, before: dict, after: dict) -> list[tuple[Character, dict]]:
+    """The sheets this move changes, checked before anything is written."""
+    out = []
     for cid, sheet in after.items():
         if before.get(cid) == sheet:
             continue
         ch = await s.get(Character, cid)
         if ch is None or ch.campaign_id != campaign_id:
             raise GameError(409, "unknown_character", f"character {cid} is not in this campaign", field="action")
-        ch.sheet = sheet
-        ch.version += 1
+        out.append((ch, sheet))
+    return out

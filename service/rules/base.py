@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from service.dice.types import DiceSource
 
 Role = Literal["gm", "player"]
-Visibility = Literal["all", "gm"]
+Visibility = Literal["all", "gm", "sealed"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,8 @@ class Event:
     """One change, as the log, the API and webhooks will all show it.
 
     `visibility="gm"` keeps the event out of every player's view; `redacted` (when given)
-    is what players see instead of `data`.
+    is what players see instead of `data`. `visibility="sealed"` shows everyone, the GM included,
+    only `redacted`: the full `data` is kept for a later reveal (and for a closed session's proof).
     """
 
     type: str
@@ -53,6 +54,8 @@ class Event:
 
 
 def seen_by(visibility: str, data: dict[str, Any], redacted: dict[str, Any] | None, is_gm: bool) -> dict[str, Any] | None:
+    if visibility == "sealed":
+        return redacted if redacted is not None else {}
     if is_gm:
         return data
     if visibility == "gm":
@@ -96,8 +99,6 @@ class RuleSystem(Protocol):
     CharacterInput: type[BaseModel]   # what a client sends to create a character
     Action: Any                       # a pydantic discriminated union of every move (on "type")
     action_types: list[str]
-    # Dice thrown for these purposes are logged GM-only (e.g. the shuffle that fixes a deck's order).
-    secret_dice_purposes: frozenset[str]
 
     def new_character(self, data: BaseModel, options: BaseModel) -> dict[str, Any]:
         """Validate a sheet and return the full character with derived starting values."""
@@ -115,3 +116,6 @@ class RuleSystem(Protocol):
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
         """The state as this actor may see it: GM-only information removed for players."""
         ...
+
+    # Optional: `session_close_blocker(table) -> RuleViolation | None`, why a verifiable dice session may not
+    # close now (revealing its seed would reveal something the rules still hide, e.g. a deck being dealt).

@@ -68,9 +68,11 @@ class MoveContext:
         return self.state["characters"]
 
     def emit(self, type_: str, data: dict[str, Any], *, gm_only: bool = False,
-             redacted: dict[str, Any] | None = None) -> None:
+             redacted: dict[str, Any] | None = None, sealed: bool = False) -> None:
+        """`sealed`: nobody, the GM included, sees more than `redacted` until a later event reveals `data`."""
         # Copies: an event must never alias the state it describes, which later steps keep changing.
-        self.events.append(Event(type_, copy.deepcopy(data), visibility="gm" if gm_only else "all",
+        visibility = "sealed" if sealed else "gm" if gm_only else "all"
+        self.events.append(Event(type_, copy.deepcopy(data), visibility=visibility,
                                  redacted=copy.deepcopy(redacted)))
 
     def next_id(self, kind: str, prefix: str) -> str:

@@ -32,19 +32,43 @@ def cards_seen(state) -> list[str]:
     return dealt + list(deck.get("discard_pile", []))
 
 
-async def test_players_never_see_the_undealt_order_or_the_gm_pool(client):
+async def test_nobody_sees_the_undealt_order_and_players_never_the_gm_pool(client):
     t, pid, token, hero, _ = await deck_table(client)
     await t.ok({"type": "deal"})
     gm_state = (await t.state())["state"]["table"]
     pl_state = (await t.state(token))["state"]["table"]
     assert "gm" in gm_state and "gm" not in pl_state
-    assert "draw_pile" not in pl_state["deck"] and "draw_pile" not in gm_state["deck"]
-    player_log = await t.events(token)
-    assert not any(e["type"] == "deck_order" for e in player_log)
-    shuffle_dice = [e for e in player_log if e["type"] == "dice_rolled" and "hidden_dice" in e["data"]]
-    assert shuffle_dice and all("dice" not in e["data"] for e in shuffle_dice)
-    gm_log = await t.events()
-    assert any(e["type"] == "deck_order" for e in gm_log)
+    for deck in (pl_state["deck"], gm_state["deck"]):
+        assert "draw_pile" not in deck and "sealed" not in deck
+    for log in (await t.events(token), await t.events()):   # §8: "hidden from everyone, GM included"
+        orders = [e for e in log if e["type"] == "deck_order"]
+        assert orders and all("order" not in e["data"] and "dice" not in e["data"] for e in orders)
+        shuffle = [e for e in log if e["type"] == "dice_rolled" and e["data"].get("sealed")]
+        assert [e["data"]["hidden_dice"] for e in shuffle] == [53] and "dice" not in shuffle[0]["data"]
+
+
+async def test_the_order_and_its_dice_are_shown_to_everyone_when_the_encounter_ends(client):
+    t, pid, token, hero, _ = await deck_table(client)
+    await t.ok({"type": "deal"})
+    await t.ok({"type": "end_encounter"})
+    shown = [e for e in await t.events(token) if e["type"] == "dice_unsealed"]
+    assert len(shown) == 1 and shown[0]["data"]["seal"] == "deck_shuffle:1"
+    assert len(shown[0]["data"]["order"]) == 54 and len(shown[0]["data"]["shuffle_dice"]) == 53
+
+
+async def test_players_see_an_npc_test_s_outcome_but_not_its_trait_dice(client):
+    """§8 "NPC trait dice" are GM-only, in the dice log as in the test's own events."""
+    t, pid, token, hero, goon = await deck_table(client)
+    mark = (await t.events())[-1]["seq"]
+    await t.ok({"type": "trait_test", "character_id": goon, "trait": "fighting"})
+    gm = {e["type"]: e["data"] for e in await t.events(after=mark)}
+    mine = {e["type"]: e["data"] for e in await t.events(token, after=mark)}
+    assert gm["dice_rolled"]["dice"] and {d["sides"] for d in gm["dice_rolled"]["dice"]} <= {8, 6}
+    assert mine["dice_rolled"] == {"purpose": "trait_test", "hidden": "gm"}
+    assert "dice" not in mine["trait_test_rolled"] and "result" in mine["trait_test_rolled"]["test"]
+    await t.ok({"type": "trait_test", "character_id": hero, "trait": "fighting"})
+    mine = [e for e in await t.events(token) if e["type"] == "dice_rolled"]
+    assert mine[-1]["data"]["dice"]   # a player's character rolls in the open
 
 
 async def test_concurrent_deals_never_deal_twice(client):
@@ -87,17 +111,33 @@ async def test_player_cannot_spend_a_benny_for_someone_elses_character(client):
     assert_problem(r, 403, "forbidden")
 
 
-async def test_verifiable_campaign_proves_its_deck_order(client):
-    """After the session closes, the shuffle dice recompute from the revealed seed: the deck order is provable."""
+async def test_a_dice_session_does_not_close_while_its_shuffled_deck_is_dealt(client):
+    """The seed recomputes every shuffle die: revealed mid-encounter, it would tell everyone the rest of the deck."""
     t, pid, token, hero, _ = await deck_table(client, dice_mode="verifiable")
     await t.ok({"type": "deal"})
-    order_event = [e for e in await t.events() if e["type"] == "deck_order"][0]
+    r = await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(t.gm))
+    body = assert_problem(r, 409, "deck_in_play")
+    assert "end_encounter" in body["detail"]
+    sessions = (await client.get(f"{t.base}/dice-sessions", headers=bearer(t.gm))).json()["items"]
+    assert [(s["number"], s["status"], s["seed"]) for s in sessions] == [(1, "open", None)]
+    await t.ok({"type": "end_encounter"})
+    r = await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(t.gm))
+    assert r.status_code == 200, r.text
+
+
+async def test_verifiable_campaign_proves_its_deck_order(client):
+    """After the encounter and the session close, the shuffle dice recompute from the revealed seed."""
+    t, pid, token, hero, _ = await deck_table(client, dice_mode="verifiable")
+    await t.ok({"type": "deal"})
+    await t.ok({"type": "end_encounter"})
+    shown = [e for e in await t.events(token) if e["type"] == "dice_unsealed"][0]
     closed = (await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(t.gm))).json()["closed"]
     doc = (await client.get(f"{t.base}/dice-sessions/1/verification", headers=bearer(token))).json()
     assert doc["report"]["ok"] is True and doc["report"]["gaps"] == []
     assert verifiable.commitment(closed["seed"]) == closed["commitment"]
-    shuffle = order_event["data"]["dice"]
-    assert shuffle and all(d["source"] == "verifiable" for d in shuffle)
+    shuffle = shown["data"]["shuffle_dice"]
+    assert len(shuffle) == 53 and all(d["source"] == "verifiable" for d in shuffle)
+    assert {d["seq"] for d in shuffle} <= {r["seq"] for r in doc["rolls"]}
     for d in shuffle:
         assert verifiable.derive_face(doc["seed"], doc["client_seed"], d["seq"], d["sides"])[0] == d["face"]
 

@@ -192,3 +192,7 @@ class Problem(BaseModel):
     detail: str
     code: str = Field(description="Stable machine-readable reason, e.g. `not_your_turn`.")
     field: str | None = None
+    dice_consumed: list[LogEvent] | None = Field(
+        None, description="Present when the command was refused after the service had drawn dice for it: those "
+        "dice are not discarded but logged (these `dice_rolled` events, as you may see them, with `refused`) and "
+        "the verifiable counter moved past them. Nothing else of the command happened.")

@@ -9,10 +9,11 @@ from typing import Any
 from service.rules.action_deck import apply as _apply
 from service.rules.action_deck.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.action_deck.context import initial_table
-from service.rules.action_deck.deck import SHUFFLE_PURPOSE
+from service.rules.action_deck.deck import being_dealt
 from service.rules.action_deck.options import Options
 from service.rules.action_deck.sheet import ActionDeckCharacterInput, new_character
 from service.rules.action_deck.view import view
+from service.rules.base import RuleViolation
 
 
 class ActionDeckSystem:
@@ -23,8 +24,6 @@ class ActionDeckSystem:
     Action = Action
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
-    # Shuffle dice fix the undealt order: only the GM may see them before the session is revealed.
-    secret_dice_purposes: frozenset[str] = frozenset({SHUFFLE_PURPOSE})
 
     def new_character(self, data: ActionDeckCharacterInput, options: Options) -> dict[str, Any]:
         return new_character(data, options)
@@ -37,6 +36,16 @@ class ActionDeckSystem:
 
     def view(self, state: dict[str, Any], actor) -> dict[str, Any]:
         return view(state, actor)
+
+    def session_close_blocker(self, table: dict[str, Any]) -> RuleViolation | None:
+        """A verifiable session's seed recomputes every shuffle die: revealed while a shuffled deck is being
+        dealt, it would tell everyone the undealt order (§8: known to nobody)."""
+        if not being_dealt(table):
+            return None
+        # Not a move's refusal (errors.CODES): the application asks this before it closes a dice session.
+        return RuleViolation("deck_in_play", "a shuffled Action Deck is still being dealt, and closing the dice "
+                             "session would reveal its undealt order to everyone: end the encounter "
+                             "(end_encounter) first, then close the session", status=409)
 
 
 SYSTEM = ActionDeckSystem()

@@ -50,7 +50,8 @@ def build(ctx: Ctx, *, roller_id: str, trait: str, where: dict[str, Any], purpos
                     natural_one_fails=o.extra_natural_one_policy == "always_fail",
                     counts_wild_die=o.multi_die_crit_counts_wild_die, extra_needs_d6=o.multi_die_extra_needs_d6)
     test_id = ctx.next_id("test", "t")
-    attempt = roll_attempt(ctx.roller, spec, f"trait_test:{trait}")
+    with ctx.roller.hidden(secret(ctx, roller_id, group)):
+        attempt = roll_attempt(ctx.roller, spec, f"trait_test:{trait}")
     test = {"id": test_id, "kind": "trait", "roller_id": roller_id, "group": group, "trait": trait,
             "unskilled": die is None, "tn": spec.tn, "modifiers": mods, "spec": asdict(spec), "purpose": purpose,
             "context": context or {}, "weapon": weapon, "attempts": [attempt], "kept": 0, "state": "rolled",
@@ -85,9 +86,15 @@ def public(ctx: Ctx, test: dict[str, Any]) -> dict[str, Any]:
     return {k: test.get(k) for k in keys}
 
 
+def secret(ctx: Ctx, roller_id: str, group: list[str] | None) -> bool:
+    """§8 'NPC trait dice': an NPC's test (or a group test, the GM's Extras) shows players its outcome only;
+    its dice, in its events and in the dice log, are the GM's."""
+    return group is not None or bennies.is_npc(ctx, roller_id)
+
+
 def announce(ctx: Ctx, type_: str, test: dict[str, Any], dice: list[dict], **extra: Any) -> None:
     data = {"test": test, "dice": dice, **extra}
-    hidden = test["group"] is not None or bennies.is_npc(ctx, test["roller_id"])
+    hidden = secret(ctx, test["roller_id"], test["group"])
     ctx.emit(type_, data, redacted={"test": public(ctx, test), **extra} if hidden else None)
 
 
@@ -144,14 +151,17 @@ def reroll(ctx: Ctx, a) -> None:
         payer = bennies.spend(ctx, test["roller_id"], a.benny_source,
                               "reroll_damage" if test["kind"] == "damage" else "reroll_trait",
                               group=test["group"] is not None)
+    hidden = ctx.roller.hidden(secret(ctx, test["roller_id"], test["group"]))
     if test["kind"] == "damage":
-        new = roll_damage(ctx.roller, [d["sides"] for d in test["attempts"][0]["dice"]])
+        with hidden:
+            new = roll_damage(ctx.roller, [d["sides"] for d in test["attempts"][0]["dice"]])
         new["total"] = new["sum"] + test["bonus_total"]
         test["attempts"].append(new)
         if new["total"] > test["attempts"][test["kept"]]["total"]:
             test["kept"] = len(test["attempts"]) - 1
     else:
-        new = roll_attempt(ctx.roller, RollSpec(**test["spec"]), f"trait_test:{test['trait']}")
+        with hidden:
+            new = roll_attempt(ctx.roller, RollSpec(**test["spec"]), f"trait_test:{test['trait']}")
         test["attempts"].append(new)
         if new["critical_failure"] or better(test["attempts"][test["kept"]], new):
             test["kept"] = len(test["attempts"]) - 1   # a critical reroll "made it worse" (seed 1.4)

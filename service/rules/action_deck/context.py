@@ -18,7 +18,8 @@ def initial_table() -> dict[str, Any]:
         "session": {"status": "closed", "number": 0, "party_size": 0},                       # §3.2
         "gm": {"benny_pool": 0, "npc_bennies": {}},                                          # §3.4, GM-only
         "deck": {"draw_pile": list(FULL_DECK), "discard_pile": [], "in_play": [],           # §3.6
-                 "ordered": True, "joker_dealt_this_round": False, "shuffle_count": 0},
+                 "ordered": True, "joker_dealt_this_round": False, "shuffle_count": 0,
+                 "sealed": None},   # the current shuffle's order and dice until they are unsealed (§8)
         "encounter": None,  # §3.7, see encounter.py
         "tests": {},        # trait tests and damage rolls: open ones plus the last few finished (§3.9)
         "opposed": {},      # opposed tests not yet resolved (§5.6)

@@ -3,7 +3,8 @@
 Invariant: draw_pile + discard_pile + in_play is always the 54 cards, each once. Shuffles are Fisher–Yates
 with one `dice.roll(i + 1)` per position from the top index down, over a known starting order (the
 canonical deck for a rebuild, the public discard pile for a refill), so a verifiable campaign can recompute
-the order from the logged dice. In table mode the physical deck is shuffled at the table: the server keeps
+the order from the logged dice. Those dice are sealed (nobody sees them, the GM included) until the order no
+longer matters; then `unseal` shows them and the order to everyone. In table mode the physical deck is shuffled at the table: the server keeps
 the undealt cards as a set and deals validate the cards the table reports.
 """
 from __future__ import annotations
@@ -12,27 +13,54 @@ from service.rules.action_deck.cards import FULL_DECK, is_card, is_joker
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
 
-SHUFFLE_PURPOSE = "deck_shuffle"  # lets the application keep these dice out of players' sight
+SHUFFLE_PURPOSE = "deck_shuffle"  # each shuffle's dice carry "deck_shuffle:<shuffle_count>", its seal
 
 
 def _shuffle(ctx: Ctx, cards: list[str], reason: str) -> list[str]:
     deck = ctx.deck
+    unseal(ctx, reason)  # the previous order no longer matters: its cards are all dealt, or all back in the deck
+    deck["shuffle_count"] += 1
+    seal = f"{SHUFFLE_PURPOSE}:{deck['shuffle_count']}"
     order = list(cards)
     if ctx.table_mode:
         order.sort(key=FULL_DECK.index)  # no order known: the table shuffled the real cards
     else:
         for i in range(len(order) - 1, 0, -1):
-            j = ctx.roller.plain(i + 1, SHUFFLE_PURPOSE) - 1
+            j = ctx.roller.plain(i + 1, seal, sealed=True) - 1
             order[i], order[j] = order[j], order[i]
     deck["ordered"] = not ctx.table_mode
-    deck["shuffle_count"] += 1
     dice = ctx.roller.take()
     summary = {"reason": reason, "cards": len(order), "shuffle_count": deck["shuffle_count"]}
     ctx.emit("deck_shuffled", summary)
-    # The order and the dice that produced it only for the GM: with the dice, players could rebuild it.
-    ctx.emit("deck_order", {**summary, "starting_order": list(cards), "order": order if deck["ordered"] else None,
-                            "dice": dice}, gm_only=True, redacted=summary)
+    if not deck["ordered"]:  # the table shuffled real cards: which cards went in is all there is to record
+        ctx.emit("deck_order", {**summary, "starting_order": list(cards), "order": None, "dice": []}, gm_only=True,
+                 redacted=summary)
+        return order
+    # §8: the undealt order is hidden from everyone, the GM included, and the dice would rebuild it. Sealed, not
+    # GM-only; `unseal` shows both once the order no longer matters.
+    order_record = {**summary, "seal": seal, "starting_order": list(cards), "order": list(order)}
+    deck["sealed"] = {**order_record, "dice": dice}
+    ctx.emit("deck_order", {**order_record, "dice": dice}, sealed=True, redacted={**summary, "seal": seal})
     return order
+
+
+def unseal(ctx: Ctx, why: str) -> None:
+    """Show everyone the sealed shuffle, its order and its dice, once dealing from it is over: a refill after
+    its last card, a rebuild that puts every card back, the end of the encounter."""
+    sealed = ctx.deck.get("sealed")
+    if sealed is None:
+        return
+    ctx.deck["sealed"] = None
+    revealed = {k: v for k, v in sealed.items() if k != "dice"}
+    ctx.emit("dice_unsealed", {**revealed, "why": why, "shuffle_dice": sealed["dice"]})
+
+
+def being_dealt(table: dict) -> bool:
+    """A service-shuffled deck is still being dealt: its order is sealed (or, in a table saved before seals
+    existed, an encounter runs on an ordered deck)."""
+    deck = table.get("deck") or {}
+    return deck.get("sealed") is not None or (table.get("encounter") is not None and bool(deck.get("ordered"))
+                                              and "sealed" not in deck)
 
 
 def rebuild(ctx: Ctx, reason: str) -> None:

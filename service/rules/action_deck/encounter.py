@@ -154,6 +154,7 @@ def end_encounter(ctx: Ctx, a) -> None:
     enc = guards.encounter(ctx)
     surprise.reveal_all(ctx, "encounter_ended")
     deck.discard_all_in_play(ctx)
+    deck.unseal(ctx, "encounter_end")   # the next encounter deals from a fresh shuffle (B46)
     ctx.table["encounter"] = None
     ctx.table["opposed"] = {k: v for k, v in ctx.table["opposed"].items() if v["purpose"] != "interrupt"}
     ctx.emit("encounter_ended", {"encounter_id": enc["id"], "rounds": enc["round"]})

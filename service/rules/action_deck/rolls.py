@@ -1,9 +1,11 @@
 """Dice primitives (spec §4.1): open-ended (acing) and plain rolls, every die recorded for the events."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from service.dice.types import DiceSource, DieRoll
+from service.dice.types import DiceSource, DieRoll, DieVisibility
 
 
 class Roller:
@@ -13,10 +15,23 @@ class Roller:
         self.dice = dice
         self.ace_cap = ace_cap
         self._thrown: list[DieRoll] = []
+        self._visibility: DieVisibility = "all"
 
-    def plain(self, sides: int, purpose: str) -> int:
-        """One face, no ace: the running die (seed 1.3 'nie może wypaść As'), the Extras' d6 check, shuffles."""
-        die = self.dice.roll(sides, purpose=purpose)
+    @contextmanager
+    def hidden(self, when: bool = True) -> Iterator[None]:
+        """§8 'NPC trait dice' are GM-only: dice thrown inside are logged for the GM, not for players."""
+        before = self._visibility
+        if when:
+            self._visibility = "gm"
+        try:
+            yield
+        finally:
+            self._visibility = before
+
+    def plain(self, sides: int, purpose: str, *, sealed: bool = False) -> int:
+        """One face, no ace: the running die (seed 1.3 'nie może wypaść As'), the Extras' d6 check, shuffles.
+        `sealed`: seen by nobody until unsealed (a shuffle fixes the undealt order, §8)."""
+        die = self.dice.roll(sides, purpose=purpose, visibility="sealed" if sealed else self._visibility)
         self._thrown.append(die)
         return die.face
 

@@ -75,7 +75,8 @@ def damage_roll(ctx: Ctx, a) -> None:
     if slot is not None and slot["joker_active"]:
         bonuses.append({"source": "joker", "value": ctx.options.joker_bonus})   # seed 1.2: +2 to damage
     bonus_total = sum(b["value"] for b in bonuses)
-    rolled = roll_damage(ctx.roller, dice)
+    with ctx.roller.hidden(checks.secret(ctx, cid, None)):
+        rolled = roll_damage(ctx.roller, dice)
     rolled["total"] = rolled["sum"] + bonus_total
     test_id = ctx.next_id("test", "t")
     test = {"id": test_id, "kind": "damage", "roller_id": cid, "group": None, "purpose": "damage",

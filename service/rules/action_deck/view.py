@@ -20,6 +20,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     if deck is not None:
         # "Undealt deck order: known to nobody, including the GM" (§3.4): only how many cards are left.
         deck["draw_pile_count"] = len(deck.pop("draw_pile", []))
+        deck.pop("sealed", None)  # the same order, and the dice that fixed it
     if actor.is_gm:
         return out
     table.pop("gm", None)

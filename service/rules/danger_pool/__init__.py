@@ -34,7 +34,6 @@ class DangerPoolSystem:
     Action = Action
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
-    secret_dice_purposes: frozenset[str] = frozenset()  # the danger pool is rolled openly (A43)
     violation_codes = CODES
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:

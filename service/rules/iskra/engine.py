@@ -81,7 +81,6 @@ class IskraSystem:
     Action = Action
     action_types = ACTION_TYPES
     action_senders = ACTION_SENDERS
-    secret_dice_purposes: frozenset[str] = frozenset()  # every Iskra d10 is thrown in the open
     violation_codes = CODES
 
     def __init__(self) -> None:

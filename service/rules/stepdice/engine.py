@@ -59,7 +59,6 @@ class StepDiceSystem:
     Action = Action
     action_types = ACTION_TYPES
     action_senders = ACTION_SENDERS
-    secret_dice_purposes: frozenset[str] = frozenset()  # every Step Dice roll is public
     violation_codes = CODES
 
     def __init__(self) -> None:

@@ -27,7 +27,6 @@ class TrikusSystem:
     Action = Action
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
-    secret_dice_purposes: frozenset[str] = frozenset()  # every Trikus die lands on the open table
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         data = data if isinstance(data, CharacterInput) else CharacterInput.model_validate(

@@ -28,8 +28,9 @@ class SeededDice:
         self._rng = random.Random(seed)
         self._rolled: list[DieRoll] = []
 
-    def roll(self, sides: int, *, purpose: str = "") -> DieRoll:
-        die = DieRoll(sides=sides, face=self._rng.randint(1, sides), source="server", purpose=purpose)
+    def roll(self, sides: int, *, purpose: str = "", visibility: str = "all") -> DieRoll:
+        die = DieRoll(sides=sides, face=self._rng.randint(1, sides), source="server", purpose=purpose,
+                      visibility=visibility)
         self._rolled.append(die)
         return die
 

@@ -11,6 +11,8 @@ from action_deck_support import GM, SeededDice, Table, one, player
 from service.dice.table import TableDice
 from service.dice.types import DiceError
 from service.rules.action_deck import SYSTEM
+from service.rules.action_deck import deck as deck_module
+from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.actions import MODELS
 from service.rules.base import RuleViolation
 
@@ -108,12 +110,69 @@ def test_view_shows_players_only_the_public_face_of_npcs():
     assert "dice" not in ev.redacted and "spec" not in ev.redacted["test"]
 
 
-def test_shuffle_events_keep_the_order_for_the_gm_only():
+def test_the_undealt_order_is_sealed_from_everyone_the_gm_included():
     t = table()
     order = one(t.log, "deck_order")
-    assert order.visibility == "gm" and len(order.data["order"]) == 54
+    assert order.visibility == "sealed" and len(order.data["order"]) == 54 and len(order.data["dice"]) == 53
+    for viewer in (GM, ANN):
+        assert set(order.seen_by(viewer)) == {"reason", "cards", "shuffle_count", "seal"}   # §8: nobody knows it
     public = one(t.log, "deck_shuffled")
     assert public.visibility == "all" and set(public.data) == {"reason", "cards", "shuffle_count"}
+    assert "sealed" not in SYSTEM.view(t.state, GM)["table"]["deck"]
+
+
+def test_shuffle_dice_are_drawn_sealed():
+    t = table()
+    source = SeededDice(9)
+    t.do({"type": "end_encounter"})
+    t.do({"type": "start_encounter", "participants": ["ann", "orc"]}, source=source)
+    assert len(source.rolled) == 53 and {d.visibility for d in source.rolled} == {"sealed"}
+    assert {d.purpose for d in source.rolled} == {"deck_shuffle:2"}
+
+
+def test_ending_the_encounter_unseals_the_order_and_its_dice():
+    t = table()
+    sealed = one(t.log, "deck_order").data
+    shown = one(t.do({"type": "end_encounter"}), "dice_unsealed")
+    assert shown.visibility == "all" and shown.redacted is None
+    assert shown.data["seal"] == "deck_shuffle:1" and shown.data["why"] == "encounter_end"
+    assert shown.data["order"] == sealed["order"] and shown.data["shuffle_dice"] == sealed["dice"]
+    order = list(shown.data["starting_order"])   # anyone can redo the Fisher-Yates shuffle from the dice
+    for i, die in zip(range(len(order) - 1, 0, -1), shown.data["shuffle_dice"], strict=True):
+        j = die["face"] - 1
+        order[i], order[j] = order[j], order[i]
+    assert order == shown.data["order"]
+    assert t.table["deck"]["sealed"] is None and SYSTEM.session_close_blocker(t.table) is None
+
+
+def test_a_reshuffle_unseals_the_order_it_replaces():
+    t = table()
+    t.do({"type": "end_encounter"})
+    events = t.do({"type": "start_encounter", "participants": ["ann", "orc"]}, source=SeededDice(3))
+    assert [e.type for e in events if e.type in ("dice_unsealed", "deck_order")] == ["deck_order"]  # already shown
+    t2 = table()
+    ctx = Ctx(t2.state, GM, SeededDice(4))   # the Joker-round rebuild, driven directly
+    deck_module.rebuild(ctx, "joker_round")
+    shown = one(ctx.events, "dice_unsealed")
+    assert shown.data["seal"] == "deck_shuffle:1" and shown.data["why"] == "joker_round"
+    assert ctx.deck["sealed"]["seal"] == "deck_shuffle:2"
+
+
+def test_a_dice_session_may_not_close_while_a_shuffled_deck_is_dealt():
+    t = table()
+    refusal = SYSTEM.session_close_blocker(t.table)
+    assert refusal.code == "deck_in_play" and refusal.status == 409 and "end_encounter" in refusal.detail
+    t.do({"type": "end_encounter"})
+    assert SYSTEM.session_close_blocker(t.table) is None
+
+
+def test_npc_trait_dice_are_drawn_for_the_gm_only():
+    t = table()
+    npc, pc = SeededDice(1), SeededDice(2)
+    t.do({"type": "trait_test", "character_id": "orc", "trait": "fighting"}, source=npc)
+    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, source=pc)   # the GM calls it
+    assert npc.rolled and {d.visibility for d in npc.rolled} == {"gm"}       # §8 "NPC trait dice"
+    assert pc.rolled and {d.visibility for d in pc.rolled} == {"all"}
 
 
 def test_npc_benny_spend_is_redacted_for_players():

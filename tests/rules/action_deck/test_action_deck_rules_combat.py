@@ -20,10 +20,10 @@ def test_shuffle_is_fisher_yates_over_the_logged_dice():
     t = crew("a")
     t.do({"type": "start_encounter", "participants": ["a"]}, source=SeededDice(3))
     order = one(t.log, "deck_order")
-    assert order.visibility == "gm" and "order" not in order.redacted
+    assert order.visibility == "sealed" and "order" not in order.redacted
     cards = list(FULL_DECK)
     for i, die in zip(range(len(cards) - 1, 0, -1), order.data["dice"]):
-        assert die["sides"] == i + 1 and die["purpose"] == "deck_shuffle"
+        assert die["sides"] == i + 1 and die["purpose"] == "deck_shuffle:1"
         cards[i], cards[die["face"] - 1] = cards[die["face"] - 1], cards[i]
     assert cards == order.data["order"] == t.table["deck"]["draw_pile"]
     assert "order" not in one(t.log, "deck_shuffled").data

@@ -28,7 +28,7 @@ OWNER_MOVES = {"declare_action", "pass_turn", "waive_first", "choose_tie", "cont
 
 
 def test_identity():
-    assert (SYSTEM.id, SYSTEM.name, SYSTEM.secret_dice_purposes) == ("danger_pool", "Danger Pool", frozenset())
+    assert (SYSTEM.id, SYSTEM.name) == ("danger_pool", "Danger Pool")
 
 
 def test_options_defaults_follow_spec_3_1():

@@ -24,7 +24,7 @@ SPEC_3_11_DEFAULTS = {
 
 
 def test_identity():
-    assert (SYSTEM.id, SYSTEM.name, SYSTEM.secret_dice_purposes) == ("iskra", "Iskra", frozenset())
+    assert (SYSTEM.id, SYSTEM.name) == ("iskra", "Iskra")
 
 
 def test_options_defaults_follow_spec_3_11():
