@@ -169,3 +169,28 @@ async def test_graphql_nul_in_a_literal_is_refused_with_a_code(client):
     r = await client.post("/graphql", json={"query": q}, headers=bearer(t.gm))
     assert r.json()["errors"][0]["extensions"]["code"] == "invalid_input"
     assert r.json()["data"] is None
+
+
+@pytest.mark.parametrize("raw", ['"x"', "1", "null"])
+async def test_a_graphql_body_that_is_not_an_object_is_400_with_a_code(client, raw):
+    r = await client.post("/graphql", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["errors"][0]["extensions"]["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("message", ['"x"', "null", '{"type": "subscribe", "id": "1", "payload": "x"}',
+                                     '{"type": "subscribe", "id": "1", "payload": {"query": 5}}',
+                                     '{"type": "complete", "id": ["a"]}'])
+def test_a_malformed_websocket_message_closes_the_socket_as_invalid_not_as_a_crash(embedded_settings, message):
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from service.app import create_app
+
+    with TestClient(create_app(embedded_settings)) as http:
+        with http.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ws.send_json({"type": "connection_init", "payload": {}})
+            assert ws.receive_json()["type"] == "connection_ack"
+            ws.send_text(message)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+    assert closed.value.code == 4400
