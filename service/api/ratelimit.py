@@ -13,6 +13,7 @@ server take it from X-Forwarded-For of trusted proxies only (uvicorn --proxy-hea
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 
 from service.api.problems import GRAPHQL_PATH, problem
@@ -32,6 +33,19 @@ def _bearer(scope) -> str | None:
     return None
 
 
+def client_key(host: str) -> str:
+    """An IPv6 client is its /64: that is what one subscriber gets, and taking a new address from it is free."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6:
+        if ip.ipv4_mapped:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 class RateLimit:
     def __init__(self, app, settings: Settings) -> None:
         self.app = app
@@ -46,7 +60,7 @@ class RateLimit:
                 or scope["path"] in EXEMPT):
             await self.app(scope, receive, send)
             return
-        address = (scope.get("client") or ("unknown", 0))[0]
+        address = client_key((scope.get("client") or ("unknown", 0))[0])
         token = _bearer(scope)
         buckets = []
         if self.per_address:

@@ -139,3 +139,16 @@ def test_rate_limits_are_settings_read_from_the_environment():
         Rate(20, 100), Rate(100, 300), Rate(1, 10))
     with pytest.raises(ValueError):
         Settings.from_env({"RULEKEEPER_RATE_LIMIT_PER_TOKEN": "fast"})
+
+
+async def test_ipv6_clients_share_the_budget_of_their_64(settings):
+    from service.app import create_app
+
+    app = create_app(replace(settings, **{**OFF, "rate_per_address": Rate(0.2, 2)}))
+    async with app.router.lifespan_context(app):
+        prefix = "2001:db8:%x:%x" % (uuid.uuid4().int & 0xFFFF, uuid.uuid4().int & 0xFFFF)
+        for host in (f"{prefix}::1", f"{prefix}::2", f"{prefix}:ffff::3"):
+            transport = httpx.ASGITransport(app=app, client=(host, 4000))
+            async with httpx.AsyncClient(transport=transport, base_url="http://rulekeeper.test") as c:
+                last = await c.get("/v1/systems")
+        assert_throttled(last)
