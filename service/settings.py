@@ -80,9 +80,12 @@ class Settings:
             raw = env.get(name)
             if raw is None or not raw.strip():
                 return default
-            value = int(raw)
+            try:
+                value = int(raw)
+            except ValueError:
+                raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
             if value < 1:
-                raise ValueError(f"{name} must be at least 1")
+                raise ValueError(f"{name} must be at least 1, not {raw!r}")
             return value
 
         return cls(

@@ -1,7 +1,7 @@
 """Rate limits: per bearer token, per client address, and a stricter budget for failed authentication.
 
-Every request (and WebSocket handshake) except /healthz and /readyz takes one from its address's
-bucket and, when it carries a bearer token, one from the token's bucket, in one call to the bucket
+Every request (and WebSocket handshake, and each operation started on a WebSocket: see
+service.api.graphql.app) except /healthz and /readyz takes one from its address's bucket and, when it carries a bearer token, one from the token's bucket, in one call to the bucket
 store (one Redis round trip when shared). Each token the service refuses then takes one from the
 address's failed-authentication bucket; once that one is empty, the address's requests that carry a
 token are refused until it refills, whichever API they use. A refusal is a 429 problem with
@@ -46,31 +46,55 @@ def client_key(host: str) -> str:
     return str(ip)
 
 
-class RateLimit:
-    def __init__(self, app, settings: Settings) -> None:
-        self.app = app
+class Budgets:
+    """Which buckets a request takes from, for the middleware and for each operation on a WebSocket."""
+
+    def __init__(self, settings: Settings) -> None:
         self.per_token = settings.rate_per_token
         self.per_address = settings.rate_per_address
         self.on_failure = settings.rate_auth_failures
         self.enabled = any((self.per_token, self.per_address, self.on_failure))
 
-    async def __call__(self, scope, receive, send) -> None:
-        store: Buckets | None = getattr(scope["app"].state, "rate_buckets", None) if "app" in scope else None
-        if (not self.enabled or store is None or scope["type"] not in ("http", "websocket")
-                or scope["path"] in EXEMPT):
-            await self.app(scope, receive, send)
-            return
-        address = client_key((scope.get("client") or ("unknown", 0))[0])
-        token = _bearer(scope)
+    def request(self, address: str, token: str | None, *, credentials: bool) -> list[Bucket]:
         buckets = []
         if self.per_address:
             buckets.append(Bucket(f"address:{address}", self.per_address))
         if self.per_token and token:
             buckets.append(Bucket(f"token:{hash_token(token)[:32]}", self.per_token))
-        failures_key = f"auth-failures:{address}"
-        if self.on_failure and (token or scope["type"] == "websocket"):
-            buckets.append(Bucket(failures_key, self.on_failure, charge=False))
-        wait = await store.take(buckets)
+        if self.on_failure and credentials:
+            buckets.append(Bucket(f"auth-failures:{address}", self.on_failure, charge=False))
+        return buckets
+
+    def failures(self, address: str, count: int) -> list[Bucket]:
+        if not (self.on_failure and count):
+            return []
+        return [Bucket(f"auth-failures:{address}", self.on_failure, cost=min(count, self.on_failure.burst))]
+
+
+def store_of(app) -> Buckets | None:
+    return getattr(app.state, "rate_buckets", None)
+
+
+def retry_after(wait: float) -> int:
+    return max(1, math.ceil(wait))
+
+
+class RateLimit:
+    def __init__(self, app, settings: Settings) -> None:
+        self.app = app
+        self.budgets = Budgets(settings)
+
+    async def __call__(self, scope, receive, send) -> None:
+        store = store_of(scope["app"]) if "app" in scope else None
+        if (not self.budgets.enabled or store is None or scope["type"] not in ("http", "websocket")
+                or scope["path"] in EXEMPT):
+            await self.app(scope, receive, send)
+            return
+        address = client_key((scope.get("client") or ("unknown", 0))[0])
+        token = _bearer(scope)
+        # A WebSocket's token comes later, in its first message: a handshake counts as presenting one.
+        wait = await store.take(self.budgets.request(address, token,
+                                                     credentials=bool(token) or scope["type"] == "websocket"))
         if wait > 0:
             await self._refuse(scope, receive, send, wait)
             return
@@ -80,11 +104,11 @@ class RateLimit:
             await self.app(scope, receive, send)
         finally:
             auth_failures.reset(reset)
-            if failures.count and self.on_failure:
-                await store.take([Bucket(failures_key, self.on_failure, cost=min(failures.count, self.on_failure.burst))])
+            if failures.count:
+                await store.take(self.budgets.failures(address, failures.count))
 
     async def _refuse(self, scope, receive, send, wait: float) -> None:
-        seconds = max(1, math.ceil(wait))
+        seconds = retry_after(wait)
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1013})  # try again later; before accept: a 403
             return

@@ -152,3 +152,25 @@ async def test_ipv6_clients_share_the_budget_of_their_64(settings):
             async with httpx.AsyncClient(transport=transport, base_url="http://rulekeeper.test") as c:
                 last = await c.get("/v1/systems")
         assert_throttled(last)
+
+
+def test_each_operation_on_a_websocket_takes_from_the_token_budget(embedded_settings):
+    """Queries and mutations run over graphql-transport-ws too: a socket is no way around the limits."""
+    from starlette.testclient import TestClient
+
+    from service.app import create_app
+
+    with TestClient(create_app(replace(embedded_settings, **{**OFF, "rate_per_token": Rate(0.1, 2)}))) as http:
+        gm = http.post("/v1/campaigns", json={"name": "ws", "system": "stepdice"}).json()["gm_token"]
+        with http.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ws.send_json({"type": "connection_init", "payload": {"authorization": f"Bearer {gm}"}})
+            assert ws.receive_json()["type"] == "connection_ack"
+            answers = []
+            for i in range(3):
+                ws.send_json({"id": str(i), "type": "subscribe", "payload": {"query": "{ systems { id } }"}})
+                first = ws.receive_json()
+                if first["type"] == "next":
+                    assert ws.receive_json()["type"] == "complete"
+                answers.append(first)
+    assert [a["type"] for a in answers] == ["next", "next", "error"]
+    assert answers[2]["payload"][0]["extensions"]["code"] == "rate_limited"

@@ -17,6 +17,7 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import Bas
 from service.api import jsoninput
 from service.api.graphql.schema import schema_for
 from service.api.problems import problem
+from service.api.ratelimit import Budgets, client_key, retry_after, store_of
 from service.game.errors import GameError
 from service.settings import Settings
 
@@ -87,15 +88,34 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
             await self.websocket.close(code=4429, reason=f"at most {self.view.sockets.limit} sockets per token")
 
     async def handle_subscribe(self, message) -> None:
-        # strawberry answers the same limit with an error that has no code; this one has.
-        limit = self.max_subscriptions_per_connection
-        if (self.connection_acknowledged and message.get("id") not in self.operations and limit is not None
-                and len(self.operations) >= limit):
-            error = GraphQLError(f"at most {limit} operations may run at once on one socket",
-                                 extensions={"code": "too_many_subscriptions", "limit": limit})
-            await self.send_message({"id": message["id"], "type": "error", "payload": [error.formatted]})
-            return
+        if self.connection_acknowledged and message["id"] not in self.operations:
+            # strawberry answers the same limit with an error that has no code; this one has.
+            limit = self.max_subscriptions_per_connection
+            if limit is not None and len(self.operations) >= limit:
+                await self._refuse(message, f"at most {limit} operations may run at once on one socket",
+                                   code="too_many_subscriptions", limit=limit)
+                return
+            # Queries and mutations run over a socket too: each operation takes from the budgets as a request does.
+            wait = await self._take_budget()
+            if wait > 0:
+                seconds = retry_after(wait)
+                await self._refuse(message, f"too many requests; retry in {seconds} s", code="rate_limited",
+                                   retry_after=seconds)
+                return
         await super().handle_subscribe(message)
+
+    async def _take_budget(self) -> float:
+        ws = self.context.get("request")
+        store = store_of(ws.app) if ws is not None else None
+        if store is None or not self.view.budgets.enabled:
+            return 0.0
+        token = self.context.get("token")
+        address = client_key(ws.client.host if ws.client else "unknown")
+        return await store.take(self.view.budgets.request(address, token, credentials=bool(token)))
+
+    async def _refuse(self, message, text: str, **extensions) -> None:
+        error = GraphQLError(text, extensions=extensions)
+        await self.send_message({"id": message["id"], "type": "error", "payload": [error.formatted]})
 
     async def shutdown(self) -> None:
         try:
@@ -109,9 +129,10 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
 class RulekeeperGraphQL(GraphQL):
     graphql_transport_ws_handler_class = LimitedTransportWS
 
-    def __init__(self, schema, *, max_sockets: int, **kwargs) -> None:
+    def __init__(self, schema, *, max_sockets: int, budgets: Budgets, **kwargs) -> None:
         super().__init__(schema, **kwargs)
         self.sockets = SocketCount(max_sockets)
+        self.budgets = budgets
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -173,5 +194,5 @@ def graphql_routes(settings: Settings | None = None) -> list:
     settings = settings or Settings()
     app = RulekeeperGraphQL(schema_for(settings), subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
                             max_subscriptions_per_connection=settings.graphql_max_subscriptions,
-                            max_sockets=settings.graphql_max_sockets)
+                            max_sockets=settings.graphql_max_sockets, budgets=Budgets(settings))
     return [Route("/graphql", app, methods=["GET", "POST"]), WebSocketRoute("/graphql", app)]
