@@ -11,6 +11,7 @@ import logging
 
 import strawberry
 from graphql import GraphQLError, GraphQLSyntaxError
+from graphql.validation.validate import ValidationAbortedError
 from strawberry.extensions import MaskErrors, ParserCache
 
 from service.game.errors import GameError
@@ -33,6 +34,8 @@ def _code(error: GraphQLError) -> str:
     if isinstance(error, GraphQLSyntaxError) or isinstance(error.original_error, GraphQLSyntaxError):
         # MaxTokensLimiter aborts the parse with a syntax error of its own.
         return "query_too_large" if "tokens" in error.message else "graphql_parse_failed"
+    if isinstance(error, ValidationAbortedError):  # a validation budget ran out (see graphql/limits.py)
+        return "query_too_complex"
     return "graphql_validation_failed"
 
 
