@@ -1,7 +1,6 @@
 """GraphQL over HTTP and WebSocket (graphql-transport-ws), routed at the exact path /graphql."""
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from typing import Any
@@ -19,6 +18,7 @@ from service.api.graphql.schema import schema_for
 from service.api.problems import problem
 from service.api.ratelimit import Budgets, client_key, retry_after, store_of
 from service.game.errors import GameError
+from service.game.tokens import hash_token
 from service.settings import Settings
 
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
@@ -182,8 +182,7 @@ class RulekeeperGraphQL(GraphQL):
             context["token"] = auth.partition(" ")[2].strip() if auth.lower().startswith("bearer ") else auth
         token = context.get("token")
         client = getattr(context.get("request"), "client", None)
-        key = ("token:" + hashlib.sha256(token.encode()).hexdigest() if token
-               else "address:" + (client.host if client else "unknown"))
+        key = "token:" + hash_token(token) if token else "address:" + client_key(client.host if client else "unknown")
         if not self.sockets.acquire(key):
             raise TooManySockets
         context["socket_key"] = key
