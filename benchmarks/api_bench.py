@@ -39,7 +39,9 @@ def free_port() -> int:
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], cwd=ROOT,
-                            env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", **env},
+                            # One client and one token at full speed: rate limits would measure themselves.
+                            env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+                                 "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", **env},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

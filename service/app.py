@@ -15,11 +15,15 @@ from starlette.routing import Route
 
 from service.api import problems
 from service.api.graphql.app import graphql_routes
+from service.api.guard import RequestGuard
+from service.api.ratelimit import RateLimit
 from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
 from service.game.context import Services
 from service.game.errors import GameError
+from service.logs import printable
 from service.settings import Settings
+from service.store.buckets import open_buckets
 from service.store.live import open_live_store
 from service.store.records.db import make_engine, migrate, sessionmaker
 
@@ -27,7 +31,8 @@ log = logging.getLogger("rulekeeper")
 
 
 class AccessLog:
-    """One line per request: method, path, status, milliseconds."""
+    """One line per request: method, path, status, milliseconds. The path is the decoded one, so a
+    client's %0a would start a new line: it is logged escaped."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -47,7 +52,7 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            log.info("%s %s %s %.1fms", scope["method"], scope["path"], status["code"],
+            log.info("%s %s %s %.1fms", printable(scope["method"]), printable(scope["path"]), status["code"],
                      (time.perf_counter() - start) * 1000)
 
 
@@ -62,10 +67,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
         app.state.services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live)
+        limited = any((settings.rate_per_token, settings.rate_per_address, settings.rate_auth_failures))
+        app.state.rate_buckets = open_buckets(settings.redis_url) if limited else None
         log.info("rulekeeper ready: records on %s, live store %s", engine.dialect.name, type(live).__name__)
         try:
             yield
         finally:
+            if app.state.rate_buckets is not None:
+                await app.state.rate_buckets.close()
             await live.close()
             await engine.dispose()
 
@@ -73,15 +82,25 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"status": "ok"})
 
     async def readyz(request: Request) -> JSONResponse:
+        """Up or down per component, and nothing more: an anonymous caller learns no addresses or errors."""
         svc: Services = request.app.state.services
         from sqlalchemy import text
-        try:
+
+        async def database() -> None:
             async with svc.engine.connect() as conn:
                 await conn.execute(text("SELECT 1"))
-            await svc.live.get("readyz")
-        except Exception as exc:  # readiness must answer, not raise: report what is down
-            return JSONResponse({"status": "unavailable", "detail": str(exc)}, status_code=503)
-        return JSONResponse({"status": "ok"})
+
+        checks = {}
+        for name, probe in (("database", database), ("live_store", lambda: svc.live.get("readyz"))):
+            try:
+                await probe()
+                checks[name] = "up"
+            except Exception as exc:  # readiness must answer, not raise: say what is down, log why
+                log.warning("not ready: the %s is down: %s: %s", name, type(exc).__name__, exc)
+                checks[name] = "down"
+        ready = all(v == "up" for v in checks.values())
+        return JSONResponse({"status": "ok" if ready else "unavailable", "checks": checks},
+                            status_code=200 if ready else 503)
 
     async def openapi(_: Request) -> JSONResponse:
         return JSONResponse(openapi_doc)
@@ -91,11 +110,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/readyz", readyz, methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
         *rest_routes(),
-        *graphql_routes(),
+        *graphql_routes(settings),
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(AccessLog)],
+        # Outermost first: every request is logged, then rate limited, then checked for size and characters.
+        middleware=[Middleware(AccessLog), Middleware(RateLimit, settings=settings),
+                    Middleware(RequestGuard, max_body_bytes=settings.max_body_bytes,
+                               larger={"/v1/campaigns/import": settings.max_import_bytes})],
         exception_handlers={GameError: problems.game_error, HTTPException: problems.http_error,
                             Exception: problems.unexpected},
         lifespan=lifespan,

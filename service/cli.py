@@ -11,12 +11,15 @@ def _serve(args) -> int:
     import uvicorn
 
     from service.logs import configure
+    from service.settings import Settings
 
     configure()
+    settings = Settings.from_env()
     logging.getLogger("rulekeeper").info("serving on http://%s:%d (REST /v1, GraphQL /graphql, contract /openapi.json)",
                                          args.host, args.port)
+    # uvicorn buffers a whole WebSocket message (16 MiB by default) before the application sees it.
     uvicorn.run("service.asgi:app", host=args.host, port=args.port, workers=args.workers, log_level="warning",
-                proxy_headers=True)
+                proxy_headers=True, ws_max_size=settings.max_body_bytes)
     return 0
 
 

@@ -24,6 +24,31 @@ def async_database_url(url: str) -> str:
 
 
 @dataclass(frozen=True)
+class Rate:
+    """A token bucket: `per_second` requests sustained, up to `burst` at once."""
+
+    per_second: float
+    burst: int
+
+    @classmethod
+    def parse(cls, text: str | None, default: Rate | None) -> Rate | None:
+        """`RATE/BURST` (e.g. `20/100`); `off` (or 0) turns the limit off; unset keeps the default."""
+        if text is None or not text.strip():
+            return default
+        text = text.strip().lower()
+        if text in {"off", "0", "none", "false"}:
+            return None
+        rate, _, burst = text.partition("/")
+        try:
+            parsed = cls(float(rate), int(burst) if burst else max(1, int(float(rate))))
+        except ValueError:
+            raise ValueError(f"a rate limit is RATE/BURST, like 20/100, or off; got {text!r}") from None
+        if parsed.per_second <= 0 or parsed.burst < 1:
+            raise ValueError(f"a rate limit needs a positive rate and a burst of at least 1; got {text!r}")
+        return parsed
+
+
+@dataclass(frozen=True)
 class Settings:
     database_url: str = "sqlite+aiosqlite:///./rulekeeper.db"
     redis_url: str | None = None
@@ -36,11 +61,41 @@ class Settings:
     idempotency_ttl_seconds: float = 24 * 3600
     # A claimed key whose request died answers 409 this long; then a retry may take the claim over.
     idempotency_lease_seconds: float = 30
+    # Every HTTP request body and WebSocket message, counted while it arrives.
+    max_body_bytes: int = 64 * 1024
+    # A campaign document sent to POST /v1/campaigns/import (its whole move log and event log).
+    max_import_bytes: int = 32 * 1024 * 1024
+    # GraphQL documents: nesting of selections, aliased fields, lexical tokens, and the estimated cost
+    # (each field 1, a page of events as many as it may return).
+    graphql_max_depth: int = 10
+    graphql_max_aliases: int = 20
+    graphql_max_tokens: int = 2000
+    graphql_max_cost: int = 2000
+    # graphql-transport-ws: operations in flight on one socket, sockets open per token (or per address).
+    graphql_max_subscriptions: int = 5
+    graphql_max_sockets: int = 5
+    # Token buckets; None turns one off. Shared through Redis when REDIS_URL is set, else per process.
+    rate_per_token: Rate | None = Rate(20, 100)
+    rate_per_address: Rate | None = Rate(100, 300)
+    rate_auth_failures: Rate | None = Rate(1, 10)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
         env = dict(os.environ if env is None else env)
         op = env.get("RULEKEEPER_OPERATOR_KEY") or None
+
+        def number(name: str, default: int) -> int:
+            raw = env.get(name)
+            if raw is None or not raw.strip():
+                return default
+            try:
+                value = int(raw)
+            except ValueError:
+                raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+            if value < 1:
+                raise ValueError(f"{name} must be at least 1, not {raw!r}")
+            return value
+
         return cls(
             database_url=async_database_url(env.get("DATABASE_URL") or cls.database_url),
             redis_url=env.get("REDIS_URL") or None,
@@ -51,6 +106,17 @@ class Settings:
             idempotency_ttl_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl_seconds),
             idempotency_lease_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS",
                                                cls.idempotency_lease_seconds),
+            max_body_bytes=number("RULEKEEPER_MAX_BODY_BYTES", cls.max_body_bytes),
+            max_import_bytes=number("RULEKEEPER_MAX_IMPORT_BYTES", cls.max_import_bytes),
+            graphql_max_depth=number("RULEKEEPER_GRAPHQL_MAX_DEPTH", cls.graphql_max_depth),
+            graphql_max_aliases=number("RULEKEEPER_GRAPHQL_MAX_ALIASES", cls.graphql_max_aliases),
+            graphql_max_tokens=number("RULEKEEPER_GRAPHQL_MAX_TOKENS", cls.graphql_max_tokens),
+            graphql_max_cost=number("RULEKEEPER_GRAPHQL_MAX_COST", cls.graphql_max_cost),
+            graphql_max_subscriptions=number("RULEKEEPER_GRAPHQL_MAX_SUBSCRIPTIONS", cls.graphql_max_subscriptions),
+            graphql_max_sockets=number("RULEKEEPER_GRAPHQL_MAX_SOCKETS", cls.graphql_max_sockets),
+            rate_per_token=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_PER_TOKEN"), cls.rate_per_token),
+            rate_per_address=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_PER_ADDRESS"), cls.rate_per_address),
+            rate_auth_failures=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_AUTH_FAILURES"), cls.rate_auth_failures),
         )
 
 

@@ -9,12 +9,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from service.game.errors import GameError
+from service.logs import printable
 
 log = logging.getLogger("rulekeeper.errors")
 
 TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
           409: "Conflict", 412: "Precondition failed", 413: "Payload too large", 415: "Unsupported media type",
-          422: "Unprocessable content", 500: "Internal server error", 503: "Service unavailable"}
+          422: "Unprocessable content", 429: "Too many requests", 500: "Internal server error",
+          503: "Service unavailable"}
+GRAPHQL_PATH = "/graphql"
 
 
 class ProblemResponse(JSONResponse):
@@ -22,7 +25,9 @@ class ProblemResponse(JSONResponse):
 
 
 def problem(status: int, code: str, detail: str, *, field: str | None = None, extra: dict[str, Any] | None = None,
-            headers: dict[str, str] | None = None) -> ProblemResponse:
+            headers: dict[str, str] | None = None, graphql: bool = False) -> ProblemResponse:
+    """`graphql`: also a GraphQL response (an `errors` list with `extensions.code`), for refusals on
+    /graphql that happen before GraphQL runs (too large, too many requests, not JSON)."""
     body: dict[str, Any] = {
         "type": f"https://rulekeeper.dev/problems/{code}",
         "title": TITLES.get(status, "Error"),
@@ -34,6 +39,9 @@ def problem(status: int, code: str, detail: str, *, field: str | None = None, ex
         body["field"] = field
     if extra:
         body.update(extra)
+    if graphql:
+        body["errors"] = [{"message": detail, "extensions": {"code": code, "status": status, "field": field,
+                                                             **(extra or {})}}]
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": 'Bearer realm="rulekeeper"'}
     return ProblemResponse(body, status_code=status, headers=headers)
@@ -51,5 +59,5 @@ async def http_error(_: Request, exc: HTTPException) -> ProblemResponse:
 
 
 async def unexpected(request: Request, exc: Exception) -> ProblemResponse:
-    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    log.exception("unhandled error on %s %s", printable(request.method), printable(request.url.path))
     return problem(500, "internal_error", "the service failed; this is a bug and has been logged")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hmac
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -12,6 +13,23 @@ from service.game.tokens import hash_token
 from service.rules.base import Actor
 from service.settings import Settings
 from service.store.records.models import Character, Credential
+
+
+class AuthFailures:
+    """Credentials refused while serving one request; the transport's rate limiter charges them to the
+    client's address, so a client trying tokens is slowed down whichever API it uses."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+auth_failures: ContextVar[AuthFailures | None] = ContextVar("auth_failures", default=None)
+
+
+def _refused() -> None:
+    failures = auth_failures.get()
+    if failures is not None:
+        failures.count += 1
 
 
 @dataclass(frozen=True)
@@ -38,6 +56,7 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
         raise unauthorized()
     cred = await session.scalar(select(Credential).where(Credential.token_hash == hash_token(token)))
     if cred is None or cred.campaign_id != campaign_id:
+        _refused()
         raise unauthorized("the bearer token is not valid for this campaign")
     chars: frozenset[str] = frozenset()
     if cred.player_id:
@@ -59,5 +78,7 @@ def check_operator_key(settings: Settings, given: str | None) -> None:
     if expected is None:
         return
     if not given or not hmac.compare_digest(given.encode(), str(expected).encode()):
+        if given:
+            _refused()
         raise GameError(401, "operator_key_required", "this deployment requires the operator key to create campaigns",
                         field="Authorization")

@@ -330,3 +330,9 @@ async def test_export_is_refused_when_the_options_hide_characters_from_the_gm(cl
     gm = r.json()["gm_token"]
     r = await client.get(f"/v1/campaigns/{r.json()['campaign']['id']}/export", headers=bearer(gm))
     assert_problem(r, 403, "export_reveals_secrets")
+
+
+async def test_a_campaign_document_may_be_larger_than_other_bodies(client):
+    big = {"format": "rulekeeper-campaign/1", "padding": "x" * 100_000}
+    assert_problem(await client.post("/v1/campaigns", json=big), 413, "payload_too_large")
+    assert_problem(await client.post("/v1/campaigns/import", json=big), 422, "invalid_input")

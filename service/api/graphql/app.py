@@ -1,16 +1,171 @@
 """GraphQL over HTTP and WebSocket (graphql-transport-ws), routed at the exact path /graphql."""
 from __future__ import annotations
 
+import json
+from collections import Counter
 from typing import Any
 
+from cross_web import HTTPException
+from graphql import GraphQLError
+from starlette.requests import Request
 from starlette.routing import Route, WebSocketRoute
 from strawberry.asgi import GraphQL
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import BaseGraphQLTransportWSHandler
 
-from service.api.graphql.schema import schema
+from service.api import jsoninput
+from service.api.graphql.schema import schema_for
+from service.api.problems import problem
+from service.api.ratelimit import Budgets, client_key, retry_after, store_of
+from service.game.errors import GameError
+from service.game.tokens import hash_token
+from service.settings import Settings
+
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+              415: "unsupported_media_type"}
+
+
+class Refused(json.JSONDecodeError):
+    """A body or message that parses as JSON but may not be used (see service.api.jsoninput). A
+    JSONDecodeError so that strawberry refuses it where it refuses malformed JSON (a 400 on HTTP, a 4400
+    close on a WebSocket); `error` says why."""
+
+    def __init__(self, error: GameError) -> None:
+        super().__init__(error.detail, "", 0)
+        self.error = error
+
+
+class TooManySockets(Exception):
+    pass
+
+
+class SocketCount:
+    """Sockets open per token (per client address for sockets without one), in this process."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+
+    def acquire(self, key: str) -> bool:
+        if self.open[key] >= self.limit:
+            return False
+        self.open[key] += 1
+        return True
+
+    def release(self, key: str) -> None:
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+
+
+def _well_formed(message) -> bool:
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        return False
+    if message["type"] in ("subscribe", "complete", "next", "error") and not isinstance(message.get("id"), str):
+        return False
+    if message["type"] == "subscribe":
+        payload = message.get("payload")
+        return (isinstance(payload, dict) and isinstance(payload.get("query"), str)
+                and isinstance(payload.get("variables"), (dict, type(None)))
+                and isinstance(payload.get("operationName"), (str, type(None))))
+    return True
+
+
+class LimitedTransportWS(BaseGraphQLTransportWSHandler):
+    async def handle_message(self, message) -> None:
+        # strawberry trusts the shape (indexes, hashes, measures it): a wrong one killed the socket with a TypeError.
+        if not _well_formed(message):
+            # A close reason may hold 123 bytes.
+            await self.handle_invalid_message("malformed message: an object with a string type (and id, and a "
+                                              "payload with a string query)")
+            return
+        await super().handle_message(message)
+
+    async def handle_connection_init(self, message) -> None:
+        try:
+            await super().handle_connection_init(message)
+        except TooManySockets:
+            await self.websocket.close(code=4429, reason=f"at most {self.view.sockets.limit} sockets per token")
+
+    async def handle_subscribe(self, message) -> None:
+        if self.connection_acknowledged and message["id"] not in self.operations:
+            # strawberry answers the same limit with an error that has no code; this one has.
+            limit = self.max_subscriptions_per_connection
+            if limit is not None and len(self.operations) >= limit:
+                await self._refuse(message, f"at most {limit} operations may run at once on one socket",
+                                   code="too_many_subscriptions", limit=limit)
+                return
+            # Queries and mutations run over a socket too: each operation takes from the budgets as a request does.
+            wait = await self._take_budget()
+            if wait > 0:
+                seconds = retry_after(wait)
+                await self._refuse(message, f"too many requests; retry in {seconds} s", code="rate_limited",
+                                   retry_after=seconds)
+                return
+        await super().handle_subscribe(message)
+
+    async def _take_budget(self) -> float:
+        ws = self.context.get("request")
+        store = store_of(ws.app) if ws is not None else None
+        if store is None or not self.view.budgets.enabled:
+            return 0.0
+        token = self.context.get("token")
+        address = client_key(ws.client.host if ws.client else "unknown")
+        return await store.take(self.view.budgets.request(address, token, credentials=bool(token)))
+
+    async def _refuse(self, message, text: str, **extensions) -> None:
+        error = GraphQLError(text, extensions=extensions)
+        await self.send_message({"id": message["id"], "type": "error", "payload": [error.formatted]})
+
+    async def shutdown(self) -> None:
+        try:
+            await super().shutdown()
+        finally:
+            key = self.context.pop("socket_key", None) if isinstance(self.context, dict) else None
+            if key is not None:
+                self.view.sockets.release(key)
 
 
 class RulekeeperGraphQL(GraphQL):
+    graphql_transport_ws_handler_class = LimitedTransportWS
+
+    def __init__(self, schema, *, max_sockets: int, budgets: Budgets, **kwargs) -> None:
+        super().__init__(schema, **kwargs)
+        self.sockets = SocketCount(max_sockets)
+        self.budgets = budgets
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        # As strawberry's own __call__, but every refusal is a problem that is also a GraphQL response.
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except GameError as exc:  # the body grew past the limit while it was read (service.api.guard)
+            response = problem(exc.status, exc.code, exc.detail, field=exc.field, graphql=True)
+        except HTTPException as exc:
+            cause = exc.__cause__
+            if isinstance(cause, Refused):
+                e = cause.error
+                response = problem(e.status, e.code, e.detail, field=e.field, graphql=True)
+            else:
+                code = "invalid_json" if isinstance(cause, json.JSONDecodeError) else HTTP_CODES.get(
+                    exc.status_code, "bad_request")
+                response = problem(exc.status_code, code, exc.reason, graphql=True)
+        await response(scope, receive, send)
+
+    async def parse_http_body(self, request):
+        try:
+            return await super().parse_http_body(request)
+        except AttributeError:  # strawberry reads the body with .get(): a JSON string, number or null
+            raise HTTPException(400, 'a GraphQL request is a JSON object, like {"query": "{ systems { id } }"}') from None
+
+    def decode_json(self, data: str | bytes) -> object:
+        try:
+            return jsoninput.loads(data)
+        except GameError as exc:
+            raise Refused(exc) from None
+
     async def get_context(self, request, response=None) -> dict[str, Any]:
         token = None
         auth = request.headers.get("authorization", "") if hasattr(request, "headers") else ""
@@ -25,9 +180,18 @@ class RulekeeperGraphQL(GraphQL):
         auth = params.get("authorization") or params.get("Authorization") if isinstance(params, dict) else None
         if isinstance(auth, str):
             context["token"] = auth.partition(" ")[2].strip() if auth.lower().startswith("bearer ") else auth
+        token = context.get("token")
+        client = getattr(context.get("request"), "client", None)
+        key = "token:" + hash_token(token) if token else "address:" + client_key(client.host if client else "unknown")
+        if not self.sockets.acquire(key):
+            raise TooManySockets
+        context["socket_key"] = key
         return None
 
 
-def graphql_routes() -> list:
-    app = RulekeeperGraphQL(schema, subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL])
+def graphql_routes(settings: Settings | None = None) -> list:
+    settings = settings or Settings()
+    app = RulekeeperGraphQL(schema_for(settings), subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+                            max_subscriptions_per_connection=settings.graphql_max_subscriptions,
+                            max_sockets=settings.graphql_max_sockets, budgets=Budgets(settings))
     return [Route("/graphql", app, methods=["GET", "POST"]), WebSocketRoute("/graphql", app)]

@@ -2,23 +2,28 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import AsyncGenerator
 from typing import Any
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import ParserCache, ValidationCache
+from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ValidationCache
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql import types as t
+from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
+from service.api.graphql.errors import Schema as ErrorSchema
+from service.api.graphql.limits import DocumentLimits, document_rule
 from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer
 from service.game.errors import GameError
 from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
                                  UndoRequest)
 from service.api.rest.request import parse
+from service.settings import Settings
 
 
 async def run(coro) -> Any:
@@ -304,6 +309,23 @@ class Subscription:
                 await asyncio.sleep(POLL_SECONDS)
 
 
-schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription,
-                           # Factories: the caches themselves live at module level and are shared across requests.
-                           extensions=[lambda: ParserCache(maxsize=256), lambda: ValidationCache(maxsize=256)])
+@functools.lru_cache(maxsize=8)
+def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int) -> strawberry.Schema:
+    """The schema with its limits (one per set of limits: see graphql/limits.py on the ValidationCache)."""
+    rule = document_rule(DocumentLimits(max_depth=max_depth, max_aliases=max_aliases, max_cost=max_cost))
+    return ErrorSchema(query=Query, mutation=Mutation, subscription=Subscription, extensions=[
+        # Factories: a fresh extension per request; the caches themselves live at module level.
+        lambda: MaxTokensLimiter(max_token_count=max_tokens),
+        lambda: AddValidationRules([rule]),
+        lambda: ParserCacheReportingErrors(maxsize=256),
+        lambda: ValidationCache(maxsize=256),
+        ErrorCodes,
+    ])
+
+
+def schema_for(settings: Settings) -> strawberry.Schema:
+    return make_schema(settings.graphql_max_depth, settings.graphql_max_aliases, settings.graphql_max_tokens,
+                       settings.graphql_max_cost)
+
+
+schema = schema_for(Settings())

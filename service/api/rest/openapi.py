@@ -110,7 +110,10 @@ def _responses(op) -> dict[str, Any]:
     if op.etag:
         ok["headers"] = {"ETag": {"schema": {"type": "string"}, "description": "The table's version."}}
     out = {str(op.status): ok}
-    for status in sorted(set(op.errors)):
+    # Any operation may be rate limited (service.api.ratelimit).
+    for status in sorted(set(op.errors) | {429}):
         out[str(status)] = {"description": "Problem", "content": {"application/problem+json": {
             "schema": {"$ref": REF.format(model="Problem")}}}}
+    out["429"]["headers"] = {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
+                                             "description": "Seconds until the budget has room again."}}
     return out

@@ -1,0 +1,75 @@
+"""GraphQL errors as clients see them: every one carries `extensions.code`, none carries internal text.
+
+An error raised on purpose (a GameError turned GraphQLError, a limit, a parse or validation error)
+keeps its message. Anything else is a bug whose text may hold SQL, parameters or server addresses
+(strawberry puts str(exception) in the message): the client gets a fixed message and
+`internal_error`, and the real exception goes to the log with its traceback, as REST does.
+"""
+from __future__ import annotations
+
+import logging
+
+import strawberry
+from graphql import GraphQLError, GraphQLSyntaxError
+from graphql.validation.validate import ValidationAbortedError
+from strawberry.extensions import MaskErrors, ParserCache
+
+from service.game.errors import GameError
+
+log = logging.getLogger("rulekeeper.errors")
+
+INTERNAL = "the service failed; this is a bug and has been logged"
+
+
+def is_internal(error: GraphQLError) -> bool:
+    if (error.extensions or {}).get("code"):
+        return False
+    original = error.original_error
+    return original is not None and not isinstance(original, (GraphQLError, GameError))
+
+
+def _code(error: GraphQLError) -> str:
+    if is_internal(error):
+        return "internal_error"
+    if isinstance(error, GraphQLSyntaxError) or isinstance(error.original_error, GraphQLSyntaxError):
+        # MaxTokensLimiter aborts the parse with a syntax error of its own.
+        return "query_too_large" if "tokens" in error.message else "graphql_parse_failed"
+    if isinstance(error, ValidationAbortedError):  # a validation budget ran out (see graphql/limits.py)
+        return "query_too_complex"
+    return "graphql_validation_failed"
+
+
+class ErrorCodes(MaskErrors):
+    """MaskErrors' hooks (every result, streamed ones too), used to give each uncoded error its code."""
+
+    def __init__(self) -> None:
+        super().__init__(should_mask_error=lambda e: not (e.extensions or {}).get("code"), error_message=INTERNAL)
+
+    def anonymise_error(self, error: GraphQLError) -> GraphQLError:
+        code = _code(error)
+        return GraphQLError(INTERNAL if code == "internal_error" else error.message, nodes=error.nodes,
+                            source=error.source, positions=error.positions, path=error.path, original_error=None,
+                            extensions={**(error.extensions or {}), "code": code})
+
+
+class ParserCacheReportingErrors(ParserCache):
+    """ParserCache parses inside its hook, where a syntax error escapes every extension (ErrorCodes
+    included) and reaches the client without a code. On an error this leaves the document unset:
+    strawberry then parses again inside its own error handling, and the error takes the normal path."""
+
+    def on_parse(self):
+        ctx = self.execution_context
+        try:
+            ctx.graphql_document = self.cached_parse_document(ctx.query, **ctx.parse_options)
+        except GraphQLError:
+            pass
+        yield
+
+
+class Schema(strawberry.Schema):
+    def process_errors(self, errors, execution_context=None) -> None:
+        """Log the bugs with their tracebacks; refused requests are the client's news, not the log's."""
+        for error in errors:
+            if is_internal(error):
+                log.error("unhandled error in GraphQL at %s: %s", ".".join(map(str, error.path or [])) or "-",
+                          error.message, exc_info=error.original_error)
