@@ -41,12 +41,14 @@ async def _on_session(svc: Services, s) -> dict[str, Any]:
     return {"conn": await s.connection()} if _joins_transaction(svc) and s is not None else {}
 
 
-async def _cached(svc: Services, s, campaign: Campaign) -> dict[str, Any] | None:
+async def _cached(svc: Services, s, campaign: Campaign, writing: bool) -> dict[str, Any] | None:
     key = table_key(campaign.id)
     try:
         hit = await svc.live.get(key, **await _on_session(svc, s))
-        if hit is not None and hit.version > campaign.table_version:
-            await svc.live.delete(key, **await _on_session(svc, s))  # from a transaction that did not commit
+        if writing and hit is not None and hit.version > campaign.table_version:
+            # Under the campaign's lock the records are current, so a later copy is from a transaction that
+            # did not commit. (A reader holds no lock: a later copy there is a move committed meanwhile.)
+            await svc.live.delete(key, **await _on_session(svc, s))
             return None
     except Exception as exc:
         if _joins_transaction(svc):
@@ -62,15 +64,16 @@ async def _cached(svc: Services, s, campaign: Campaign) -> dict[str, Any] | None
 
 async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) -> dict[str, Any]:
     """The whole engine state at the campaign's current version: options, characters, table.
-    `writing=False` from a read-only session: a rebuilt table is then put back outside it."""
-    table = await _cached(svc, s, campaign) if campaign.table_version else None
+    `writing=False` from a read-only session: a rebuilt table is put back into Redis (never over a newer
+    copy), but not into the embedded store, whose writes wait for the campaign's writers."""
+    table = await _cached(svc, s, campaign, writing) if campaign.table_version else None
     if table is not None:
         chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
         return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     if not await has_history(s, campaign):
         return await _adopt(svc, s, campaign, writing)
     state = await state_at(s, campaign, campaign.table_version)
-    if campaign.status == "active":
+    if campaign.status == "active" and (writing or not _joins_transaction(svc)):
         await publish(svc, s if writing else None, campaign, state["table"])
     return state
 
