@@ -65,6 +65,10 @@ async def export(svc: Services, campaign_id: str, token: str | None) -> dict[str
         sessions = await s.scalars(select(DiceSession).where(where(DiceSession)).order_by(DiceSession.number))
         initial = await movelog.state_at(s, c, 0)
         final = await movelog.state_at(s, c, c.table_version)
+        # The document holds every die, sealed ones too: not while they still decide something hidden.
+        sealed = getattr(system, "session_close_blocker", lambda table: None)(final["table"])
+        if sealed is not None:
+            raise GameError(409, sealed.code, f"{sealed.detail} (the export holds every die, the sealed ones too)")
         return {
             "format": FORMAT,
             "campaign": {k: v for k, v in campaign_view(c).items()},
