@@ -24,26 +24,26 @@ class Move(BaseModel):
     """Base of every action. `sender`: 'gm' = the GM only; 'owner' = the GM or the player controlling the
     character the action names (for test follow-ups: the test's roller; for defend: the defender)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sender: ClassVar[Sender] = "gm"
 
 
 class ActionDeckModifier(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     source: Label = Field(description="Why, e.g. 'closed door', 'very easy' (seed 1.4: +2 … −6, the GM's call).")
     value: int = Field(ge=-20, le=20)
 
 
 class ActionDeckDeclaredAction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     kind: Label = Field(description="What the action is, e.g. 'attack', 'cast', 'ready_item' (recorded only).")
     note: Text | None = None
 
 
 class ActionDeckSegment(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     inches: Inches = Field(description="Distance in inches (squares); halves allowed.")
     mode: Literal["walk", "climb", "crawl", "swim"] = "walk"

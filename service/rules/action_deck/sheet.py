@@ -24,7 +24,7 @@ Side = Literal["party", "party_ally", "opposition", "neutral"]
 
 
 class ActionDeckWeapon(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name
     damage: list[PlainDie] = Field(min_length=1, max_length=6, description="Damage dice, each aces (seed 1.4). "
@@ -36,14 +36,14 @@ class ActionDeckWeapon(BaseModel):
 
 
 class ActionDeckGear(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name
     at_hand: bool = Field(True, description="Readied as a free action (seed 1.3 'pod ręką', the GM's call).")
 
 
 class ActionDeckCharacterInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name = Field(description="The character's name.")
     kind: Kind = Field("wild_card", description="Wild Card (Wild Die, three wounds) or Extra; the GM's decision "

@@ -15,7 +15,7 @@ Sender = Literal["gm", "owner"]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Move(Model):

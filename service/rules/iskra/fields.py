@@ -22,7 +22,7 @@ class Move(BaseModel):
     """Base of every action. `sender`: "gm" (GM only) or "owner" (the GM, or the player controlling the
     character the action names or the pending step belongs to)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sender: ClassVar[Sender] = "gm"
 
 
@@ -33,7 +33,7 @@ class OwnerMove(Move):
 class Modifier(BaseModel):
     """One GM situational modifier (spec 4.3 first row, 7-B31): a signed number and its reason."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     source: Label = Field(description="Why it applies: an ability, a hindrance, the situation.")
     value: int = Field(ge=-20, le=20, description="Signed modifier added to the test.")
@@ -44,7 +44,7 @@ class Modifier(BaseModel):
 class Helper(BaseModel):
     """A helper attached to an out-of-combat test (spec 4.7): the Help action needs a description (L165)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     character_id: Id = Field(description="The helping character.")
     description: Text = Field(description="How they help.")

@@ -17,7 +17,7 @@ Sender = Literal["gm", "owner"]
 
 
 class StepDicePosition(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     x: int = Field(ge=-10_000, le=10_000, description="Grid column (one square = one unit).")
     y: int = Field(ge=-10_000, le=10_000, description="Grid row.")
@@ -26,7 +26,7 @@ class StepDicePosition(BaseModel):
 class StepDiceStep(BaseModel):
     """One difficulty step: the TN moves along 4/6/8/12 by index (seed §3.5)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     source: Label = Field(description="Why the step applies, e.g. 'darkness', 'preparation', 'extreme'.")
     delta: Literal[-2, -1, 1, 2] = Field(description="+1 worse conditions, −1 better, ±2 'extremely' (seed §3.5).")
@@ -36,7 +36,7 @@ class Move(BaseModel):
     """Base of every action. `sender` says who may send it: the GM only, or the player controlling
     the character the action names (the GM may always send those too)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sender: ClassVar[Sender] = "gm"
 
 

@@ -23,7 +23,7 @@ TALENT_COUNT, ITEM_COUNT = 2, 3   # §2.4 "2 krótkie hasła", §2.5 "3 rzeczy"
 
 
 class StepDiceEquipment(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     weapon: str = Field(max_length=120, description="The one weapon or combat tool (seed §2.5).")
     protection: Tag | None = Field(None, description="Optional protection; it gives Armor tokens only with "
@@ -33,7 +33,7 @@ class StepDiceEquipment(BaseModel):
 
 
 class StepDiceCharacterInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Tag = Field(description="The character's name.")
     role: Role = Field(description="warrior, rogue or mage; sets only the starting dice (seed §2.1).")

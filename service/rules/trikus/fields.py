@@ -17,7 +17,7 @@ Sender = Literal["gm", "owner", "any"]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Move(Model):
