@@ -1,6 +1,8 @@
 """Starlette routes built from the operation table."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -45,6 +47,20 @@ def endpoint(op: Operation):
     return handle
 
 
+def path_endpoint(handlers: dict[str, Callable]) -> Callable:
+    """One endpoint for every operation of a path, chosen by method (HEAD is answered as GET)."""
+    async def handle(request: Request):
+        method = "GET" if request.method == "HEAD" else request.method
+        return await handlers[method](request)
+
+    return handle
+
+
 def routes() -> list[Route]:
-    return [Route(_starlette_path(op.path), endpoint(op), methods=[op.method], name=op.operation_id)
-            for op in OPERATIONS]
+    """One Route per path, not per operation: Starlette's 405 lists the methods of the route it matched, so a
+    path with GET and POST operations in two Routes would answer a PUT with `Allow: GET` alone."""
+    by_path: dict[str, dict[str, Callable]] = {}
+    for op in OPERATIONS:
+        by_path.setdefault(op.path, {})[op.method] = endpoint(op)
+    return [Route(_starlette_path(path), path_endpoint(handlers), methods=sorted(handlers))
+            for path, handlers in by_path.items()]
