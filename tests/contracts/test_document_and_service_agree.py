@@ -167,3 +167,38 @@ def test_every_link_names_real_operations_parameters_and_fields():
                         body = response["content"]["application/json"]["schema"]
                         assert _resolve(body, expression.removeprefix("$response.body#")), (source_id, expression)
     assert links >= 20
+
+
+TEXT_SAMPLES = ["rain", "  rain  ", " ", "\r", "\x1c", "\u3000", "\ufeff", "\u2000x", "x" * 2000, "x" * 2001,
+                "x" + " " * 2000]
+
+
+@pytest.mark.parametrize("text", TEXT_SAMPLES, ids=range(len(TEXT_SAMPLES)))
+def test_a_text_field_is_accepted_exactly_when_the_document_says_then_trimmed(text):
+    """Lengths and patterns apply to the text as sent: a blank note is refused by both, a padded one accepted."""
+    from service.game.play import action_adapter
+
+    action = {"type": "gm_note", "text": text}
+    stated = validator("StepdiceAction").is_valid(action)
+    try:
+        parsed = action_adapter("stepdice").validate_python(action)
+    except ValidationError:
+        assert not stated
+    else:
+        assert stated and parsed.text == text.strip()
+
+
+@pytest.mark.parametrize(("die", "accepted"), [("d6", True), ("D6", True), ("d12+2", True), (" d6", False),
+                                               ("d7", False), ("d6\n", False)])
+def test_a_trait_die_is_matched_as_sent_and_read_in_lower_case(die, accepted):
+    from pydantic import TypeAdapter
+
+    from service.rules.action_deck.sheet import TraitDie
+
+    adapter = TypeAdapter(TraitDie)
+    assert jsonschema_rs.Draft202012Validator(adapter.json_schema()).is_valid(die) == accepted
+    if accepted:
+        assert adapter.validate_python(die) == die.lower()
+    else:
+        with pytest.raises(ValidationError):
+            adapter.validate_python(die)

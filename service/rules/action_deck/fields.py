@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
-TraitName = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1, max_length=40)]
-Card = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, min_length=2, max_length=5)]
+from service.rules.strings import trimmed
+
+Id = trimmed(64)
+Text = trimmed(2000)
+Label = trimmed(120)
+TraitName = trimmed(40, case="lower")
+Card = trimmed(5, min_length=2, case="upper")
 PlainDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Inches = Annotated[float, Field(ge=0, le=200, multiple_of=0.5)]
 BennySource = Literal["auto", "own", "gm_pool"]

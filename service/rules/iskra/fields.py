@@ -1,13 +1,15 @@
 """Shared field types of the public action contract: one vocabulary for every Iskra move (spec 2 glossary)."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+from service.rules.strings import trimmed
+
+Id = trimmed(64)
+Text = trimmed(2000)
+Label = trimmed(120)
 Attribute = Literal["strength", "dexterity", "intelligence", "charisma"]
 Species = Literal["human", "elf", "dwarf", "asrai"]
 EtherLevel = Literal["none", "low", "medium", "high", "very_high"]
