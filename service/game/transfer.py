@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
@@ -32,8 +32,8 @@ FORMAT = "rulekeeper-campaign/1"
 class CampaignDocument(BaseModel):
     """What `GET …/export` returns and `POST /v1/campaigns/import` takes."""
 
-    model_config = ConfigDict(extra="forbid")
-    format: str = Field(description=f"Always `{FORMAT}`.")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    format: Literal["rulekeeper-campaign/1"] = Field(description="The document's format and version.")
     campaign: dict[str, Any]
     players: list[dict[str, Any]]
     characters: list[dict[str, Any]]

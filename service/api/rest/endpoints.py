@@ -14,14 +14,14 @@ Reply = tuple[int, Any, dict[str, str]]
 
 
 class CharacterCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sheet: dict[str, Any] = Field(description="The character sheet as the rule system defines it.")
     player_id: str | None = Field(None, description="GM only: the player who controls the character. "
                                                      "A player's own characters are assigned to them.")
 
 
 class CharacterSheet(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sheet: dict[str, Any]
 
 
