@@ -19,6 +19,7 @@ from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
 from service.game.context import Services
 from service.game.errors import GameError
+from service.notify import open_notifier
 from service.settings import Settings
 from service.store.live import open_live_store
 from service.store.records.db import make_engine, migrate, sessionmaker
@@ -61,11 +62,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.auto_migrate:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
-        app.state.services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live)
-        log.info("rulekeeper ready: records on %s, live store %s", engine.dialect.name, type(live).__name__)
+        notifier = open_notifier(settings.redis_url)
+        await notifier.start()
+        app.state.services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live,
+                                      notifier=notifier)
+        log.info("rulekeeper ready: records on %s, live store %s, notifier %s", engine.dialect.name,
+                 type(live).__name__, type(notifier).__name__)
         try:
             yield
         finally:
+            await notifier.close()
             await live.close()
             await engine.dispose()
 
