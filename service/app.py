@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -101,7 +102,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(AccessLog)],
+        middleware=[Middleware(AccessLog),
+                    # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
+                    # (GraphQL clients add their own). WebSockets are not subject to CORS.
+                    Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_headers=["*"],
+                               allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+                               expose_headers=["ETag", "Retry-After", "Idempotent-Replayed"], max_age=600)],
         exception_handlers={GameError: problems.game_error, HTTPException: problems.http_error,
                             Exception: problems.unexpected},
         lifespan=lifespan,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -36,6 +37,8 @@ class Settings:
     idempotency_ttl_seconds: float = 24 * 3600
     # A claimed key whose request died answers 409 this long; then a retry may take the claim over.
     idempotency_lease_seconds: float = 30
+    # Web origins whose pages may call the API (CORS). Empty: none; ("*",): any.
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -51,6 +54,7 @@ class Settings:
             idempotency_ttl_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl_seconds),
             idempotency_lease_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS",
                                                cls.idempotency_lease_seconds),
+            cors_origins=cors_origins(env.get("RULEKEEPER_CORS_ORIGINS") or ""),
         )
 
 
@@ -65,3 +69,22 @@ def _seconds(env: dict[str, str], name: str, default: float) -> float:
     if not 0 < value < float("inf"):
         raise ValueError(f"{name} must be a positive number of seconds, not {raw!r}")
     return value
+
+
+_ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/?#\s]+")
+
+
+def cors_origins(raw: str) -> tuple[str, ...]:
+    """`https://vtt.example.org, http://localhost:30000` -> the allow-list. A browser's Origin is
+    scheme://host[:port], lower case, never with a path: anything else could never match, so it is refused
+    at start rather than silently allowing nothing."""
+    origins = []
+    for item in raw.split(","):
+        origin = item.strip().lower().removesuffix("/")
+        if not origin:
+            continue
+        if origin != "*" and not _ORIGIN.fullmatch(origin):
+            raise ValueError(f"RULEKEEPER_CORS_ORIGINS: {item.strip()!r} is not an origin like https://vtt.example.org "
+                             "(scheme://host[:port], no path), nor *")
+        origins.append(origin)
+    return tuple(dict.fromkeys(origins))
