@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -18,6 +19,7 @@ from service.api import problems
 from service.api.graphql.app import graphql_routes
 from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
+from service.game import feed
 from service.game.context import Services
 from service.game.errors import GameError
 from service.notify import open_notifier
@@ -64,9 +66,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
         notifier = open_notifier(settings.redis_url)
-        await notifier.start()
-        app.state.services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live,
-                                      notifier=notifier)
+        services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live,
+                            notifier=notifier)
+        await notifier.start(functools.partial(feed.latest_seqs, services))
+        app.state.services = services
         log.info("rulekeeper ready: records on %s, live store %s, notifier %s", engine.dialect.name,
                  type(live).__name__, type(notifier).__name__)
         try:

@@ -1,22 +1,24 @@
 """A campaign's events as they are committed, for subscribers: the REST log's pages, read again whenever
-the notifier says the campaign has moved on. No polling: an idle subscriber only re-checks now and then,
-in case a notification was lost (a broker outage, a writer in another process without a broker)."""
+the notifier says the campaign has moved on. No polling: an idle subscriber touches nothing; the notifier's
+sweep (one query per process every few seconds) covers a notification that was lost."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.game import events as log
 from service.game.auth import Principal, authenticate
 from service.game.context import Services
-from service.store.records.models import EventRecord
+from service.store.records.models import Campaign, EventRecord
 
-RECHECK_SECONDS = 15.0
 PAGE = 100
+# Only if the notifier's sweep itself stopped working would a subscriber need this: a last resort.
+FALLBACK_RECHECK_SECONDS = 300.0
+PROBE_CHUNK = 500
 
 # Reads in flight, by (database, campaign, cursor). The subscribers of one campaign wait at the same
 # cursor, so one move wakes them all to the same read: it is made once and each filters it for its role.
@@ -38,10 +40,20 @@ async def follow(svc: Services, campaign_id: str, token: str | None, after: int)
             cursor = page["next_after"]
             if page["has_more"]:
                 continue
-            # Spread the re-checks, so idle subscribers do not all read at the same moment.
-            if not await waiter.wait(cursor, RECHECK_SECONDS * random.uniform(0.8, 1.2)):
-                # The slow re-check also asks again who is listening: a deleted campaign ends the stream.
+            if await waiter.wait(cursor, FALLBACK_RECHECK_SECONDS) != "announced":
+                # A re-check also asks again who is listening: a deleted campaign ends the stream.
                 principal = await _who(svc, campaign_id, token)
+
+
+async def latest_seqs(svc: Services, campaign_ids: list[str]) -> dict[str, int]:
+    """The notifier's sweep: each existing campaign's last seq, in one query per few hundred campaigns."""
+    latest: dict[str, int] = {}
+    async with svc.read() as s:
+        for i in range(0, len(campaign_ids), PROBE_CHUNK):
+            chunk = campaign_ids[i:i + PROBE_CHUNK]
+            rows = await s.execute(select(Campaign.id, Campaign.last_seq).where(Campaign.id.in_(chunk)))
+            latest.update({cid: seq for cid, seq in rows})
+    return latest
 
 
 async def _who(svc: Services, campaign_id: str, token: str | None) -> Principal:

@@ -8,16 +8,17 @@ the embedded default (one process).
 from __future__ import annotations
 
 from .hub import Hub, Waiter
-from .local import LocalNotifier
+from .local import SWEEP_SECONDS, LocalNotifier, Probe
 from .redis import RedisNotifier
 
 Notifier = LocalNotifier
 
-__all__ = ["Hub", "LocalNotifier", "Notifier", "RedisNotifier", "Waiter", "open_notifier"]
+__all__ = ["SWEEP_SECONDS", "Hub", "LocalNotifier", "Notifier", "Probe", "RedisNotifier", "Waiter", "open_notifier"]
 
 
 def open_notifier(redis_url: str | None, *, channel: str = "rk:events") -> LocalNotifier:
-    """Nothing connects here; `start()` begins listening (and never fails for a Redis that is down)."""
+    """Nothing connects here; `start(probe)` begins the sweep and listening (and never fails for a Redis
+    that is down)."""
     if redis_url:
         return RedisNotifier(redis_url, channel)
     return LocalNotifier()

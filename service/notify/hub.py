@@ -35,16 +35,14 @@ class Waiter:
         # savepoint, say) wakes the subscriber once, not in a loop.
         return self._recheck or self._announced > max(cursor, self._answered)
 
-    async def wait(self, cursor: int, timeout: float) -> bool:
-        """Return once an event past `cursor` is announced or a re-check is asked for (True), or when
-        `timeout` passes (False)."""
+    async def wait(self, cursor: int, timeout: float) -> str:
+        """Return once an event past `cursor` is announced ("announced"), a re-check is asked for
+        ("recheck"), or `timeout` passes ("timeout")."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        rung = True
         while not self._due(cursor):
             remaining = deadline - loop.time()
             if remaining <= 0:
-                rung = False
                 break
             self._bell.clear()
             try:
@@ -52,11 +50,11 @@ class Waiter:
                 async with asyncio.timeout(remaining):
                     await self._bell.wait()
             except TimeoutError:
-                rung = self._due(cursor)
                 break
+        why = "recheck" if self._recheck else "announced" if self._due(cursor) else "timeout"
         self._recheck = False
         self._answered = max(self._answered, self._announced)
-        return rung
+        return why
 
 
 class Hub:
@@ -82,10 +80,17 @@ class Hub:
         for waiter in self._waiters.get(campaign_id, ()):
             waiter.ring(seq)
 
+    def recheck(self, campaign_id: str) -> None:
+        for waiter in self._waiters.get(campaign_id, ()):
+            waiter.recheck()
+
     def recheck_all(self) -> None:
-        for waiters in self._waiters.values():
-            for waiter in waiters:
-                waiter.recheck()
+        for campaign_id in self.campaigns():
+            self.recheck(campaign_id)
+
+    def campaigns(self) -> list[str]:
+        """The campaigns somebody in this process is watching."""
+        return list(self._waiters)
 
     @property
     def watching(self) -> int:

@@ -3,8 +3,8 @@
 Each process holds one subscribed connection (not one per subscriber) and hands what it hears to its own
 hub. A writer's announcement reaches its own process's subscribers at once, and the other processes
 through PUBLISH, sent by a background task so that a slow or absent Redis never holds up a move. Redis
-down: moves go on, subscribers fall back to their safety re-check, and when the channel is subscribed
-again every subscriber of the process re-checks, so nothing committed meanwhile is missed for long.
+down: moves go on, the sweep (see LocalNotifier) still finds other processes' moves, announcements wait to
+be published, and when the channel is subscribed again every subscriber of the process re-checks at once.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import uuid
 
 import redis.asyncio as aioredis
 
-from .local import LocalNotifier
+from .local import SWEEP_SECONDS, LocalNotifier, Probe
 
 log = logging.getLogger("rulekeeper")
 
@@ -25,8 +25,8 @@ MAX_BACKOFF_SECONDS = 5.0
 
 
 class RedisNotifier(LocalNotifier):
-    def __init__(self, url: str, channel: str = "rk:events") -> None:
-        super().__init__()
+    def __init__(self, url: str, channel: str = "rk:events", sweep_seconds: float = SWEEP_SECONDS) -> None:
+        super().__init__(sweep_seconds)
         self._client = aioredis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=1,
                                                socket_timeout=2, socket_keepalive=True,
                                                health_check_interval=HEALTH_CHECK_SECONDS)
@@ -36,23 +36,15 @@ class RedisNotifier(LocalNotifier):
         # campaign -> highest seq not yet published; one entry per campaign however many moves wait.
         self._outbox: dict[str, int] = {}
         self._kick = asyncio.Event()
-        self._tasks: list[asyncio.Task] = []
         self.subscribed = asyncio.Event()
 
-    async def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._listen(), name="rulekeeper-notify-listen"),
-                       asyncio.create_task(self._publish(), name="rulekeeper-notify-publish")]
+    async def start(self, probe: Probe | None = None) -> None:
+        await super().start(probe)
+        self._tasks += [asyncio.create_task(self._listen(), name="rulekeeper-notify-listen"),
+                        asyncio.create_task(self._publish(), name="rulekeeper-notify-publish")]
 
     async def close(self) -> None:
-        for task in self._tasks:
-            # Cancel until done: redis-py sends with asyncio.wait_for, which on Python 3.11 can swallow a
-            # cancellation that lands just as the send completes.
-            while not task.done():
-                task.cancel()
-                await asyncio.wait({task}, timeout=0.2)
-            if not task.cancelled():
-                with contextlib.suppress(Exception):
-                    task.result()
+        await super().close()
         if self._outbox:  # best effort: what is left is found by the other processes' re-check anyway
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._send(self._outbox), 1)

@@ -1,5 +1,5 @@
 """The subscription feed: woken by the notifier after a commit, never polling; one read per move for all the
-subscribers of a campaign; a lost notification made up by the slow re-check."""
+subscribers of a campaign; a lost notification made up by the sweep."""
 from __future__ import annotations
 
 import asyncio
@@ -100,33 +100,45 @@ async def test_one_move_is_read_once_for_every_subscriber_of_the_campaign(app, c
         await s.aclose()
 
 
-async def test_a_lost_notification_is_made_up_by_the_slow_recheck(app, client, monkeypatch):
-    svc = app.state.services
-    svc.notifier = Deaf()
-    monkeypatch.setattr(feed, "RECHECK_SECONDS", 0.3)
-    t = await new_table(client)
-    stream = feed.follow(svc, t.id, t.gm, 0)
-    await drain(stream, await last_seq(t))
-    waiting = asyncio.ensure_future(anext(stream))
-    seq = (await t.ok({"type": "gm_note", "text": "nobody rang"}))["events"][-1]["seq"]
-    assert (await asyncio.wait_for(waiting, 5))["seq"] == seq
-    await stream.aclose()
+async def swept(svc, notifier: LocalNotifier) -> LocalNotifier:
+    """`notifier` in place of the app's, sweeping fast."""
+    notifier.sweep_seconds = 0.2
+    await notifier.start(lambda ids: feed.latest_seqs(svc, ids))
+    svc.notifier = notifier
+    return notifier
 
 
-async def test_a_subscription_to_a_deleted_campaign_ends_at_the_recheck(app, client, monkeypatch):
+async def test_a_lost_notification_is_made_up_by_the_sweep(app, client):
     svc = app.state.services
-    monkeypatch.setattr(feed, "RECHECK_SECONDS", 0.3)
-    t = await new_table(client)
-    stream = feed.follow(svc, t.id, t.gm, 0)
-    await drain(stream, await last_seq(t))
-    waiting = asyncio.ensure_future(anext(stream))
-    assert (await client.post(f"{t.base}/finish", headers=bearer(t.gm))).status_code == 200
-    finished = await asyncio.wait_for(waiting, 5)
-    assert finished["type"] == "campaign_finished"
-    assert (await client.delete(t.base, headers=bearer(t.gm))).status_code == 204
+    notifier = await swept(svc, Deaf())
     try:
-        await asyncio.wait_for(anext(stream), 5)
-    except Exception as exc:
-        assert getattr(exc, "code", None) == "unauthorized", exc
-    else:
-        raise AssertionError("the stream went on after its campaign was deleted")
+        t = await new_table(client)
+        stream = feed.follow(svc, t.id, t.gm, 0)
+        await drain(stream, await last_seq(t))
+        waiting = asyncio.ensure_future(anext(stream))
+        seq = (await t.ok({"type": "gm_note", "text": "nobody rang"}))["events"][-1]["seq"]
+        assert (await asyncio.wait_for(waiting, 5))["seq"] == seq
+        await stream.aclose()
+    finally:
+        await notifier.close()
+
+
+async def test_a_subscription_to_a_deleted_campaign_ends_at_the_sweep(app, client):
+    svc = app.state.services
+    notifier = await swept(svc, LocalNotifier())
+    try:
+        t = await new_table(client)
+        stream = feed.follow(svc, t.id, t.gm, 0)
+        await drain(stream, await last_seq(t))
+        waiting = asyncio.ensure_future(anext(stream))
+        assert (await client.post(f"{t.base}/finish", headers=bearer(t.gm))).status_code == 200
+        assert (await asyncio.wait_for(waiting, 5))["type"] == "campaign_finished"
+        assert (await client.delete(t.base, headers=bearer(t.gm))).status_code == 204
+        try:
+            await asyncio.wait_for(anext(stream), 5)
+        except Exception as exc:
+            assert getattr(exc, "code", None) == "unauthorized", exc
+        else:
+            raise AssertionError("the stream went on after its campaign was deleted")
+    finally:
+        await notifier.close()

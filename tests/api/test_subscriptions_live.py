@@ -17,8 +17,8 @@ import pytest
 
 from gqlws import as_rest, subscribe
 
-# Far below the subscribers' safety re-check (12 s at the earliest): an event that arrives within this came
-# through a notification, not through the re-check.
+# Far below the sweep (every 15 s): an event that arrives within this came
+# through a notification, not through the sweep.
 DELIVERY_SECONDS = 5.0
 
 
