@@ -45,7 +45,7 @@ class RedisNotifier(LocalNotifier):
 
     async def close(self) -> None:
         await super().close()
-        if self._outbox:  # best effort: what is left is found by the other processes' re-check anyway
+        if self._outbox:  # best effort: what is left is found by the other processes' sweep anyway
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._send(self._outbox), 1)
         await self._client.aclose()
