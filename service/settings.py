@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -78,6 +79,8 @@ class Settings:
     rate_per_token: Rate | None = Rate(20, 100)
     rate_per_address: Rate | None = Rate(100, 300)
     rate_auth_failures: Rate | None = Rate(1, 10)
+    # Web origins whose pages may call the API (CORS). Empty: none; ("*",): any.
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -117,6 +120,7 @@ class Settings:
             rate_per_token=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_PER_TOKEN"), cls.rate_per_token),
             rate_per_address=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_PER_ADDRESS"), cls.rate_per_address),
             rate_auth_failures=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_AUTH_FAILURES"), cls.rate_auth_failures),
+            cors_origins=cors_origins(env.get("RULEKEEPER_CORS_ORIGINS") or ""),
         )
 
 
@@ -131,3 +135,22 @@ def _seconds(env: dict[str, str], name: str, default: float) -> float:
     if not 0 < value < float("inf"):
         raise ValueError(f"{name} must be a positive number of seconds, not {raw!r}")
     return value
+
+
+_ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/?#\s]+")
+
+
+def cors_origins(raw: str) -> tuple[str, ...]:
+    """`https://vtt.example.org, http://localhost:30000` -> the allow-list. A browser's Origin is
+    scheme://host[:port], lower case, never with a path: anything else could never match, so it is refused
+    at start rather than silently allowing nothing."""
+    origins = []
+    for item in raw.split(","):
+        origin = item.strip().lower().removesuffix("/")
+        if not origin:
+            continue
+        if origin != "*" and not _ORIGIN.fullmatch(origin):
+            raise ValueError(f"RULEKEEPER_CORS_ORIGINS: {item.strip()!r} is not an origin like https://vtt.example.org "
+                             "(scheme://host[:port], no path), nor *")
+        origins.append(origin)
+    return tuple(dict.fromkeys(origins))

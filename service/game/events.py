@@ -19,7 +19,13 @@ async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign |
     return await session.scalar(select(Campaign).where(Campaign.id == campaign_id).with_for_update())
 
 
+# session.info key: campaign id -> last seq appended in this transaction, announced once it commits.
+_APPENDED = "rulekeeper.events_appended"
+
+
 def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor) -> list[EventRecord]:
+    if events:
+        session.info.setdefault(_APPENDED, {})[campaign.id] = campaign.last_seq + len(events)
     records = []
     for ev in events:
         campaign.last_seq += 1
@@ -31,6 +37,11 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
         session.add(rec)
         records.append(rec)
     return records
+
+
+def appended(session: AsyncSession) -> dict[str, int]:
+    """The campaigns this session's transaction appended events to, with their last seq."""
+    return dict(session.info.get(_APPENDED, {}))
 
 
 def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
@@ -47,14 +58,24 @@ def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
     }
 
 
-async def read(session: AsyncSession, principal: Principal, after: int, limit: int) -> dict[str, Any]:
-    limit = max(1, min(limit, MAX_PAGE))
-    rows = list(await session.scalars(
+async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit: int) -> list[EventRecord]:
+    """The next `limit` events after `after`, for everyone: `page` filters them per reader."""
+    return list(await session.scalars(
         select(EventRecord)
-        .where(EventRecord.campaign_id == principal.campaign_id, EventRecord.seq > after)
+        .where(EventRecord.campaign_id == campaign_id, EventRecord.seq > after)
         .order_by(EventRecord.seq)
         .limit(limit)
     ))
+
+
+def page(rows: list[EventRecord], principal: Principal, after: int, limit: int) -> dict[str, Any]:
+    """One page of the log as this principal sees it. The cursor moves past hidden events too, so resuming
+    from `next_after` neither repeats nor skips anything."""
     items = [v for v in (view(r, principal) for r in rows) if v is not None]
     last = rows[-1].seq if rows else after
     return {"items": items, "next_after": last, "has_more": len(rows) == limit}
+
+
+async def read(session: AsyncSession, principal: Principal, after: int, limit: int) -> dict[str, Any]:
+    limit = max(1, min(limit, MAX_PAGE))
+    return page(await rows_after(session, principal.campaign_id, after, limit), principal, after, limit)

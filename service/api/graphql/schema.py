@@ -17,7 +17,7 @@ from service.api.graphql import types as t
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
-from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer
+from service.game import campaigns, dicesessions, feed, history, play, rolls, systems, transfer
 from service.game.errors import GameError
 from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
@@ -291,22 +291,23 @@ class Mutation:
                                                                       token=p["token"]) for p in out["players"]])
 
 
-POLL_SECONDS = 0.5
-
-
 @strawberry.type
 class Subscription:
-    @strawberry.subscription(description="The campaign's events as they happen, filtered by your role.")
+    @strawberry.subscription(description="The campaign's events as they happen, filtered by your role exactly as the "
+                                         "events query: every event after `after`, then each one as it is committed. "
+                                         "Resume with the last seq you received.")
     async def campaign_events(self, info: Info, campaign_id: str, after: int = 0) -> AsyncGenerator[t.Event, None]:
         svc, token = ctx(info)
-        cursor = after
-        while True:
-            page = await run(campaigns.read_events(svc, campaign_id, token, cursor, 100))
-            for e in page["items"]:
-                yield t.event(e)
-            cursor = page["next_after"]
-            if not page["has_more"]:
-                await asyncio.sleep(POLL_SECONDS)
+        stream = feed.follow(svc, campaign_id, token, after)
+        try:
+            while True:
+                try:
+                    event = await run(anext(stream))
+                except StopAsyncIteration:
+                    return
+                yield t.event(event)
+        finally:
+            await stream.aclose()
 
 
 @functools.lru_cache(maxsize=8)
