@@ -18,6 +18,7 @@ from service.api.graphql.app import graphql_routes
 from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
 from service.game.context import Services
+from service.game.delivery import Worker as WebhookWorker
 from service.game.errors import GameError
 from service.settings import Settings
 from service.store.live import open_live_store
@@ -62,10 +63,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
         app.state.services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live)
+        webhooks = WebhookWorker(app.state.services)
+        webhooks.start()
         log.info("rulekeeper ready: records on %s, live store %s", engine.dialect.name, type(live).__name__)
         try:
             yield
         finally:
+            await webhooks.stop()
             await live.close()
             await engine.dispose()
 

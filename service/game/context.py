@@ -11,6 +11,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from service.game import outbox
 from service.game.errors import GameError
 
 from service.settings import Settings
@@ -27,6 +28,8 @@ class Services:
     live: LiveStore
     # SQLite has one writer at a time; queueing writers here beats "database is locked" retries.
     _sqlite_writer: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Set when a transaction committed webhook deliveries, so the delivery worker need not wait for its poll.
+    deliveries_due: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def is_sqlite(self) -> bool:
@@ -40,15 +43,18 @@ class Services:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
-        """One transaction; committed when the block ends without an exception."""
+        """One transaction; committed when the block ends without an exception, with the webhook deliveries
+        of the events it appended."""
         with unavailable_as_503():
             if self.is_sqlite:
                 async with self._sqlite_writer:
                     async with self.sessions() as session, session.begin():
                         yield session
+                        await outbox.enqueue(session, self.deliveries_due)
             else:
                 async with self.sessions() as session, session.begin():
                     yield session
+                    await outbox.enqueue(session, self.deliveries_due)
 
 
 RETRY_AFTER_SECONDS = 1

@@ -11,6 +11,9 @@ from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord
 
 MAX_PAGE = 500
+# Where `append` notes its records on the session, so the webhook outbox (service/game/outbox.py) can write
+# their deliveries in the same transaction.
+APPENDED = "rulekeeper.appended_events"
 
 
 async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign | None:
@@ -30,6 +33,7 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
         )
         session.add(rec)
         records.append(rec)
+    session.info.setdefault(APPENDED, []).extend(records)
     return records
 
 
