@@ -1,6 +1,7 @@
 """The campaign's event log: appended inside the writer's transaction, read per role."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import select
@@ -37,6 +38,14 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
     return records
 
 
+def utc_iso(at: datetime | None) -> str | None:
+    """Stored in UTC; SQLite hands it back without its zone, so every reader (the log, a move's reply, a
+    webhook) shows the same text on every backend."""
+    if at is None:
+        return None
+    return (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).isoformat()
+
+
 def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
     """An event as this principal may see it, or None when it is GM-only."""
     data = seen_by(rec.visibility, rec.data, rec.redacted, principal.is_gm)
@@ -47,7 +56,7 @@ def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
         "type": rec.type,
         "data": data,
         "actor": {"role": rec.actor_role, "player_id": rec.actor_player_id},
-        "created_at": rec.created_at.isoformat() if rec.created_at else None,
+        "created_at": utc_iso(rec.created_at),
     }
 
 
