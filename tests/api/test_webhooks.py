@@ -367,3 +367,44 @@ async def test_a_target_that_resolves_to_a_refused_address_by_delivery_time_is_n
     (d,) = await settled(t, hook_id, 1)
     assert d["status"] == "failed" and d["last_response_code"] is None and "refused" in d["last_error"]
     assert receiver.requests() == []
+
+
+# --- GraphQL ---------------------------------------------------------------------------------------------
+
+async def gql(client, query: str, variables: dict, token: str) -> dict:
+    r = await client.post("/graphql", json={"query": query, "variables": variables}, headers=bearer(token))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def test_graphql_manages_webhooks_and_their_deliveries_for_the_gm_only(client, receiver):
+    t = await new_table(client)
+    _, player = await t.invite("Ala")
+    create = """mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret webhook { id view eventTypes } } }"""
+    variables = {"i": {"campaignId": t.id, "url": receiver.url, "view": "gm", "eventTypes": ["gm_note"]}}
+    denied = await gql(client, create, variables, player)
+    assert denied["errors"][0]["extensions"]["code"] == "forbidden"
+    made = (await gql(client, create, variables, t.gm))["data"]["createWebhook"]
+    assert made["secret"].startswith("whsec_") and made["webhook"]["view"] == "gm"
+    hook_id = made["webhook"]["id"]
+    await note(t, "through graphql")
+    await settled(t, hook_id, 1)
+    assert receiver.verified(made["secret"])[0]["data"]["data"]["text"] == "through graphql"
+    page = (await gql(client, """query($c: String!, $w: String!) { webhookDeliveries(campaignId: $c, webhookId: $w) {
+        items { id status lastResponseCode lastDurationMs } hasMore } }""", {"c": t.id, "w": hook_id}, t.gm))
+    (d,) = page["data"]["webhookDeliveries"]["items"]
+    assert d["status"] == "delivered" and d["lastResponseCode"] == 204
+    paused = await gql(client, """mutation($i: UpdateWebhookInput!) { updateWebhook(input: $i) { status } }""",
+                       {"i": {"campaignId": t.id, "webhookId": hook_id, "status": "paused"}}, t.gm)
+    assert paused["data"]["updateWebhook"]["status"] == "paused"
+    listed = await gql(client, """query($c: String!) { webhooks(campaignId: $c) { id status } }""", {"c": t.id}, t.gm)
+    assert listed["data"]["webhooks"] == [{"id": hook_id, "status": "paused"}]
+    rotated = await gql(client, """mutation($i: RotateWebhookSecretInput!) { rotateWebhookSecret(input: $i) { secret } }""",
+                        {"i": {"campaignId": t.id, "webhookId": hook_id}}, t.gm)
+    assert rotated["data"]["rotateWebhookSecret"]["secret"] not in (None, made["secret"])
+    redo = await gql(client, """mutation($i: WebhookDeliveryInput!) { redeliverWebhookDelivery(input: $i) { status attemptLog { responseCode } } }""",
+                     {"i": {"campaignId": t.id, "webhookId": hook_id, "deliveryId": d["id"]}}, t.gm)
+    assert redo["data"]["redeliverWebhookDelivery"] == {"status": "pending", "attemptLog": [{"responseCode": 204}]}
+    gone = await gql(client, """mutation($i: WebhookInput!) { deleteWebhook(input: $i) }""",
+                     {"i": {"campaignId": t.id, "webhookId": hook_id}}, t.gm)
+    assert gone["data"]["deleteWebhook"] is True
