@@ -33,6 +33,7 @@ MAX_IN_FLIGHT = 32
 MAX_BACKOFF_SECONDS = 6 * 3600
 RETENTION_SECONDS = 30 * 24 * 3600      # delivered and failed deliveries are listed this long, then purged
 PURGE_EVERY_SECONDS = 3600
+STOP_GRACE_SECONDS = 1.0
 USER_AGENT = "Rulekeeper-Webhooks/1"
 
 _jitter = random.Random()
@@ -76,11 +77,17 @@ class Worker:
         self._loop = asyncio.create_task(self._run(), name="webhook-delivery")
 
     async def stop(self) -> None:
-        """Stop sending; a delivery cut off here keeps its lease until it runs out, then goes again."""
-        tasks = [t for t in (self._loop, *self.in_flight) if t is not None]
-        for task in tasks:
+        """Stop claiming, give the sends in flight a moment to finish and be recorded, then cut them off:
+        a delivery cut off keeps its lease until it runs out, and is sent again then."""
+        if self._loop is not None:
+            self._loop.cancel()
+            await asyncio.gather(self._loop, return_exceptions=True)
+        if self.in_flight:
+            await asyncio.wait(set(self.in_flight), timeout=STOP_GRACE_SECONDS)
+        rest = list(self.in_flight)
+        for task in rest:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*rest, return_exceptions=True)
         await self.client.aclose()
 
     async def _run(self) -> None:

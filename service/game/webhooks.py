@@ -14,12 +14,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from sqlalchemy import func, select
 
-from service.game import egress, idempotency, outbox
+from service.game import egress, events, idempotency, outbox
 from service.game.auth import Principal, authenticate, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, not_found
 from service.game.signing import Sealer, new_secret
-from service.store.records.models import Webhook, WebhookAttempt, WebhookDelivery, utcnow
+from service.store.records.models import EventRecord, Webhook, WebhookAttempt, WebhookDelivery, utcnow
 
 MAX_WEBHOOKS = 20
 MAX_ROTATION_GRACE = 7 * 24 * 3600
@@ -108,6 +108,7 @@ async def create(svc: Services, campaign_id: str, token: str | None, body: Webho
     await egress.check_url(body.url, svc.settings.webhooks_allow_loopback)
     async with svc.write() as s:
         await _gm(s, token, campaign_id)
+        await events.locked_campaign(s, campaign_id)   # two registrations at once still count each other
         count = await s.scalar(select(func.count()).select_from(Webhook).where(Webhook.campaign_id == campaign_id))
         if count >= MAX_WEBHOOKS:
             raise GameError(409, "too_many_webhooks", f"a campaign has at most {MAX_WEBHOOKS} webhooks")
@@ -148,12 +149,30 @@ async def update(svc: Services, campaign_id: str, webhook_id: str, token: str | 
             w.url = body.url
         if body.event_types is not None:
             w.event_types = sorted(set(body.event_types))
+        before = (w.view, list(w.event_types))
         for name in ("view", "status", "description"):
             if getattr(body, name) is not None:
                 setattr(w, name, getattr(body, name))
         w.updated_at = utcnow()
+        if (w.view, list(w.event_types)) != before:
+            await _refilter_pending(s, w)
         await s.flush()
         return webhook_view(w)
+
+
+async def _refilter_pending(s, w: Webhook) -> None:
+    """Pending deliveries follow a changed view or event types: a webhook switched to the players' view
+    must not still send what only the GM saw when the delivery was written."""
+    pending = list(await s.scalars(select(WebhookDelivery).where(WebhookDelivery.webhook_id == w.id,
+                                                                 WebhookDelivery.status == "pending")))
+    for d in pending:
+        rec = await s.scalar(select(EventRecord).where(EventRecord.campaign_id == w.campaign_id,
+                                                       EventRecord.seq == d.seq))
+        body = outbox.payload(rec, w.view) if rec is not None and outbox.wants(w, rec) else None
+        if body is None:
+            await s.delete(d)
+        else:
+            d.payload = body
 
 
 async def rotate_secret(svc: Services, campaign_id: str, webhook_id: str, token: str | None,

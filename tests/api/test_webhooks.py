@@ -210,6 +210,23 @@ async def test_a_paused_webhook_gets_nothing_and_its_pending_deliveries_go_out_i
     assert texts[-2:] == ["before the pause", "after the pause"]
 
 
+async def test_a_webhook_switched_to_the_players_view_never_sends_what_only_the_gm_saw(client, receiver):
+    t = await new_table(client)
+    hook = await register(t, receiver.url, view="gm")
+    receiver.delay = 0.8                     # the first delivery is in flight; the next ones wait behind it
+    await note(t, "first")
+    await receiver.arrived(1)
+    await note(t, "the secret plan", visible=False)
+    r = await client.patch(f"{t.base}/webhooks/{hook['id']}", json={"view": "players"}, headers=bearer(t.gm))
+    assert r.status_code == 200 and r.json()["view"] == "players"
+    receiver.delay = 0
+    await note(t, "after")
+    await settled(t, hook["id"], 2)
+    texts = [p["data"]["data"]["text"] for p in receiver.verified(hook["secret"])]
+    assert texts == ["first", "after"]
+    assert [d["event_type"] for d in await deliveries(t, hook["id"])] == ["gm_note", "gm_note"]
+
+
 async def test_after_a_rotation_deliveries_verify_with_the_new_secret_only(client, receiver):
     t = await new_table(client)
     hook = await register(t, receiver.url)
