@@ -72,6 +72,7 @@ class Worker:
         self.in_flight: set[asyncio.Task] = set()
         self._loop: asyncio.Task | None = None
         self._purged_at = 0.0
+        self._stopping = False
 
     def start(self) -> None:
         self._loop = asyncio.create_task(self._run(), name="webhook-delivery")
@@ -79,6 +80,7 @@ class Worker:
     async def stop(self) -> None:
         """Stop claiming, give the sends in flight a moment to finish and be recorded, then cut them off:
         a delivery cut off keeps its lease until it runs out, and is sent again then."""
+        self._stopping = True
         if self._loop is not None:
             self._loop.cancel()
             await asyncio.gather(self._loop, return_exceptions=True)
@@ -91,7 +93,7 @@ class Worker:
         await self.client.aclose()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             due = self.svc.deliveries_due
             due.clear()
             wait = POLL_SECONDS
@@ -108,8 +110,11 @@ class Worker:
                 raise
             except Exception as exc:  # the database may be away for a while: keep polling, never die
                 log.warning("webhook delivery poll failed: %s", exc)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for swallows a cancel that lands as the event is set,
+            # and the worker would never stop.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(due.wait(), wait)
+                async with asyncio.timeout(wait):
+                    await due.wait()
 
     def _spawn(self, job: Job) -> None:
         task = asyncio.create_task(self._deliver(job))
