@@ -157,7 +157,9 @@ async def update(svc: Services, campaign_id: str, webhook_id: str, token: str | 
         if (w.view, list(w.event_types)) != before:
             await _refilter_pending(s, w)
         await s.flush()
-        return webhook_view(w)
+        out = webhook_view(w)
+    svc.deliveries_due.set()   # a resumed webhook's pending deliveries go now, not at the next poll
+    return out
 
 
 async def _refilter_pending(s, w: Webhook) -> None:
