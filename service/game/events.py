@@ -1,6 +1,7 @@
 """The campaign's event log: appended inside the writer's transaction, read per role."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import select
@@ -11,6 +12,9 @@ from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord
 
 MAX_PAGE = 500
+# Where `append` notes its records on the session, so the webhook outbox (service/game/outbox.py) can write
+# their deliveries in the same transaction.
+APPENDED = "rulekeeper.appended_events"
 
 
 async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign | None:
@@ -36,12 +40,21 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
         )
         session.add(rec)
         records.append(rec)
+    session.info.setdefault(APPENDED, []).extend(records)
     return records
 
 
 def appended(session: AsyncSession) -> dict[str, int]:
     """The campaigns this session's transaction appended events to, with their last seq."""
     return dict(session.info.get(_APPENDED, {}))
+
+
+def utc_iso(at: datetime | None) -> str | None:
+    """Stored in UTC; SQLite hands it back without its zone, so every reader (the log, a move's reply, a
+    webhook) shows the same text on every backend."""
+    if at is None:
+        return None
+    return (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).isoformat()
 
 
 def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
@@ -54,7 +67,7 @@ def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
         "type": rec.type,
         "data": data,
         "actor": {"role": rec.actor_role, "player_id": rec.actor_player_id},
-        "created_at": rec.created_at.isoformat() if rec.created_at else None,
+        "created_at": utc_iso(rec.created_at),
     }
 
 

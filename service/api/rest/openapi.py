@@ -64,7 +64,8 @@ def _campaign_create(defs: dict[str, Any], systems: list[str], options: list[dic
 
 def build(systems: list[str] | None = None) -> dict[str, Any]:
     """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
-    models = {op.response for op in OPERATIONS} | {op.request for op in OPERATIONS if op.request} | {r.Problem}
+    models = ({op.response for op in OPERATIONS} | {op.request for op in OPERATIONS if op.request}
+              | {r.Problem, r.WebhookPayload})
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
     defs: dict[str, Any] = dict(top.get("$defs", {}))
     systems = systems or list(SYSTEMS)
@@ -102,12 +103,38 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
         "paths": paths,
+        "webhooks": _webhooks(),
         "components": {
             "schemas": dict(sorted(defs.items())),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "A campaign token (GM or player), or the operator key."}},
         },
     }
+
+
+def _webhooks() -> dict[str, Any]:
+    """What a registered endpoint receives (OpenAPI 3.1 `webhooks`)."""
+    def header(name: str, description: str) -> dict[str, Any]:
+        return {"name": name, "in": "header", "required": True, "schema": {"type": "string"},
+                "description": description}
+
+    return {"campaignEvent": {"post": {
+        "operationId": "campaignEvent", "tags": ["webhooks"],
+        "summary": "One event of the campaign, POSTed to every active webhook whose event types include it",
+        "description": "Signed per Standard Webhooks: verify with any Standard Webhooks library and the webhook's "
+                       "`whsec_` secret. Delivered at least once, in order per webhook: the next event waits until "
+                       "this one is answered with a 2xx or marked failed. Anything but a 2xx (a redirect too) is "
+                       "retried with exponential backoff and jitter up to the attempt limit.",
+        "parameters": [
+            header("webhook-id", "The delivery's id; the same on every attempt, so a receiver can drop duplicates."),
+            header("webhook-timestamp", "Unix seconds when this attempt was signed; reject ones far from now."),
+            header("webhook-signature", "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` "
+                                        "under the secret; space-separated when a rotated secret still signs too."),
+        ],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": REF.format(model="WebhookPayload")}}}},
+        "responses": {"2XX": {"description": "Received; any other status is retried."}},
+    }}}
 
 
 def _parameters(op) -> list[dict[str, Any]]:
