@@ -31,7 +31,7 @@ Text = Annotated[str, StringConstraints(max_length=200, pattern=r"^[^\x00-\x1f\x
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class WebhookCreate(_In):
