@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from service import metrics
 from service.api import problems
 from service.api.graphql.app import graphql_routes
 from service.api.guard import RequestGuard
@@ -21,7 +22,9 @@ from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
 from service.game.context import Services
 from service.game.errors import GameError
+from service.health import Schema, healthz, readiness
 from service.logs import printable
+from service.requestid import RequestId
 from service.settings import Settings
 from service.store.buckets import open_buckets
 from service.store.live import open_live_store
@@ -52,13 +55,15 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            log.info("%s %s %s %.1fms", printable(scope["method"]), printable(scope["path"]), status["code"],
-                     (time.perf_counter() - start) * 1000)
+            method, path, ms = printable(scope["method"]), printable(scope["path"]), (time.perf_counter() - start) * 1000
+            log.info("%s %s %s %.1fms", method, path, status["code"], ms,
+                     extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)})
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     openapi_doc = build_openapi()
+    schema = Schema()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -78,44 +83,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await live.close()
             await engine.dispose()
 
-    async def healthz(_: Request) -> JSONResponse:
-        return JSONResponse({"status": "ok"})
-
-    async def readyz(request: Request) -> JSONResponse:
-        """Up or down per component, and nothing more: an anonymous caller learns no addresses or errors."""
-        svc: Services = request.app.state.services
-        from sqlalchemy import text
-
-        async def database() -> None:
-            async with svc.engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
-
-        checks = {}
-        for name, probe in (("database", database), ("live_store", lambda: svc.live.get("readyz"))):
-            try:
-                await probe()
-                checks[name] = "up"
-            except Exception as exc:  # readiness must answer, not raise: say what is down, log why
-                log.warning("not ready: the %s is down: %s: %s", name, type(exc).__name__, exc)
-                checks[name] = "down"
-        ready = all(v == "up" for v in checks.values())
-        return JSONResponse({"status": "ok" if ready else "unavailable", "checks": checks},
-                            status_code=200 if ready else 503)
-
     async def openapi(_: Request) -> JSONResponse:
         return JSONResponse(openapi_doc)
 
     routes = [
         Route("/healthz", healthz, methods=["GET"]),
-        Route("/readyz", readyz, methods=["GET"]),
+        Route("/readyz", readiness(schema), methods=["GET"]),
+        Route("/metrics", metrics.endpoint(settings.metrics_token), methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
         *rest_routes(),
         *graphql_routes(settings),
     ]
     return Starlette(
         routes=routes,
-        # Outermost first: every request is logged, then rate limited, then checked for size and characters.
-        middleware=[Middleware(AccessLog), Middleware(RateLimit, settings=settings),
+        # Outermost first: every request gets its id, is measured and logged, then rate limited, then checked
+        # for size and characters.
+        middleware=[Middleware(RequestId), Middleware(metrics.HttpMetrics, routes=routes), Middleware(AccessLog),
+                    Middleware(RateLimit, settings=settings),
                     Middleware(RequestGuard, max_body_bytes=settings.max_body_bytes,
                                larger={"/v1/campaigns/import": settings.max_import_bytes})],
         exception_handlers={GameError: problems.game_error, HTTPException: problems.http_error,

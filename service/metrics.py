@@ -1,0 +1,155 @@
+"""Prometheus metrics: what an operator watches. Served at GET /metrics (text exposition format).
+
+Labels are bounded sets only: a route is its template (`/v1/campaigns/{campaign_id}/actions`), never the
+path a client sent; a refusal is its stable problem code; a system is a registered rule system.
+
+Other modules count through the objects here:
+- HTTP: `HttpMetrics` middleware (service/app.py), per route template.
+- Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` on service.game.play.act and
+  service.game.rolls.roll, with `system_is(...)` once the campaign is known.
+- The live store, now a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
+  live-store errors (service/game/tables.py). With moves serialised by the campaign's row lock there is no
+  compare-and-set conflict left to count; a lost race shows as a refused move (`version_mismatch`).
+- `WEBHOOK_DELIVERIES` and `SUBSCRIBERS` are for the webhook worker and the subscription fan-out.
+
+Each process counts its own: run one server process per pod or container (as deploy/ does) and let
+Prometheus add the replicas up.
+"""
+from __future__ import annotations
+
+import contextvars
+import functools
+import hmac
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Match
+
+from service.game.errors import GameError
+
+REQUEST_SECONDS = Histogram(
+    "rulekeeper_http_request_duration_seconds", "Time to answer an HTTP request, by method and route template.",
+    ["method", "route"])
+REQUESTS = Counter(
+    "rulekeeper_http_requests_total", "HTTP requests answered, by method, route template and status code.",
+    ["method", "route", "status"])
+MOVES = Counter(
+    "rulekeeper_moves_total", "Moves, by rule system and outcome (applied, refused, failed) with the problem code "
+    "of a refusal or failure.", ["system", "outcome", "code"])
+ROLLS = Counter(
+    "rulekeeper_rolls_total", "Free dice rolls, by rule system and outcome (applied, refused, failed) with the "
+    "problem code.", ["system", "outcome", "code"])
+TABLE_LOOKUPS = Counter(
+    "rulekeeper_table_cache_lookups_total", "Tables looked up in the live store: hit, or miss (rebuilt from the "
+    "move log).", ["result"])
+REBUILDS = Counter(
+    "rulekeeper_table_rebuilds_total", "Tables rebuilt from the move log (snapshot plus moves), by rule system.",
+    ["system"])
+LIVE_STORE_ERRORS = Counter(
+    "rulekeeper_live_store_errors_total", "Live-store calls that failed (the table is rebuilt or left to expire), "
+    "by operation.", ["operation"])
+WEBHOOK_DELIVERIES = Counter(
+    "rulekeeper_webhook_deliveries_total", "Webhook delivery attempts, by outcome.", ["outcome"])
+SUBSCRIBERS = Gauge(
+    "rulekeeper_subscribers", "Event subscriptions open in this process.")
+
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+UNMATCHED = "unmatched"
+
+_system: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("metrics_system", default=None)
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+
+def system_is(system: str) -> None:
+    """Name the rule system of the move or roll being counted (a no-op outside `@counted`)."""
+    seen = _system.get()
+    if seen is not None:
+        seen["system"] = system
+
+
+def counted(counter: Counter) -> Callable[[F], F]:
+    """Count each call by system and outcome: applied (returned), refused (a 4xx GameError, by code), failed
+    (a 5xx or an unexpected error). Calls that end before the campaign is known (no system) are not moves or
+    rolls of any system: the HTTP metrics count them."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        async def run(*args, **kwargs):
+            seen: dict[str, str] = {}
+            token = _system.set(seen)
+            outcome, code = "failed", "internal_error"
+            try:
+                result = await fn(*args, **kwargs)
+                outcome, code = "applied", ""
+                return result
+            except GameError as exc:
+                outcome, code = ("refused" if exc.status < 500 else "failed"), exc.code
+                raise
+            finally:
+                _system.reset(token)
+                if "system" in seen:
+                    counter.labels(seen["system"], outcome, code).inc()
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+def route_template(scope, routes) -> str:
+    """The template of the route that took (or would take) this request; never the raw path."""
+    route = scope.get("route")
+    if route is None:
+        # Answered before routing (a rate limit, a body too large): find the route it was meant for.
+        for candidate in routes:
+            match, _ = candidate.matches({**scope, "type": "http"})
+            if match is not Match.NONE:
+                route = candidate
+                break
+    return getattr(route, "path", None) or UNMATCHED
+
+
+class HttpMetrics:
+    """ASGI middleware: a latency histogram and a count per method, route template and status."""
+
+    def __init__(self, app, routes) -> None:
+        self.app = app
+        self.routes = routes
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = {"code": 500}
+
+        async def send_wrapper(message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            method = scope["method"] if scope["method"] in METHODS else "OTHER"
+            route = route_template(scope, self.routes)
+            REQUEST_SECONDS.labels(method, route).observe(time.perf_counter() - start)
+            REQUESTS.labels(method, route, str(status["code"])).inc()
+
+
+def endpoint(token: str | None):
+    """GET /metrics; with a token configured, only for `Authorization: Bearer <token>`."""
+    expected = f"Bearer {token}".encode() if token else None
+
+    async def metrics(request: Request) -> Response:
+        if expected is not None:
+            given = request.headers.get("authorization", "").encode("latin-1", "replace")
+            if not hmac.compare_digest(given, expected):
+                raise GameError(401, "metrics_token_required", "this deployment requires its metrics token "
+                                "(RULEKEEPER_METRICS_TOKEN) to read metrics")
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+    return metrics
