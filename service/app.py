@@ -82,6 +82,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await app.state.rate_buckets.close()
             await live.close()
             await engine.dispose()
+            log.info("rulekeeper stopped")
 
     async def openapi(_: Request) -> JSONResponse:
         return JSONResponse(openapi_doc)

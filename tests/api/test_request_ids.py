@@ -23,7 +23,12 @@ def log_lines():
     root = logging.getLogger()
     level = root.level
     logs.configure(level="INFO", kind="json", stream=buffer)
-    yield lambda: [json.loads(line) for line in buffer.getvalue().splitlines()]
+
+    def read() -> list[dict]:
+        return [json.loads(line) for line in buffer.getvalue().splitlines()]
+
+    read.stream = buffer
+    yield read
     for handler in [h for h in root.handlers if getattr(h, "_rulekeeper", False)]:
         root.removeHandler(handler)
     root.setLevel(level)
@@ -98,3 +103,18 @@ async def test_a_500_answers_with_the_request_id_its_logged_traceback_carries(ap
     assert r.status_code == 500 and r.headers["x-request-id"] == "bug-1"
     errors = [line for line in log_lines() if line["logger"] == "rulekeeper.errors"]
     assert len(errors) == 1 and errors[0]["request_id"] == "bug-1" and "RuntimeError: boom" in errors[0]["exception"]
+
+
+def test_uvicorns_own_loggers_write_the_same_json_lines_when_uvicorn_configured_them_first(log_lines):
+    """`uvicorn service.asgi:app` sets up its loggers before it imports the app; the app's set-up takes them over."""
+    import logging.config
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    logging.config.dictConfig(LOGGING_CONFIG)
+    logs.configure(level="INFO", kind="json", stream=log_lines.stream)
+    logging.getLogger("uvicorn.error").warning("Invalid HTTP request received.")
+    logging.getLogger("uvicorn.access").info("a second access line per request")
+    lines = log_lines()
+    assert [(line["logger"], line["message"]) for line in lines] == [("uvicorn.error", "Invalid HTTP request received.")]
+    assert lines[0]["request_id"] is None and lines[0]["level"] == "WARNING"
