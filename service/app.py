@@ -13,8 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from service import metrics
-from service.api import problems
+from service.api import httpmetrics, problems
 from service.api.graphql.app import graphql_routes
 from service.api.guard import RequestGuard
 from service.api.ratelimit import RateLimit
@@ -90,7 +89,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readiness(schema), methods=["GET"]),
-        Route("/metrics", metrics.endpoint(settings.metrics_token), methods=["GET"]),
+        Route("/metrics", httpmetrics.endpoint(settings.metrics_token), methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
         *rest_routes(),
         *graphql_routes(settings),
@@ -99,7 +98,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=routes,
         # Outermost first: every request gets its id, is measured and logged, then rate limited, then checked
         # for size and characters.
-        middleware=[Middleware(RequestId), Middleware(metrics.HttpMetrics, routes=routes), Middleware(AccessLog),
+        middleware=[Middleware(RequestId), Middleware(httpmetrics.HttpMetrics, routes=routes), Middleware(AccessLog),
                     Middleware(RateLimit, settings=settings),
                     Middleware(RequestGuard, max_body_bytes=settings.max_body_bytes,
                                larger={"/v1/campaigns/import": settings.max_import_bytes})],

@@ -1,10 +1,10 @@
-"""Prometheus metrics: what an operator watches. Served at GET /metrics (text exposition format).
+"""Prometheus metrics: what an operator watches, served at GET /metrics (service/api/httpmetrics.py).
 
 Labels are bounded sets only: a route is its template (`/v1/campaigns/{campaign_id}/actions`), never the
 path a client sent; a refusal is its stable problem code; a system is a registered rule system.
 
 Other modules count through the objects here:
-- HTTP: `HttpMetrics` middleware (service/app.py), per route template.
+- HTTP: the `HttpMetrics` middleware (service/api/httpmetrics.py), per route template.
 - Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` on service.game.play.act and
   service.game.rolls.roll, with `system_is(...)` once the campaign is known.
 - The live store, now a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
@@ -19,15 +19,10 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import hmac
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Match
+from prometheus_client import Counter, Gauge, Histogram
 
 from service.game.errors import GameError
 
@@ -56,9 +51,6 @@ WEBHOOK_DELIVERIES = Counter(
     "rulekeeper_webhook_deliveries_total", "Webhook delivery attempts, by outcome.", ["outcome"])
 SUBSCRIBERS = Gauge(
     "rulekeeper_subscribers", "Event subscriptions open in this process.")
-
-METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-UNMATCHED = "unmatched"
 
 _system: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("metrics_system", default=None)
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
@@ -97,59 +89,3 @@ def counted(counter: Counter) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return wrap
-
-
-def route_template(scope, routes) -> str:
-    """The template of the route that took (or would take) this request; never the raw path."""
-    route = scope.get("route")
-    if route is None:
-        # Answered before routing (a rate limit, a body too large): find the route it was meant for.
-        for candidate in routes:
-            match, _ = candidate.matches({**scope, "type": "http"})
-            if match is not Match.NONE:
-                route = candidate
-                break
-    return getattr(route, "path", None) or UNMATCHED
-
-
-class HttpMetrics:
-    """ASGI middleware: a latency histogram and a count per method, route template and status."""
-
-    def __init__(self, app, routes) -> None:
-        self.app = app
-        self.routes = routes
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = {"code": 500}
-
-        async def send_wrapper(message) -> None:
-            if message["type"] == "http.response.start":
-                status["code"] = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_wrapper)
-        finally:
-            method = scope["method"] if scope["method"] in METHODS else "OTHER"
-            route = route_template(scope, self.routes)
-            REQUEST_SECONDS.labels(method, route).observe(time.perf_counter() - start)
-            REQUESTS.labels(method, route, str(status["code"])).inc()
-
-
-def endpoint(token: str | None):
-    """GET /metrics; with a token configured, only for `Authorization: Bearer <token>`."""
-    expected = f"Bearer {token}".encode() if token else None
-
-    async def metrics(request: Request) -> Response:
-        if expected is not None:
-            given = request.headers.get("authorization", "").encode("latin-1", "replace")
-            if not hmac.compare_digest(given, expected):
-                raise GameError(401, "metrics_token_required", "this deployment requires its metrics token "
-                                "(RULEKEEPER_METRICS_TOKEN) to read metrics")
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
-
-    return metrics
