@@ -30,6 +30,7 @@ from service.store.live import open_live_store
 from service.store.records.db import make_engine, migrate, sessionmaker
 
 log = logging.getLogger("rulekeeper")
+QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class AccessLog:
@@ -55,8 +56,10 @@ class AccessLog:
             await self.app(scope, receive, send_wrapper)
         finally:
             method, path, ms = printable(scope["method"]), printable(scope["path"]), (time.perf_counter() - start) * 1000
-            log.info("%s %s %s %.1fms", method, path, status["code"], ms,
-                     extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)})
+            # Probes and scrapes come every few seconds from every kubelet and Prometheus: DEBUG while they pass.
+            level = logging.DEBUG if scope["path"] in QUIET and status["code"] == 200 else logging.INFO
+            log.log(level, "%s %s %s %.1fms", method, path, status["code"], ms,
+                    extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)})
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

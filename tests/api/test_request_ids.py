@@ -118,3 +118,10 @@ def test_uvicorns_own_loggers_write_the_same_json_lines_when_uvicorn_configured_
     lines = log_lines()
     assert [(line["logger"], line["message"]) for line in lines] == [("uvicorn.error", "Invalid HTTP request received.")]
     assert lines[0]["request_id"] is None and lines[0]["level"] == "WARNING"
+
+
+async def test_passing_probes_and_scrapes_stay_out_of_the_info_log(client, log_lines):
+    for path in ("/healthz", "/readyz", "/metrics"):
+        assert (await client.get(path)).status_code == 200
+    await client.get("/v1/systems")
+    assert [line["path"] for line in log_lines() if "status" in line] == ["/v1/systems"]
