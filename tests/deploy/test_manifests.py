@@ -170,3 +170,8 @@ def test_the_image_installs_only_a_wheel_in_a_final_stage_without_build_tools():
     assert "pip install --no-index --find-links /wheels rulekeeper" in final
     assert not re.search(r"apt-get|gcc|build-essential|-e \.|COPY service|COPY alembic", final)
     assert "pip wheel" in stages[0] and "constraints.txt" in stages[0]
+    # The build context is the repository root: only what the build stage copies goes in.
+    allowed = {line[1:].rstrip("/") for line in (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+               if line.startswith("!")}
+    copied = {p for line in re.findall(r"^COPY (?!--from)(.+) \S+$", stages[0], flags=re.M) for p in line.split()}
+    assert copied == allowed, (copied, allowed)
