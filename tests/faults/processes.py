@@ -57,12 +57,6 @@ class ServiceProcess:
         self.spawn()
         self.wait_ready()
 
-    def terminate(self, timeout: float = 30) -> int:
-        """SIGTERM, as Kubernetes stops a pod: the exit code once it has stopped by itself."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(timeout=timeout)
-
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)

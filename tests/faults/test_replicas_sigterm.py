@@ -3,6 +3,7 @@ Clients play on several campaigns at once through all three, retrying a dropped 
 replica with the same Idempotency-Key, while one replica is stopped with SIGTERM mid-load (a rollout, a
 scale-down) and then replaced.
 
+A move whose body is still arriving at that replica when SIGTERM comes is answered all the same.
 Afterwards: the stopped replica shut down by itself once its requests in flight were answered; no client saw anything but answers and refused connections (no 5xx, and no 409 for a request a
 dying replica abandoned); every acknowledged move is in the log exactly once; and every replica, the
 replacement included, serves the same table and log. Each replica's log is JSON lines with request ids.
@@ -105,10 +106,37 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
             for n in range(MOVES_PER_WORKER):
                 await play_one(replicas, w + n, campaign, f"c{campaign['id'][:8]}-w{w}-m{n}", seen, deadline)
 
+        async def straggler(campaign: dict, sending: asyncio.Event, sigterm_sent: asyncio.Event) -> None:
+            """A move whose body is still arriving at the stopping replica when SIGTERM comes: it is answered."""
+            key, label = str(uuid.uuid4()), "straggler"
+            body = json.dumps({"action": {"type": "create_clock", "label": label,
+                                          "consequence": "the keep falls"}}).encode()
+
+            async def slowly():
+                yield body[:10]
+                sending.set()
+                await sigterm_sent.wait()
+                await asyncio.sleep(0.5)
+                yield body[10:]
+
+            async with httpx.AsyncClient(base_url=victim.url, timeout=30) as c:
+                r = await c.post(f"/v1/campaigns/{campaign['id']}/actions", content=slowly(),
+                                 headers={"Authorization": f"Bearer {campaign['gm']}", "Idempotency-Key": key,
+                                          "Content-Type": "application/json", "X-Request-ID": f"move-{label}"})
+            assert r.status_code == 200, r.text
+            seen.acked[key] = {"campaign": campaign["id"], "label": label, "version": r.json()["version"]}
+
         async def stop_one_mid_load() -> None:
             while len(seen.acked) < STOP_AFTER_ACKS:
                 await asyncio.sleep(0.01)
-            stopped["code"] = await asyncio.to_thread(victim.terminate)
+            sending, sigterm_sent = asyncio.Event(), asyncio.Event()
+            late = asyncio.create_task(straggler(campaigns[0], sending, sigterm_sent))
+            await sending.wait()
+            await asyncio.sleep(0.2)  # the replica has the request's head and waits for its body
+            victim.proc.send_signal(signal.SIGTERM)
+            sigterm_sent.set()
+            stopped["code"] = await asyncio.to_thread(victim.proc.wait, 30)
+            await late
 
         async def run() -> None:
             deadline = time.monotonic() + 60
@@ -121,7 +149,7 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
         last = json.loads(victim.log.read_text().splitlines()[-1])
         assert last["message"] == "rulekeeper stopped", "the replica was cut short, not stopped"
         assert seen.unexpected == [], seen.unexpected
-        assert len(seen.acked) == CAMPAIGNS * WORKERS_PER_CAMPAIGN * MOVES_PER_WORKER
+        assert len(seen.acked) == CAMPAIGNS * WORKERS_PER_CAMPAIGN * MOVES_PER_WORKER + 1
 
         victim.spawn()  # its replacement, as a Deployment would start
         victim.wait_ready("/readyz")
