@@ -7,9 +7,9 @@ Other modules count through the objects here:
 - HTTP: the `HttpMetrics` middleware (service/api/httpmetrics.py), per route template.
 - Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` on service.game.play.act and
   service.game.rolls.roll, with `system_is(...)` once the campaign is known.
-- The live store, now a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
+- The live store, a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
   live-store errors (service/game/tables.py). With moves serialised by the campaign's row lock there is no
-  compare-and-set conflict left to count; a lost race shows as a refused move (`version_mismatch`).
+  compare-and-set conflict to count; a move sent with a stale If-Match is a refusal (`version_mismatch`).
 - `WEBHOOK_DELIVERIES` and `SUBSCRIBERS` are for the webhook worker and the subscription fan-out.
 
 Each process counts its own: run one server process per pod or container (as deploy/ does) and let
