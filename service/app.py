@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -9,6 +10,7 @@ from collections.abc import AsyncIterator
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -19,11 +21,14 @@ from service.api.guard import RequestGuard
 from service.api.ratelimit import RateLimit
 from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
+from service.game import feed
 from service.game.context import Services
+from service.game.delivery import Worker as WebhookWorker
 from service.game.errors import GameError
 from service.health import Schema, healthz, readiness
 from service.logs import printable
 from service.requestid import RequestId
+from service.notify import open_notifier
 from service.settings import Settings
 from service.store.buckets import open_buckets
 from service.store.live import open_live_store
@@ -73,13 +78,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.auto_migrate:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
-        app.state.services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live)
+        notifier = open_notifier(settings.redis_url)
+        services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live,
+                            notifier=notifier)
+        await notifier.start(functools.partial(feed.latest_seqs, services))
+        app.state.services = services
+        webhooks = WebhookWorker(services)
+        webhooks.start()
         limited = any((settings.rate_per_token, settings.rate_per_address, settings.rate_auth_failures))
         app.state.rate_buckets = open_buckets(settings.redis_url) if limited else None
-        log.info("rulekeeper ready: records on %s, live store %s", engine.dialect.name, type(live).__name__)
+        log.info("rulekeeper ready: records on %s, live store %s, notifier %s", engine.dialect.name,
+                 type(live).__name__, type(notifier).__name__)
         try:
             yield
         finally:
+            await webhooks.stop()
+            await notifier.close()
             if app.state.rate_buckets is not None:
                 await app.state.rate_buckets.close()
             await live.close()
@@ -99,9 +113,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        # Outermost first: every request gets its id, is measured and logged, then rate limited, then checked
-        # for size and characters.
+        # Outermost first: every request gets its id, is measured and logged, answered with CORS headers (429s
+        # and 413s too), then rate limited, then checked for size and characters.
         middleware=[Middleware(RequestId), Middleware(httpmetrics.HttpMetrics, routes=routes), Middleware(AccessLog),
+                    # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
+                    # (GraphQL clients add their own). WebSockets are not subject to CORS.
+                    Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_headers=["*"],
+                               allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+                               expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
+                               max_age=600),
                     Middleware(RateLimit, settings=settings),
                     Middleware(RequestGuard, max_body_bytes=settings.max_body_bytes,
                                larger={"/v1/campaigns/import": settings.max_import_bytes})],

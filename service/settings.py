@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -84,6 +85,17 @@ class Settings:
     rate_per_token: Rate | None = Rate(20, 100)
     rate_per_address: Rate | None = Rate(100, 300)
     rate_auth_failures: Rate | None = Rate(1, 10)
+    # Web origins whose pages may call the API (CORS). Empty: none; ("*",): any.
+    cors_origins: tuple[str, ...] = ()
+    # Webhooks: loopback targets are refused unless this is set (local development and tests only).
+    webhooks_allow_loopback: bool = False
+    # A delivery is tried this many times (exponential backoff with jitter from the base), then marked failed.
+    webhooks_max_attempts: int = 12
+    webhooks_backoff_seconds: float = 10.0
+    # One attempt (resolve, connect, send, status line) is given up after this long.
+    webhooks_timeout_seconds: float = 10.0
+    # When set, webhook signing secrets are stored encrypted under a key derived from this.
+    webhooks_secrets_key: Secret | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -126,6 +138,12 @@ class Settings:
             rate_per_token=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_PER_TOKEN"), cls.rate_per_token),
             rate_per_address=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_PER_ADDRESS"), cls.rate_per_address),
             rate_auth_failures=Rate.parse(env.get("RULEKEEPER_RATE_LIMIT_AUTH_FAILURES"), cls.rate_auth_failures),
+            cors_origins=cors_origins(env.get("RULEKEEPER_CORS_ORIGINS") or ""),
+            webhooks_allow_loopback=_flag(env, "RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK", False),
+            webhooks_max_attempts=_count(env, "RULEKEEPER_WEBHOOKS_MAX_ATTEMPTS", cls.webhooks_max_attempts),
+            webhooks_backoff_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS", cls.webhooks_backoff_seconds),
+            webhooks_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS", cls.webhooks_timeout_seconds),
+            webhooks_secrets_key=Secret(wkey) if (wkey := env.get("RULEKEEPER_WEBHOOKS_SECRETS_KEY")) else None,
         )
 
 
@@ -146,4 +164,45 @@ def _seconds(env: dict[str, str], name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
     if not 0 < value < float("inf"):
         raise ValueError(f"{name} must be a positive number of seconds, not {raw!r}")
+    return value
+
+
+_ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/?#\s]+")
+
+
+def cors_origins(raw: str) -> tuple[str, ...]:
+    """`https://vtt.example.org, http://localhost:30000` -> the allow-list. A browser's Origin is
+    scheme://host[:port], lower case, never with a path: anything else could never match, so it is refused
+    at start rather than silently allowing nothing."""
+    origins = []
+    for item in raw.split(","):
+        origin = item.strip().lower().removesuffix("/")
+        if not origin:
+            continue
+        if origin != "*" and not _ORIGIN.fullmatch(origin):
+            raise ValueError(f"RULEKEEPER_CORS_ORIGINS: {item.strip()!r} is not an origin like https://vtt.example.org "
+                             "(scheme://host[:port], no path), nor *")
+        origins.append(origin)
+    return tuple(dict.fromkeys(origins))
+def _flag(env: dict[str, str], name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in {"1", "true", "yes", "on"}:
+        return True
+    if raw in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(f"{name} must be true or false, not {raw!r}")
+
+
+def _count(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {raw!r}")
     return value

@@ -1,7 +1,7 @@
 """request id on events
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-11-25 05:00:00.000000
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from alembic import op
 
 
 revision = '0005'
-down_revision = '0003'
+down_revision = '0004'
 branch_labels = None
 depends_on = None
 

@@ -14,7 +14,7 @@ from service.game import idempotency, movelog, play, tables
 from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
-from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite
+from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite, integral_numbers
 from service.game.tokens import hash_token, new_token
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt
@@ -124,7 +124,7 @@ def build_sheet(system_id: str, options: dict[str, Any], data: dict[str, Any]) -
     """Validate a sheet against the rule system; a 422 names the field that is wrong."""
     system = SYSTEMS[system_id]
     try:
-        parsed = system.CharacterInput.model_validate(data)
+        parsed = system.CharacterInput.model_validate(integral_numbers(data))
         return system.new_character(parsed, system.Options.model_validate(options))
     except ValidationError as exc:
         raise from_validation(exc) from None

@@ -11,8 +11,10 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from service.game.events import appended
+from service.game import outbox
 from service.game.errors import GameError
-
+from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
 from service.store.live.base import LiveStore
 
@@ -25,8 +27,12 @@ class Services:
     engine: AsyncEngine
     sessions: async_sessionmaker
     live: LiveStore
+    # Tells subscribers, after each commit, which campaigns have new events.
+    notifier: Notifier = field(default_factory=LocalNotifier)
     # SQLite has one writer at a time; queueing writers here beats "database is locked" retries.
     _sqlite_writer: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Set when a transaction committed webhook deliveries, so the delivery worker need not wait for its poll.
+    deliveries_due: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def is_sqlite(self) -> bool:
@@ -40,15 +46,21 @@ class Services:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
-        """One transaction; committed when the block ends without an exception."""
+        """One transaction; committed when the block ends without an exception, with the webhook deliveries
+        of the events it appended. Only after the commit are subscribers told of those events: a rolled-back
+        move is never announced."""
         with unavailable_as_503():
             if self.is_sqlite:
                 async with self._sqlite_writer:
                     async with self.sessions() as session, session.begin():
                         yield session
+                        await outbox.enqueue(session, self.deliveries_due)
             else:
                 async with self.sessions() as session, session.begin():
                     yield session
+                    await outbox.enqueue(session, self.deliveries_due)
+        for campaign_id, seq in appended(session).items():
+            self.notifier.announce(campaign_id, seq)
 
 
 RETRY_AFTER_SECONDS = 1

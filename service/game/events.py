@@ -1,6 +1,7 @@
 """The campaign's event log: appended inside the writer's transaction, read per role."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import select
@@ -12,6 +13,9 @@ from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord
 
 MAX_PAGE = 500
+# Where `append` notes its records on the session, so the webhook outbox (service/game/outbox.py) can write
+# their deliveries in the same transaction.
+APPENDED = "rulekeeper.appended_events"
 
 
 async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign | None:
@@ -20,7 +24,13 @@ async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign |
     return await session.scalar(select(Campaign).where(Campaign.id == campaign_id).with_for_update())
 
 
+# session.info key: campaign id -> last seq appended in this transaction, announced once it commits.
+_APPENDED = "rulekeeper.events_appended"
+
+
 def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor) -> list[EventRecord]:
+    if events:
+        session.info.setdefault(_APPENDED, {})[campaign.id] = campaign.last_seq + len(events)
     records = []
     for ev in events:
         campaign.last_seq += 1
@@ -31,7 +41,21 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
         )
         session.add(rec)
         records.append(rec)
+    session.info.setdefault(APPENDED, []).extend(records)
     return records
+
+
+def appended(session: AsyncSession) -> dict[str, int]:
+    """The campaigns this session's transaction appended events to, with their last seq."""
+    return dict(session.info.get(_APPENDED, {}))
+
+
+def utc_iso(at: datetime | None) -> str | None:
+    """Stored in UTC; SQLite hands it back without its zone, so every reader (the log, a move's reply, a
+    webhook) shows the same text on every backend."""
+    if at is None:
+        return None
+    return (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).isoformat()
 
 
 def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
@@ -44,18 +68,28 @@ def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
         "type": rec.type,
         "data": data,
         "actor": {"role": rec.actor_role, "player_id": rec.actor_player_id},
-        "created_at": rec.created_at.isoformat() if rec.created_at else None,
+        "created_at": utc_iso(rec.created_at),
     }
+
+
+async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit: int) -> list[EventRecord]:
+    """The next `limit` events after `after`, for everyone: `page` filters them per reader."""
+    return list(await session.scalars(
+        select(EventRecord)
+        .where(EventRecord.campaign_id == campaign_id, EventRecord.seq > after)
+        .order_by(EventRecord.seq)
+        .limit(limit)
+    ))
+
+
+def page(rows: list[EventRecord], principal: Principal, after: int, limit: int) -> dict[str, Any]:
+    """One page of the log as this principal sees it. The cursor moves past hidden events too, so resuming
+    from `next_after` neither repeats nor skips anything."""
+    items = [v for v in (view(r, principal) for r in rows) if v is not None]
+    last = rows[-1].seq if rows else after
+    return {"items": items, "next_after": last, "has_more": len(rows) == limit}
 
 
 async def read(session: AsyncSession, principal: Principal, after: int, limit: int) -> dict[str, Any]:
     limit = max(1, min(limit, MAX_PAGE))
-    rows = list(await session.scalars(
-        select(EventRecord)
-        .where(EventRecord.campaign_id == principal.campaign_id, EventRecord.seq > after)
-        .order_by(EventRecord.seq)
-        .limit(limit)
-    ))
-    items = [v for v in (view(r, principal) for r in rows) if v is not None]
-    last = rows[-1].seq if rows else after
-    return {"items": items, "next_after": last, "has_more": len(rows) == limit}
+    return page(await rows_after(session, principal.campaign_id, after, limit), principal, after, limit)

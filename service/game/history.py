@@ -52,6 +52,10 @@ async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -
         play.require_active(campaign)
         target, undone = await _undo_target(s, campaign, count)
         state = await movelog.state_at(s, campaign, target)
+        blocker = getattr(SYSTEMS[campaign.system], "undo_blocker", None)
+        refusal = blocker(state["table"], (await tables.load(svc, s, campaign))["table"]) if blocker else None
+        if refusal is not None:
+            raise GameError(refusal.status, refusal.code, refusal.detail, field="count")
         for ch in await s.scalars(select(Character).where(Character.campaign_id == campaign.id)):
             sheet = state["characters"].get(ch.id)
             if sheet is not None and sheet != ch.sheet:

@@ -16,8 +16,20 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"
 MAX_SEQ = 2**31 - 1
 
 
+def integral_numbers(value: Any) -> Any:
+    """JSON has one number type: `3.0` is the integer 3 (JSON Schema's `integer` admits it too). Request models
+    validate strictly, so `true` or `"3"` is never taken for a number; this keeps `3.0` taken for `3`."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: integral_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [integral_numbers(v) for v in value]
+    return value
+
+
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CampaignCreate(_In):

@@ -1,6 +1,7 @@
 """Playing: load state, authorize, apply the rules, then commit state, dice and events together."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -23,14 +24,20 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
+# The If-Match formats the service takes, stated as is in the OpenAPI parameter so the document is exact:
+# `*`, one ETag it returned (`"3"`; the weak `W/"3"` names the same version), or the bare version (`3`, which
+# clients that read `version` from a body send). A list of ETags, or anything else, is a 400.
+IF_MATCH_PATTERN = r'^(\*|[0-9]{1,10}|(W/)?"[0-9]{1,10}")$'
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
+
+
 def parse_if_match(value: str | None) -> int | None:
-    if value is None or value.strip() == "*":
+    if value is None:
         return None
-    raw = value.strip().removeprefix("W/").strip('"')
-    if not raw.isdigit():
-        raise GameError(400, "invalid_if_match", "If-Match must be an ETag this service returned, like \"3\"",
+    if not _IF_MATCH.fullmatch(value):
+        raise GameError(400, "invalid_if_match", "If-Match must be * or an ETag this service returned, like \"3\"",
                         field="If-Match")
-    return int(raw)
+    return None if value == "*" else int(value.removeprefix("W/").strip('"'))
 
 
 async def get_state(svc: Services, campaign_id: str, token: str | None, version: int | None = None) -> dict[str, Any]:

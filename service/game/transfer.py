@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
@@ -32,8 +32,8 @@ FORMAT = "rulekeeper-campaign/1"
 class CampaignDocument(BaseModel):
     """What `GET …/export` returns and `POST /v1/campaigns/import` takes."""
 
-    model_config = ConfigDict(extra="forbid")
-    format: str = Field(description=f"Always `{FORMAT}`.")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    format: Literal["rulekeeper-campaign/1"] = Field(description="The document's format and version.")
     campaign: dict[str, Any]
     players: list[dict[str, Any]]
     characters: list[dict[str, Any]]
@@ -65,6 +65,10 @@ async def export(svc: Services, campaign_id: str, token: str | None) -> dict[str
         sessions = await s.scalars(select(DiceSession).where(where(DiceSession)).order_by(DiceSession.number))
         initial = await movelog.state_at(s, c, 0)
         final = await movelog.state_at(s, c, c.table_version)
+        # The document holds every die, sealed ones too: not while they still decide something hidden.
+        sealed = getattr(system, "session_close_blocker", lambda table: None)(final["table"])
+        if sealed is not None:
+            raise GameError(409, sealed.code, f"{sealed.detail} (the export holds every die, the sealed ones too)")
         return {
             "format": FORMAT,
             "campaign": {k: v for k, v in campaign_view(c).items()},

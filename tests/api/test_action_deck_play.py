@@ -179,3 +179,22 @@ async def test_surprise_attackers_stay_hidden_from_players_until_revealed(client
     revealed = [e for e in await t.events(token) if e["type"] == "surprise_attacker_revealed"]
     assert [(e["data"]["character_id"], e["data"]["card"]) for e in revealed] == [(sniper, "9C")]
     assert (await t.state(token))["state"]["table"]["encounter"]["surprise"]["attackers"] == [sniper]
+
+
+async def test_no_export_while_a_sealed_deck_is_being_dealt(client):
+    """The export holds every die; the shuffle dice of a deck still being dealt would tell its order (§8)."""
+    t, *_ = await deck_table(client)
+    await t.ok({"type": "deal"})
+    assert_problem(await client.get(f"{t.base}/export", headers=bearer(t.gm)), 409, "deck_in_play")
+    await t.ok({"type": "end_encounter"})
+    assert (await client.get(f"{t.base}/export", headers=bearer(t.gm))).status_code == 200
+
+
+async def test_undo_never_puts_dealt_cards_back_on_a_sealed_deck(client):
+    """Undo past a deal would deal the same cards again: the undealt order would be known (§8)."""
+    t, pid, *_ = await deck_table(client)
+    await t.ok({"type": "deal"})
+    undo = lambda n: client.post(f"{t.base}/undo", json={"count": n}, headers=bearer(t.gm))  # noqa: E731
+    assert_problem(await undo(1), 409, "deck_in_play", "count")
+    await t.ok({"type": "award_benny", "player_ids": [pid]})
+    assert (await undo(1)).status_code == 200  # a move after the last draw may be undone

@@ -103,11 +103,11 @@ async def test_an_invited_players_token_is_replayed_only_to_the_gm_who_invited(c
 
 async def test_with_an_operator_key_creation_keys_belong_to_its_holders(settings):
     async with serve(dataclasses.replace(settings, operator_key=Secret("s3cret"))) as c:
-        first = await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1"))
-        again = await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1"))
+        first = await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1-0123456789abcdef0123456789abcdef"))
+        again = await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1-0123456789abcdef0123456789abcdef"))
         assert first.status_code == again.status_code == 201 and again.json() == first.json()
         for token in (None, "wrong"):
-            assert_problem(await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed(token, "op-1")),
+            assert_problem(await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed(token, "op-1-0123456789abcdef0123456789abcdef")),
                            401, "operator_key_required")
 
 

@@ -47,7 +47,10 @@ def call(case, base: str, system: str) -> None:
     case.call_and_validate(base_url=base, checks=CHECKS)
 
 
-generic = schemathesis.openapi.from_dict(build(["stepdice"])).exclude(operation_id=SPECIFIC)
+# A registered webhook makes the service send requests to whatever address was generated: never fuzzed
+# against a live server (tests/api/test_webhooks.py drives them with a receiver on loopback).
+OUTBOUND = ["createWebhook", "updateWebhook"]
+generic = schemathesis.openapi.from_dict(build(["stepdice"])).exclude(operation_id=SPECIFIC + OUTBOUND)
 
 
 @generic.parametrize()

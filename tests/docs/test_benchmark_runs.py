@@ -20,3 +20,10 @@ def test_rebuild_benchmark_runs_and_prints_its_table():
                          cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "moves past snapshot" in out.stdout and "rebuilt p50 ms" in out.stdout
+
+
+def test_subscribers_benchmark_runs_and_prints_its_table():
+    out = subprocess.run([sys.executable, "benchmarks/subscribers_bench.py", "--subscribers", "3", "--seconds", "0.5",
+                          "--moves", "2"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "idle CPU % of a core" in out.stdout and "embedded" in out.stdout

@@ -17,7 +17,7 @@ from service.api.graphql import types as t
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
-from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer
+from service.game import campaigns, dicesessions, feed, history, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
 from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
@@ -136,6 +136,50 @@ class ImportCampaignInput:
     document: JSON = strawberry.field(description="A document from exportCampaign.")
 
 
+@strawberry.input
+class CreateWebhookInput:
+    campaign_id: str
+    url: str
+    event_types: list[str] | None = strawberry.field(default=None, description="Omitted or empty: every type.")
+    view: str = strawberry.field(default="players", description="`players` or `gm`: whose view of the events.")
+    description: str = ""
+
+
+@strawberry.input
+class UpdateWebhookInput:
+    campaign_id: str
+    webhook_id: str
+    url: str | None = None
+    event_types: list[str] | None = None
+    view: str | None = None
+    status: str | None = strawberry.field(default=None, description="`active` or `paused`.")
+    description: str | None = None
+
+
+@strawberry.input
+class RotateWebhookSecretInput:
+    campaign_id: str
+    webhook_id: str
+    keep_previous_seconds: int = strawberry.field(default=0, description="Keep signing with the old secret too for this long.")
+
+
+@strawberry.input
+class WebhookInput:
+    campaign_id: str
+    webhook_id: str
+
+
+@strawberry.input
+class WebhookDeliveryInput:
+    campaign_id: str
+    webhook_id: str
+    delivery_id: str
+
+
+def _bad_query(message: str, field: str) -> GraphQLError:
+    return GraphQLError(message, extensions={"code": "invalid_query", "status": 400, "field": field})
+
+
 @strawberry.type
 class Query:
     @strawberry.field(description="The rule systems, their options and actions.")
@@ -188,6 +232,36 @@ class Query:
     async def dice_session_verification(self, info: Info, campaign_id: str, number: int) -> t.Verification:
         svc, token = ctx(info)
         return t.build(t.Verification, await run(dicesessions.verification(svc, campaign_id, number, token)))
+
+    @strawberry.field(description="The campaign's webhook endpoints (GM).")
+    async def webhooks(self, info: Info, campaign_id: str) -> list[t.Webhook]:
+        svc, token = ctx(info)
+        return [t.build(t.Webhook, w) for w in await run(webhooks.list_webhooks(svc, campaign_id, token))]
+
+    @strawberry.field(description="One webhook endpoint (GM).")
+    async def webhook(self, info: Info, campaign_id: str, id: strawberry.ID) -> t.Webhook:
+        svc, token = ctx(info)
+        return t.build(t.Webhook, await run(webhooks.get(svc, campaign_id, str(id), token)))
+
+    @strawberry.field(description="A webhook's deliveries, newest first, with status, response code and timing (GM).")
+    async def webhook_deliveries(self, info: Info, campaign_id: str, webhook_id: str, status: str | None = None,
+                                 before: int | None = None, limit: int = 50) -> t.WebhookDeliveryPage:
+        svc, token = ctx(info)
+        if status is not None and status not in webhooks.DELIVERY_STATUSES:
+            raise _bad_query(f"`status` is one of {', '.join(webhooks.DELIVERY_STATUSES)}", "status")
+        if not 1 <= limit <= 100 or (before is not None and before < 1):
+            raise _bad_query("`limit` must be 1-100 and `before` at least 1", "limit" if before is None or before >= 1
+                             else "before")
+        page = await run(webhooks.deliveries(svc, campaign_id, webhook_id, token, status=status, before=before,
+                                             limit=limit))
+        return t.WebhookDeliveryPage(items=[t.webhook_delivery(d) for d in page["items"]],
+                                     next_before=page["next_before"], has_more=page["has_more"])
+
+    @strawberry.field(description="One delivery with its body and every attempt (GM).")
+    async def webhook_delivery(self, info: Info, campaign_id: str, webhook_id: str,
+                               id: strawberry.ID) -> t.WebhookDelivery:
+        svc, token = ctx(info)
+        return t.webhook_delivery(await run(webhooks.delivery(svc, campaign_id, webhook_id, str(id), token)))
 
 
 def _action_payload(out: dict[str, Any]) -> t.ActionPayload:
@@ -290,23 +364,62 @@ class Mutation:
                                        players=[t.InvitePlayerPayload(player=t.build(t.Player, p["player"]),
                                                                       token=p["token"]) for p in out["players"]])
 
+    @strawberry.mutation(description="Register a webhook endpoint (GM); the payload carries its signing secret once.")
+    async def create_webhook(self, info: Info, input: CreateWebhookInput) -> t.WebhookSecretPayload:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(webhooks.WebhookCreate, {
+            "url": input.url, "event_types": input.event_types, "view": input.view, "description": input.description}))
+        out = await once(info, "createWebhook", input.campaign_id, body,
+                         lambda: webhooks.create(svc, input.campaign_id, token, body))
+        return t.webhook_secret(out)
 
-POLL_SECONDS = 0.5
+    @strawberry.mutation(description="Change a webhook's URL, event types or view, or pause and resume it (GM).")
+    async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> t.Webhook:
+        svc, token = ctx(info)
+        fields = {k: getattr(input, k) for k in ("url", "event_types", "view", "status", "description")
+                  if getattr(input, k) is not None}
+        body = guard(lambda: parse(webhooks.WebhookUpdate, fields))
+        return t.build(t.Webhook, await run(webhooks.update(svc, input.campaign_id, input.webhook_id, token, body)))
+
+    @strawberry.mutation(description="Replace a webhook's signing secret (GM); the new one is shown only here.")
+    async def rotate_webhook_secret(self, info: Info, input: RotateWebhookSecretInput) -> t.WebhookSecretPayload:
+        svc, token = ctx(info)
+        keep = input.keep_previous_seconds
+        if not 0 <= keep <= webhooks.MAX_ROTATION_GRACE:
+            raise GraphQLError(f"`keepPreviousSeconds` must be 0-{webhooks.MAX_ROTATION_GRACE}",
+                               extensions={"code": "invalid_input", "status": 422, "field": "keep_previous_seconds"})
+        return t.webhook_secret(await run(webhooks.rotate_secret(svc, input.campaign_id, input.webhook_id, token, keep)))
+
+    @strawberry.mutation(description="Delete a webhook endpoint and its deliveries (GM).")
+    async def delete_webhook(self, info: Info, input: WebhookInput) -> bool:
+        svc, token = ctx(info)
+        await run(webhooks.delete(svc, input.campaign_id, input.webhook_id, token))
+        return True
+
+    @strawberry.mutation(description="Send a delivery again, with the same webhook-id and a fresh budget of attempts (GM).")
+    async def redeliver_webhook_delivery(self, info: Info, input: WebhookDeliveryInput) -> t.WebhookDelivery:
+        svc, token = ctx(info)
+        return t.webhook_delivery(await run(webhooks.redeliver(svc, input.campaign_id, input.webhook_id,
+                                                                input.delivery_id, token)))
 
 
 @strawberry.type
 class Subscription:
-    @strawberry.subscription(description="The campaign's events as they happen, filtered by your role.")
+    @strawberry.subscription(description="The campaign's events as they happen, filtered by your role exactly as the "
+                                         "events query: every event after `after`, then each one as it is committed. "
+                                         "Resume with the last seq you received.")
     async def campaign_events(self, info: Info, campaign_id: str, after: int = 0) -> AsyncGenerator[t.Event, None]:
         svc, token = ctx(info)
-        cursor = after
-        while True:
-            page = await run(campaigns.read_events(svc, campaign_id, token, cursor, 100))
-            for e in page["items"]:
-                yield t.event(e)
-            cursor = page["next_after"]
-            if not page["has_more"]:
-                await asyncio.sleep(POLL_SECONDS)
+        stream = feed.follow(svc, campaign_id, token, after)
+        try:
+            while True:
+                try:
+                    event = await run(anext(stream))
+                except StopAsyncIteration:
+                    return
+                yield t.event(event)
+        finally:
+            await stream.aclose()
 
 
 @functools.lru_cache(maxsize=8)

@@ -183,3 +183,67 @@ class CharacterPayload:
 class ValidateCharacterPayload:
     valid: bool
     sheet: JSON
+
+
+@strawberry.type
+class Webhook:
+    id: str
+    url: str
+    event_types: list[str]
+    view: str
+    status: str
+    description: str
+    previous_secret_expires_at: str | None
+    created_at: str
+    updated_at: str
+
+
+@strawberry.type
+class WebhookSecretPayload:
+    webhook: Webhook
+    secret: str = strawberry.field(description="The signing secret (`whsec_…`); shown only at registration and rotation.")
+
+
+def webhook_secret(data: dict[str, Any]) -> WebhookSecretPayload:
+    return WebhookSecretPayload(webhook=build(Webhook, data), secret=data["secret"])
+
+
+@strawberry.type
+class WebhookAttempt:
+    started_at: str
+    duration_ms: int
+    response_code: int | None
+    error: str | None
+
+
+@strawberry.type
+class WebhookDelivery:
+    id: str
+    webhook_id: str
+    seq: int
+    event_type: str
+    status: str
+    attempts: int
+    next_attempt_at: str | None
+    last_attempt_at: str | None
+    last_response_code: int | None
+    last_duration_ms: int | None
+    last_error: str | None
+    delivered_at: str | None
+    created_at: str
+    payload: JSON | None = strawberry.field(default=None, description="The body every attempt sends (one delivery only).")
+    attempt_log: list[WebhookAttempt] | None = strawberry.field(default=None, description="Every attempt (one delivery only).")
+
+
+def webhook_delivery(data: dict[str, Any]) -> WebhookDelivery:
+    d = build(WebhookDelivery, {**data, "attempt_log": None})
+    if data.get("attempt_log") is not None:
+        d.attempt_log = [build(WebhookAttempt, a) for a in data["attempt_log"]]
+    return d
+
+
+@strawberry.type
+class WebhookDeliveryPage:
+    items: list[WebhookDelivery]
+    next_before: int | None
+    has_more: bool

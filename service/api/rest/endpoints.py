@@ -6,7 +6,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.rest.request import Call
-from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer
+from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer, webhooks
+from service.game.errors import GameError
 from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite,
                                  RollRequest, UndoRequest)
 
@@ -14,14 +15,14 @@ Reply = tuple[int, Any, dict[str, str]]
 
 
 class CharacterCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sheet: dict[str, Any] = Field(description="The character sheet as the rule system defines it.")
     player_id: str | None = Field(None, description="GM only: the player who controls the character. "
                                                      "A player's own characters are assigned to them.")
 
 
 class CharacterSheet(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sheet: dict[str, Any]
 
 
@@ -121,9 +122,57 @@ async def verify_dice_session(c: Call) -> Reply:
     return 200, await dicesessions.verification(c.svc, c.path["campaign_id"], c.path["number"], c.token), {}
 
 
+async def create_webhook(c: Call) -> Reply:
+    return 201, await webhooks.create(c.svc, c.path["campaign_id"], c.token, c.body), {}
+
+
+async def list_webhooks(c: Call) -> Reply:
+    return 200, {"items": await webhooks.list_webhooks(c.svc, c.path["campaign_id"], c.token)}, {}
+
+
+async def get_webhook(c: Call) -> Reply:
+    return 200, await webhooks.get(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.token), {}
+
+
+async def update_webhook(c: Call) -> Reply:
+    return 200, await webhooks.update(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.token, c.body), {}
+
+
+async def rotate_webhook_secret(c: Call) -> Reply:
+    keep = c.query_int("keep_previous_seconds", 0, maximum=webhooks.MAX_ROTATION_GRACE)
+    return 200, await webhooks.rotate_secret(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.token, keep), {}
+
+
+async def delete_webhook(c: Call) -> Reply:
+    await webhooks.delete(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.token)
+    return 204, None, {}
+
+
+async def list_webhook_deliveries(c: Call) -> Reply:
+    status = c.request.query_params.get("status")
+    if status is not None and status not in webhooks.DELIVERY_STATUSES:
+        raise GameError(400, "invalid_query", f"`status` is one of {', '.join(webhooks.DELIVERY_STATUSES)}",
+                        field="status")
+    before = c.query_int("before", -1, minimum=1, maximum=MAX_SEQ)
+    limit = c.query_int("limit", 50, minimum=1, maximum=100)
+    return 200, await webhooks.deliveries(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.token, status=status,
+                                          before=None if before < 0 else before, limit=limit), {}
+
+
+async def get_webhook_delivery(c: Call) -> Reply:
+    return 200, await webhooks.delivery(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.path["delivery_id"],
+                                        c.token), {}
+
+
+async def redeliver_webhook_delivery(c: Call) -> Reply:
+    return 200, await webhooks.redeliver(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.path["delivery_id"],
+                                         c.token), {}
+
+
 INPUTS = {
     "createCampaign": CampaignCreate, "invitePlayer": PlayerInvite, "createCharacter": CharacterCreate,
     "validateCharacter": CharacterSheet, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
     "rollExpression": RollRequest, "setClientSeed": ClientSeed, "undoMoves": UndoRequest,
-    "importCampaign": transfer.CampaignDocument,
+    "importCampaign": transfer.CampaignDocument, "createWebhook": webhooks.WebhookCreate,
+    "updateWebhook": webhooks.WebhookUpdate,
 }

@@ -4,47 +4,76 @@
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pydantic import TypeAdapter
 from pydantic.json_schema import models_json_schema
 
 from service.api.rest import responses as r
+from service.api.rest.links import links_for
 from service.api.rest.operations import OPERATIONS
+from service.game.play import IF_MATCH_PATTERN
 from service.rules.registry import SYSTEMS
 
 REF = "#/components/schemas/{model}"
 
 
-def _system_schemas(defs: dict[str, Any], systems: list[str]) -> dict[str, dict[str, Any]]:
+def _prefix(system_id: str) -> str:
+    return "".join(p.capitalize() for p in system_id.split("_"))
+
+
+def _system_schemas(defs: dict[str, Any], systems: list[str]) -> dict[str, list[dict[str, Any]]]:
     """Each rule system's options, sheet and action union, so clients (and fuzzers) see the real shapes."""
-    out: dict[str, dict[str, Any]] = {"options": [], "sheet": [], "action": []}
+    out: dict[str, list[dict[str, Any]]] = {"options": [], "sheet": [], "action": []}
     for system in (SYSTEMS[s] for s in systems):
-        prefix = "".join(p.capitalize() for p in system.id.split("_"))
         for kind, model in (("options", system.Options), ("sheet", system.CharacterInput),
                             ("action", TypeAdapter(system.Action))):
             schema = (model.json_schema(ref_template=REF) if isinstance(model, TypeAdapter)
                       else model.model_json_schema(ref_template=REF))
             defs.update(schema.pop("$defs", {}))
-            name = f"{prefix}{kind.capitalize()}"
+            name = f"{_prefix(system.id)}{kind.capitalize()}"
             defs[name] = schema
             out[kind].append({"$ref": REF.format(model=name)})
-    return {k: (v[0] if len(v) == 1 else {"oneOf": v}) for k, v in out.items()}
+    return out
+
+
+def _any(refs: list[dict[str, Any]]) -> dict[str, Any]:
+    # anyOf, not oneOf: the campaign's system picks the union, and two systems may share a move's shape
+    # (a bare `gm_note`), which oneOf would make invalid for both.
+    return refs[0] if len(refs) == 1 else {"anyOf": refs}
+
+
+def _campaign_create(defs: dict[str, Any], systems: list[str], options: list[dict[str, Any]]) -> None:
+    """A campaign's options are those of its own system: one variant per system, chosen by `system`, so a
+    document-valid body is never an option of another system (which the service refuses)."""
+    base = defs.pop("CampaignCreate")
+    variants = {}
+    for system_id, ref in zip(systems, options):
+        variant = copy.deepcopy(base)
+        variant["title"] = f"CampaignCreate ({system_id})"
+        variant["properties"]["system"] = {**base["properties"]["system"], "enum": [system_id], "type": "string"}
+        variant["properties"]["options"] = {**ref, "description": base["properties"]["options"].get("description", "")}
+        name = f"CampaignCreate{_prefix(system_id)}"
+        defs[name] = variant
+        variants[system_id] = REF.format(model=name)
+    defs["CampaignCreate"] = {"description": base.get("description", "A new campaign."),
+                              "oneOf": [{"$ref": ref} for ref in variants.values()],
+                              "discriminator": {"propertyName": "system", "mapping": variants}}
 
 
 def build(systems: list[str] | None = None) -> dict[str, Any]:
     """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
-    models = {op.response for op in OPERATIONS} | {op.request for op in OPERATIONS if op.request} | {r.Problem}
+    models = ({op.response for op in OPERATIONS} | {op.request for op in OPERATIONS if op.request}
+              | {r.Problem, r.WebhookPayload})
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
     defs: dict[str, Any] = dict(top.get("$defs", {}))
-    system = _system_schemas(defs, systems or list(SYSTEMS))
-    if systems:
-        defs["CampaignCreate"]["properties"]["system"] = {"enum": systems, "type": "string"}
-    defs["CampaignCreate"]["properties"]["options"] = {**system["options"],
-                                                       "description": defs["CampaignCreate"]["properties"]["options"].get("description", "")}
-    defs["ActionRequest"]["properties"]["action"] = system["action"]
+    systems = systems or list(SYSTEMS)
+    system = _system_schemas(defs, systems)
+    _campaign_create(defs, systems, system["options"])
+    defs["ActionRequest"]["properties"]["action"] = _any(system["action"])
     for name in ("CharacterCreate", "CharacterSheet"):
-        defs[name]["properties"]["sheet"] = system["sheet"]
+        defs[name]["properties"]["sheet"] = _any(system["sheet"])
 
     paths: dict[str, Any] = {}
     for op in OPERATIONS:
@@ -74,12 +103,38 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
         "paths": paths,
+        "webhooks": _webhooks(),
         "components": {
             "schemas": dict(sorted(defs.items())),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "A campaign token (GM or player), or the operator key."}},
         },
     }
+
+
+def _webhooks() -> dict[str, Any]:
+    """What a registered endpoint receives (OpenAPI 3.1 `webhooks`)."""
+    def header(name: str, description: str) -> dict[str, Any]:
+        return {"name": name, "in": "header", "required": True, "schema": {"type": "string"},
+                "description": description}
+
+    return {"campaignEvent": {"post": {
+        "operationId": "campaignEvent", "tags": ["webhooks"],
+        "summary": "One event of the campaign, POSTed to every active webhook whose event types include it",
+        "description": "Signed per Standard Webhooks: verify with any Standard Webhooks library and the webhook's "
+                       "`whsec_` secret. Delivered at least once, in order per webhook: the next event waits until "
+                       "this one is answered with a 2xx or marked failed. Anything but a 2xx (a redirect too) is "
+                       "retried with exponential backoff and jitter up to the attempt limit.",
+        "parameters": [
+            header("webhook-id", "The delivery's id; the same on every attempt, so a receiver can drop duplicates."),
+            header("webhook-timestamp", "Unix seconds when this attempt was signed; reject ones far from now."),
+            header("webhook-signature", "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` "
+                                        "under the secret; space-separated when a rotated secret still signs too."),
+        ],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": REF.format(model="WebhookPayload")}}}},
+        "responses": {"2XX": {"description": "Received; any other status is retried."}},
+    }}}
 
 
 def _parameters(op) -> list[dict[str, Any]]:
@@ -90,12 +145,17 @@ def _parameters(op) -> list[dict[str, Any]]:
     for name, desc, schema in op.query:
         params.append({"name": name, "in": "query", "required": False, "description": desc, "schema": schema})
     if op.if_match:
-        params.append({"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-                       "description": "The ETag you last saw; 412 when the table has moved on."})
+        params.append({"name": "If-Match", "in": "header", "required": False,
+                       "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
+                       "description": "The ETag you last saw (`\"3\"`, weak `W/\"3\"`, or the bare version `3`), or "
+                                      "`*`; 412 when the table has moved on, 400 for any other format."})
     if op.idempotent_key:
-        params.append({"name": "Idempotency-Key", "in": "header", "required": False,
-                       "schema": {"type": "string", "maxLength": 200},
-                       "description": "A retry with the same key returns the first response and changes nothing."})
+        # Outside a campaign there may be no bearer token: the key is then the request's only secret.
+        schema = {"type": "string", "maxLength": 200, **({"minLength": 32} if op.auth == "operator" else {})}
+        params.append({"name": "Idempotency-Key", "in": "header", "required": False, "schema": schema,
+                       "description": "A retry with the same key returns the first response and changes nothing."
+                                      + (" At least 32 random characters (a UUID will do)." if op.auth == "operator"
+                                         else "")})
     return params
 
 
@@ -109,6 +169,9 @@ def _responses(op) -> dict[str, Any]:
         ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=op.response.__name__)}}}
     if op.etag:
         ok["headers"] = {"ETag": {"schema": {"type": "string"}, "description": "The table's version."}}
+    links = links_for(op.operation_id)
+    if links:
+        ok["links"] = links
     out = {str(op.status): ok}
     # Any operation may be rate limited (service.api.ratelimit).
     for status in sorted(set(op.errors) | {429}):

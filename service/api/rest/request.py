@@ -10,6 +10,7 @@ from starlette.requests import Request
 from service.api import jsoninput
 from service.game.context import Services
 from service.game.errors import GameError, from_validation
+from service.game.inputs import integral_numbers
 
 
 @dataclass
@@ -53,6 +54,6 @@ async def read_json(request: Request) -> Any:
 
 def parse(model: type[BaseModel], data: Any) -> BaseModel:
     try:
-        return model.model_validate(data)
+        return model.model_validate(integral_numbers(data))
     except ValidationError as exc:
         raise from_validation(exc) from None

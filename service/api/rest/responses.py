@@ -96,6 +96,74 @@ class EventPage(BaseModel):
     has_more: bool
 
 
+class WebhookPayload(BaseModel):
+    """The body of every webhook delivery: one event, in the shape of the REST event log."""
+
+    type: str = Field(description="The event's type, as in the log (e.g. `dice_rolled`).")
+    timestamp: str | None = Field(description="When the event was appended.")
+    campaign_id: str
+    data: LogEvent = Field(description="The event as the webhook's view sees it (`gm` or `players`).")
+
+
+class Webhook(BaseModel):
+    id: str
+    url: str
+    event_types: list[str] = Field(description="Event types delivered; empty: every type.")
+    view: Literal["gm", "players"] = Field(description="players: no GM-only event and redacted data, as a player "
+                                                       "sees the log; gm: as the GM sees it.")
+    status: Literal["active", "paused"]
+    description: str
+    previous_secret_expires_at: str | None = Field(
+        description="After a rotation that kept the previous secret: until then every delivery also carries a "
+                    "signature made with it.")
+    created_at: str
+    updated_at: str
+
+
+class WebhookCreated(Webhook):
+    secret: str = Field(description="The signing secret (`whsec_…`) for any Standard Webhooks library. Shown only "
+                                    "here (at registration and rotation).")
+
+
+class WebhookList(BaseModel):
+    items: list[Webhook]
+
+
+class WebhookDelivery(BaseModel):
+    id: str = Field(description="The `webhook-id` header: the same on every attempt, for de-duplication.")
+    webhook_id: str
+    seq: int = Field(description="The event's sequence number in the campaign's log.")
+    event_type: str
+    status: Literal["pending", "delivered", "failed"] = Field(
+        description="pending: waiting for its turn, its next attempt, or in flight; failed: every attempt failed.")
+    attempts: int = Field(description="Failed attempts since it was (re)scheduled.")
+    next_attempt_at: str | None
+    last_attempt_at: str | None
+    last_response_code: int | None = Field(description="The receiver's HTTP status; null when none came back.")
+    last_duration_ms: int | None
+    last_error: str | None
+    delivered_at: str | None
+    created_at: str
+
+
+class WebhookAttempt(BaseModel):
+    started_at: str
+    duration_ms: int
+    response_code: int | None
+    error: str | None
+
+
+class WebhookDeliveryDetail(WebhookDelivery):
+    payload: WebhookPayload = Field(description="The body every attempt sends.")
+    attempt_log: list[WebhookAttempt]
+
+
+class WebhookDeliveryPage(BaseModel):
+    items: list[WebhookDelivery] = Field(description="Newest first.")
+    next_before: int | None = Field(description="Pass as `before` to read on.")
+    has_more: bool
+
+
 class TableState(BaseModel):
     version: int = Field(description="The table's version; also the ETag.")
     state: Json

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -50,7 +51,8 @@ def endpoint(op: Operation):
             return await op.handler(call)
 
         key = request.headers.get("idempotency-key") if op.idempotent_key else None
-        if key:
+        # An empty key means none, except where the contract asks for 32 characters (creating a campaign).
+        if key or (key is not None and op.auth == "operator"):
             status, payload, headers = await run_once(svc, token, call.path.get("campaign_id"), key,
                                                       _fingerprint(op, request, data), run,
                                                       lambda stored: _replayed(op, stored))
@@ -64,6 +66,20 @@ def endpoint(op: Operation):
     return handle
 
 
+def path_endpoint(handlers: dict[str, Callable]) -> Callable:
+    """One endpoint for every operation of a path, chosen by method (HEAD is answered as GET)."""
+    async def handle(request: Request):
+        method = "GET" if request.method == "HEAD" else request.method
+        return await handlers[method](request)
+
+    return handle
+
+
 def routes() -> list[Route]:
-    return [Route(_starlette_path(op.path), endpoint(op), methods=[op.method], name=op.operation_id)
-            for op in OPERATIONS]
+    """One Route per path, not per operation: Starlette's 405 lists the methods of the route it matched, so a
+    path with GET and POST operations in two Routes would answer a PUT with `Allow: GET` alone."""
+    by_path: dict[str, dict[str, Callable]] = {}
+    for op in OPERATIONS:
+        by_path.setdefault(op.path, {})[op.method] = endpoint(op)
+    return [Route(_starlette_path(path), path_endpoint(handlers), methods=sorted(handlers))
+            for path, handlers in by_path.items()]

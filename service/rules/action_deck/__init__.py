@@ -47,6 +47,17 @@ class ActionDeckSystem:
                              "session would reveal its undealt order to everyone: end the encounter "
                              "(end_encounter) first, then close the session", status=409)
 
+    def undo_blocker(self, target: dict[str, Any], current: dict[str, Any]) -> RuleViolation | None:
+        """Undoing past a draw from a sealed deck would deal the cards everyone has now seen again, in the
+        same order: the undealt order would be known (§8). Undo within the deck's draws is fine."""
+        if not being_dealt(target):
+            return None
+        if (target.get("deck") or {}).get("draw_pile") == (current.get("deck") or {}).get("draw_pile"):
+            return None
+        return RuleViolation("deck_in_play", "undoing these moves would put dealt cards back on a sealed deck in "
+                             "the same order, so everyone would know what comes next: undo only moves after "
+                             "the last draw, or end the encounter", status=409)
+
 
 SYSTEM = ActionDeckSystem()
 __all__ = ["SYSTEM"]

@@ -12,14 +12,14 @@ from service.rules.action_deck.fields import (
 
 
 class ActionDeckNoticeGrant(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     character_id: Id = Field(description="A surprise victim the GM lets test Notice (seed 1.2).")
     modifier: int = Field(0, ge=-20, le=20, description="The GM's modifier for the circumstances.")
 
 
 class ActionDeckSurprise(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     attackers: list[Id] = Field(min_length=1, max_length=60, description="Dealt cards, but start on hold.")
     victims: list[Id] = Field(min_length=1, max_length=60, description="Act in round 1 only if they pass Notice.")

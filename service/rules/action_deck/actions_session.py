@@ -9,7 +9,7 @@ from service.rules.action_deck.fields import BENNY_SOURCE, BennySource, Id, Move
 
 
 class ActionDeckPartyEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     player_id: Id
     character_ids: list[Id] = Field(default_factory=list, max_length=10,

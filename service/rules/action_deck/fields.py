@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
-TraitName = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1, max_length=40)]
-Card = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, min_length=2, max_length=5)]
+from service.rules.strings import trimmed
+
+Id = trimmed(64)
+Text = trimmed(2000)
+Label = trimmed(120)
+TraitName = trimmed(40, case="lower")
+Card = trimmed(5, min_length=2, case="upper")
 PlainDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Inches = Annotated[float, Field(ge=0, le=200, multiple_of=0.5)]
 BennySource = Literal["auto", "own", "gm_pool"]
@@ -24,26 +26,26 @@ class Move(BaseModel):
     """Base of every action. `sender`: 'gm' = the GM only; 'owner' = the GM or the player controlling the
     character the action names (for test follow-ups: the test's roller; for defend: the defender)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sender: ClassVar[Sender] = "gm"
 
 
 class ActionDeckModifier(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     source: Label = Field(description="Why, e.g. 'closed door', 'very easy' (seed 1.4: +2 … −6, the GM's call).")
     value: int = Field(ge=-20, le=20)
 
 
 class ActionDeckDeclaredAction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     kind: Label = Field(description="What the action is, e.g. 'attack', 'cast', 'ready_item' (recorded only).")
     note: Text | None = None
 
 
 class ActionDeckSegment(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     inches: Inches = Field(description="Distance in inches (squares); halves allowed.")
     mode: Literal["walk", "climb", "crawl", "swim"] = "walk"

@@ -9,7 +9,9 @@ DieSides = Literal[4, 6, 8, 10, 12]
 
 
 class ActionDeckOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: the document says boolean, integer or one of the listed values, so `0` for a boolean, `"3"` or
+    # `true` for a number is refused (422 naming the option), never coerced into a setting nobody chose.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     # --- numbers stated by the seed ------------------------------------------------------------------
     standard_tn: int = Field(4, ge=1, le=30, description="Default target number (seed 1.4).")

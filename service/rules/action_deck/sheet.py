@@ -6,25 +6,24 @@ cannot add characters itself because the application layer stores sheets in SQL 
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
 from service.rules.action_deck.errors import violation
 from service.rules.action_deck.options import Options
+from service.rules.strings import trimmed
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
-TraitName = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True,
-                                             pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$")]
-TraitDie = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True,
-                                            pattern=r"^d(4|6|8|10|12)(\+[1-9])?$")]
+Name = trimmed(120)
+TraitName = trimmed(None, pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$", case="lower")
+TraitDie = trimmed(None, pattern=r"^[dD](4|6|8|10|12)(\+[1-9])?$", case="lower")
 PlainDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Kind = Literal["wild_card", "extra"]
 Side = Literal["party", "party_ally", "opposition", "neutral"]
 
 
 class ActionDeckWeapon(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name
     damage: list[PlainDie] = Field(min_length=1, max_length=6, description="Damage dice, each aces (seed 1.4). "
@@ -36,14 +35,14 @@ class ActionDeckWeapon(BaseModel):
 
 
 class ActionDeckGear(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name
     at_hand: bool = Field(True, description="Readied as a free action (seed 1.3 'pod ręką', the GM's call).")
 
 
 class ActionDeckCharacterInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name = Field(description="The character's name.")
     kind: Kind = Field("wild_card", description="Wild Card (Wild Die, three wounds) or Extra; the GM's decision "

@@ -1,13 +1,15 @@
 """Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+from service.rules.strings import trimmed
+
+Id = trimmed(64)
+Text = trimmed(2000)
+Label = trimmed(120)
 CpSpend = Literal["risk", "ignore_pain"]
 
 # Who may send a move: the GM only, or the GM or the player controlling `character_id`.
@@ -15,7 +17,7 @@ Sender = Literal["gm", "owner"]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Move(Model):

@@ -8,7 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class DangerPoolOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: the document says boolean, integer or one of the listed values, so `0` for a boolean, `"3"` or
+    # `true` for a number is refused (422 naming the option), never coerced into a setting nobody chose.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     die_sides: int = Field(10, ge=2, le=100, description="Sides of every die, player and danger (A8). The "
                                                          "'10' rules (ignored danger die, Take the Hit) apply "

@@ -81,7 +81,7 @@ class IskraDealDamage(Move):
 
 
 class Side(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     side_id: Id = Field(description="Side id, e.g. A.")
     label: Label | None = Field(None, description="Display name.")
@@ -90,7 +90,7 @@ class Side(BaseModel):
 
 
 class Hazard(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     participant_id: Id = Field(description="Id used in a side's participant_ids.")
     name: Label = Field(description="E.g. 'collapsing ceiling' (L149).")

@@ -1,13 +1,15 @@
 """Shared field types of the public action contract: one vocabulary for every Iskra move (spec 2 glossary)."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+from service.rules.strings import trimmed
+
+Id = trimmed(64)
+Text = trimmed(2000)
+Label = trimmed(120)
 Attribute = Literal["strength", "dexterity", "intelligence", "charisma"]
 Species = Literal["human", "elf", "dwarf", "asrai"]
 EtherLevel = Literal["none", "low", "medium", "high", "very_high"]
@@ -22,7 +24,7 @@ class Move(BaseModel):
     """Base of every action. `sender`: "gm" (GM only) or "owner" (the GM, or the player controlling the
     character the action names or the pending step belongs to)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sender: ClassVar[Sender] = "gm"
 
 
@@ -33,7 +35,7 @@ class OwnerMove(Move):
 class Modifier(BaseModel):
     """One GM situational modifier (spec 4.3 first row, 7-B31): a signed number and its reason."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     source: Label = Field(description="Why it applies: an ability, a hindrance, the situation.")
     value: int = Field(ge=-20, le=20, description="Signed modifier added to the test.")
@@ -44,7 +46,7 @@ class Modifier(BaseModel):
 class Helper(BaseModel):
     """A helper attached to an out-of-combat test (spec 4.7): the Help action needs a description (L165)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     character_id: Id = Field(description="The helping character.")
     description: Text = Field(description="How they help.")

@@ -11,7 +11,7 @@ from service.rules.iskra.fields import EtherLevel, Label
 class AbilityDef(BaseModel):
     """A catalogue entry the GM adds (7-B1: §2.2 lost most abilities, so the catalogue is data-driven)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     ability_id: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,40}$")] = Field(description="snake_case id.")
     name: Label = Field(description="Display name.")
@@ -21,7 +21,9 @@ class AbilityDef(BaseModel):
 
 
 class IskraOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: the document says boolean, integer or one of the listed values, so `0` for a boolean, `"3"` or
+    # `true` for a number is refused (422 naming the option), never coerced into a setting nobody chose.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     reactions_per_round: Union[Annotated[int, Field(ge=0, le=10)], Literal["unlimited"]] = Field(  # noqa: UP007
         1, description="Reactions per participant per round (7-B23).")

@@ -17,7 +17,7 @@ from service.rules.iskra.options import Options
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Attributes(Strict):

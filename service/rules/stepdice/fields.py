@@ -1,13 +1,15 @@
 """Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+from service.rules.strings import trimmed
+
+Id = trimmed(64)
+Text = trimmed(2000)
+Label = trimmed(120)
 Attribute = Literal["strength", "dexterity", "magic"]
 BaseTn = Literal[4, 6, 8, 12]
 Tier = Literal["trick", "standard", "strong", "great_power"]
@@ -17,7 +19,7 @@ Sender = Literal["gm", "owner"]
 
 
 class StepDicePosition(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     x: int = Field(ge=-10_000, le=10_000, description="Grid column (one square = one unit).")
     y: int = Field(ge=-10_000, le=10_000, description="Grid row.")
@@ -26,7 +28,7 @@ class StepDicePosition(BaseModel):
 class StepDiceStep(BaseModel):
     """One difficulty step: the TN moves along 4/6/8/12 by index (seed §3.5)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     source: Label = Field(description="Why the step applies, e.g. 'darkness', 'preparation', 'extreme'.")
     delta: Literal[-2, -1, 1, 2] = Field(description="+1 worse conditions, −1 better, ±2 'extremely' (seed §3.5).")
@@ -36,7 +38,7 @@ class Move(BaseModel):
     """Base of every action. `sender` says who may send it: the GM only, or the player controlling
     the character the action names (the GM may always send those too)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sender: ClassVar[Sender] = "gm"
 
 

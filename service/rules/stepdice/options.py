@@ -5,7 +5,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class StepDiceOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: the document says boolean, integer or one of the listed values, so `0` for a boolean, `"3"` or
+    # `true` for a number is refused (422 naming the option), never coerced into a setting nobody chose.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     use_grid: bool = Field(True, description="Validate positions, 5-square moves, melee adjacency and range on a "
                                              "square grid (seed L5: the board is optional; spec 7-A38).")

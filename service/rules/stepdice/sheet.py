@@ -1,16 +1,17 @@
 """Character creation (seed §2, spec 3.2): role → starting dice, 5 Hearts, 3 Mana, 2 Talents, gear."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import PROFICIENCY_FOR_DIE
 from service.rules.stepdice.options import Options
+from service.rules.strings import trimmed
 
 Role = Literal["warrior", "rogue", "mage"]
-Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Tag = trimmed(80)
 
 STARTING_DICE: dict[str, dict[str, str]] = {  # §2.2, L52–L54
     "warrior": {"strength": "d10", "dexterity": "d6", "magic": "d6"},
@@ -23,7 +24,7 @@ TALENT_COUNT, ITEM_COUNT = 2, 3   # §2.4 "2 krótkie hasła", §2.5 "3 rzeczy"
 
 
 class StepDiceEquipment(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     weapon: str = Field(max_length=120, description="The one weapon or combat tool (seed §2.5).")
     protection: Tag | None = Field(None, description="Optional protection; it gives Armor tokens only with "
@@ -33,7 +34,7 @@ class StepDiceEquipment(BaseModel):
 
 
 class StepDiceCharacterInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Tag = Field(description="The character's name.")
     role: Role = Field(description="warrior, rogue or mage; sets only the starting dice (seed §2.1).")

@@ -1,13 +1,15 @@
 """Shared field types of the public contract (OpenAPI / GraphQL): one vocabulary for every move and sheet."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+from service.rules.strings import trimmed
+
+Id = trimmed(64)
+Text = trimmed(2000)
+Label = trimmed(120)
 TraitKind = Literal["offensive", "defensive", "helpful", "single_use", "battle_meditation",
                     "unreliable", "black_hole", "renewable", "sith_artifact"]
 Result = Literal["success", "failure", "draw"]
@@ -17,7 +19,7 @@ Sender = Literal["gm", "owner", "any"]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Move(Model):

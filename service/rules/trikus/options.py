@@ -7,7 +7,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class TrikusOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: the document says boolean, integer or one of the listed values, so `0` for a boolean, `"3"` or
+    # `true` for a number is refused (422 naming the option), never coerced into a setting nobody chose.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     # Advanced rules (ZASADY ZAAWANSOWANE, L316–L420)
     adv_escape: bool = Field(False, description="Escape: a player holding an unthrown die may withdraw from a test "

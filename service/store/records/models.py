@@ -1,10 +1,11 @@
-"""Durable records: campaigns, who may act in them, characters, the event log, dice sessions."""
+"""Durable records: campaigns, who may act in them, characters, the event log, dice sessions, webhooks."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy import (JSON, BigInteger, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Text,
+                        UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -174,3 +175,77 @@ class IdempotencyRecord(Base):
     lease_until: Mapped[float] = mapped_column(Float)        # unix seconds
     reply: Mapped[str | None] = mapped_column(Text)          # sealed; NULL while the command runs
     expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Webhook(Base):
+    """An endpoint a GM registered: which events it gets, through whose eyes, and the secret that signs them.
+
+    `secret` is stored as service/game/signing.py seals it: encrypted when the deployment sets a key."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
+    url: Mapped[str] = mapped_column(String(2048))
+    # Event types to deliver; empty means every type.
+    event_types: Mapped[list[Any]] = mapped_column(JSON)
+    # "gm": events as the GM sees them; "players": as a player sees them (no GM-only event or data).
+    view: Mapped[str] = mapped_column(String(8))
+    # active: deliveries are written and sent; paused: none are written, pending ones wait.
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    description: Mapped[str] = mapped_column(String(200), default="")
+    secret: Mapped[str] = mapped_column(Text)
+    # After a rotation the old secret may sign alongside the new one until `previous_until` (unix seconds).
+    previous_secret: Mapped[str | None] = mapped_column(Text, default=None)
+    previous_until: Mapped[float | None] = mapped_column(Float, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebhookDelivery(Base):
+    """The outbox: one event for one endpoint, written in the transaction that appended the event.
+
+    `id` is the `webhook-id` header, the same on every attempt. A worker claims a due delivery by setting
+    `lease` until `lease_until`; only the earliest pending delivery of an endpoint is ever due, so events
+    reach each endpoint in order."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (
+        UniqueConstraint("webhook_id", "seq", name="uq_webhook_deliveries_webhook_seq"),
+        Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),
+        Index("ix_webhook_deliveries_webhook_status_seq", "webhook_id", "status", "seq"),
+    )
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    webhook_id: Mapped[str] = mapped_column(ForeignKey("webhooks.id", ondelete="CASCADE"))
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    event_type: Mapped[str] = mapped_column(String(64))
+    # The exact body every attempt sends and signs.
+    payload: Mapped[str] = mapped_column(Text)
+    # pending (waiting or in flight), delivered, failed (attempts used up)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    # Attempts since the delivery was (re)scheduled; at the limit it is marked failed.
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[float] = mapped_column(Float)             # unix seconds
+    lease: Mapped[str] = mapped_column(String(32), default="")
+    lease_until: Mapped[float] = mapped_column(Float, default=0.0)
+    last_attempt_at: Mapped[float | None] = mapped_column(Float, default=None)
+    last_response_code: Mapped[int | None] = mapped_column(Integer, default=None)
+    last_duration_ms: Mapped[int | None] = mapped_column(Integer, default=None)
+    last_error: Mapped[str | None] = mapped_column(String(300), default=None)
+    delivered_at: Mapped[float | None] = mapped_column(Float, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebhookAttempt(Base):
+    """One try of one delivery: when, how long, what the receiver answered (or why there was no answer)."""
+
+    __tablename__ = "webhook_attempts"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    delivery_id: Mapped[str] = mapped_column(ForeignKey("webhook_deliveries.id", ondelete="CASCADE"), index=True)
+    started_at: Mapped[float] = mapped_column(Float)                  # unix seconds
+    duration_ms: Mapped[int] = mapped_column(Integer)
+    response_code: Mapped[int | None] = mapped_column(Integer, default=None)
+    error: Mapped[str | None] = mapped_column(String(300), default=None)

@@ -1,0 +1,140 @@
+"""Notifications between service processes through Redis pub/sub: one shared connection per process; a
+Redis that is down or restarts costs a delay, never a crash or a lost event."""
+from __future__ import annotations
+
+import asyncio
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from servers import in_ci
+from service.notify import RedisNotifier
+
+
+def channel() -> str:
+    return f"rk-test:{uuid.uuid4().hex}:events"
+
+
+async def started(url: str, name: str) -> RedisNotifier:
+    notifier = RedisNotifier(url, name)
+    await notifier.start()
+    return notifier
+
+
+async def test_an_announcement_in_one_process_wakes_a_waiter_in_another(redis_server):
+    name = channel()
+    a, b = await started(redis_server, name), await started(redis_server, name)
+    try:
+        await asyncio.wait_for(asyncio.gather(a.subscribed.wait(), b.subscribed.wait()), 5)
+        with b.watch("camp") as waiter:
+            woke = asyncio.ensure_future(waiter.wait(cursor=10, timeout=5))
+            await asyncio.sleep(0)
+            a.announce("camp", 11)
+            assert await asyncio.wait_for(woke, 5) == "announced"
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_process_hears_its_own_announcement_at_once_and_only_once(redis_server):
+    a = await started(redis_server, channel())
+    try:
+        await asyncio.wait_for(a.subscribed.wait(), 5)
+        delivered = []
+        real = a.hub.deliver
+        a.hub.deliver = lambda c, s: (delivered.append((c, s)), real(c, s))
+        a.announce("camp", 3)
+        assert delivered == [("camp", 3)]
+        await asyncio.sleep(0.3)  # its echo from Redis comes back, and is dropped
+        assert delivered == [("camp", 3)]
+    finally:
+        await a.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_with_redis_unreachable_announcing_does_not_fail_and_local_waiters_still_wake():
+    notifier = await started(f"redis://127.0.0.1:{free_port()}/0", channel())
+    try:
+        with notifier.watch("camp") as waiter:
+            notifier.announce("camp", 1)
+            assert await asyncio.wait_for(waiter.wait(0, 5), 1) == "announced"
+        await asyncio.sleep(0.3)  # the background tasks meet the refused connection and carry on
+        assert all(not t.done() for t in notifier._tasks)
+    finally:
+        started_closing = time.monotonic()
+        await notifier.close()
+        assert time.monotonic() - started_closing < 3
+
+
+class RedisServer:
+    def __init__(self, workdir: Path) -> None:
+        self.port, self.dir = free_port(), workdir
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1",
+                                      "--dir", str(self.dir), "--save", "", "--appendonly", "no"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("redis-server did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    if shutil.which("redis-server") is None:
+        if in_ci():
+            pytest.fail("redis-server is not installed (CI=true requires it)", pytrace=False)
+        pytest.skip("redis-server is not installed")
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.kill()
+
+
+async def test_when_redis_comes_back_every_waiter_rechecks_and_held_announcements_go_out(own_redis):
+    """What was announced while Redis was down is not lost: the publisher sends it when Redis is back, and
+    the listener, subscribing again, makes every subscriber look at the database once more."""
+    name = channel()
+    a, b = await started(own_redis.url, name), await started(own_redis.url, name)
+    try:
+        await asyncio.wait_for(asyncio.gather(a.subscribed.wait(), b.subscribed.wait()), 5)
+        with b.watch("camp") as waiter:
+            own_redis.kill()
+            await asyncio.sleep(0.3)
+            a.announce("camp", 5)          # a move made while Redis is down
+            woke = asyncio.ensure_future(waiter.wait(cursor=4, timeout=10))
+            await asyncio.sleep(0.3)
+            assert not woke.done()
+            own_redis.start()
+            assert await asyncio.wait_for(woke, 8) in {"announced", "recheck"}
+    finally:
+        await a.close()
+        await b.close()
