@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from service.api import problems
+from service.api import httpmetrics, problems
 from service.api.graphql.app import graphql_routes
 from service.api.guard import RequestGuard
 from service.api.ratelimit import RateLimit
@@ -25,7 +25,9 @@ from service.game import feed
 from service.game.context import Services
 from service.game.delivery import Worker as WebhookWorker
 from service.game.errors import GameError
+from service.health import Schema, healthz, readiness
 from service.logs import printable
+from service.requestid import RequestId
 from service.notify import open_notifier
 from service.settings import Settings
 from service.store.buckets import open_buckets
@@ -33,6 +35,7 @@ from service.store.live import open_live_store
 from service.store.records.db import make_engine, migrate, sessionmaker
 
 log = logging.getLogger("rulekeeper")
+QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class AccessLog:
@@ -57,13 +60,17 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            log.info("%s %s %s %.1fms", printable(scope["method"]), printable(scope["path"]), status["code"],
-                     (time.perf_counter() - start) * 1000)
+            method, path, ms = printable(scope["method"]), printable(scope["path"]), (time.perf_counter() - start) * 1000
+            # Probes and scrapes come every few seconds from every kubelet and Prometheus: DEBUG while they pass.
+            level = logging.DEBUG if scope["path"] in QUIET and status["code"] == 200 else logging.INFO
+            log.log(level, "%s %s %s %.1fms", method, path, status["code"], ms,
+                    extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)})
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     openapi_doc = build_openapi()
+    schema = Schema()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -91,51 +98,30 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await app.state.rate_buckets.close()
             await live.close()
             await engine.dispose()
-
-    async def healthz(_: Request) -> JSONResponse:
-        return JSONResponse({"status": "ok"})
-
-    async def readyz(request: Request) -> JSONResponse:
-        """Up or down per component, and nothing more: an anonymous caller learns no addresses or errors."""
-        svc: Services = request.app.state.services
-        from sqlalchemy import text
-
-        async def database() -> None:
-            async with svc.engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
-
-        checks = {}
-        for name, probe in (("database", database), ("live_store", lambda: svc.live.get("readyz"))):
-            try:
-                await probe()
-                checks[name] = "up"
-            except Exception as exc:  # readiness must answer, not raise: say what is down, log why
-                log.warning("not ready: the %s is down: %s: %s", name, type(exc).__name__, exc)
-                checks[name] = "down"
-        ready = all(v == "up" for v in checks.values())
-        return JSONResponse({"status": "ok" if ready else "unavailable", "checks": checks},
-                            status_code=200 if ready else 503)
+            log.info("rulekeeper stopped")
 
     async def openapi(_: Request) -> JSONResponse:
         return JSONResponse(openapi_doc)
 
     routes = [
         Route("/healthz", healthz, methods=["GET"]),
-        Route("/readyz", readyz, methods=["GET"]),
+        Route("/readyz", readiness(schema), methods=["GET"]),
+        Route("/metrics", httpmetrics.endpoint(settings.metrics_token), methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
         *rest_routes(),
         *graphql_routes(settings),
     ]
     return Starlette(
         routes=routes,
-        # Outermost first: every request is logged, answered with CORS headers (429s and 413s too), then rate
-        # limited, then checked for size and characters.
-        middleware=[Middleware(AccessLog),
+        # Outermost first: every request gets its id, is measured and logged, answered with CORS headers (429s
+        # and 413s too), then rate limited, then checked for size and characters.
+        middleware=[Middleware(RequestId), Middleware(httpmetrics.HttpMetrics, routes=routes), Middleware(AccessLog),
                     # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
                     # (GraphQL clients add their own). WebSockets are not subject to CORS.
                     Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_headers=["*"],
                                allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-                               expose_headers=["ETag", "Retry-After", "Idempotent-Replayed"], max_age=600),
+                               expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
+                               max_age=600),
                     Middleware(RateLimit, settings=settings),
                     Middleware(RequestGuard, max_body_bytes=settings.max_body_bytes,
                                larger={"/v1/campaigns/import": settings.max_import_bytes})],

@@ -18,8 +18,11 @@ def _serve(args) -> int:
     logging.getLogger("rulekeeper").info("serving on http://%s:%d (REST /v1, GraphQL /graphql, contract /openapi.json)",
                                          args.host, args.port)
     # uvicorn buffers a whole WebSocket message (16 MiB by default) before the application sees it.
+    # log_config=None: uvicorn's loggers go through ours (service/logs.py), one format for every line; the
+    # access log is the service's own, which carries the request id.
     uvicorn.run("service.asgi:app", host=args.host, port=args.port, workers=args.workers, log_level="warning",
-                proxy_headers=True, ws_max_size=settings.max_body_bytes)
+                proxy_headers=True, ws_max_size=settings.max_body_bytes, log_config=None, access_log=False,
+                timeout_graceful_shutdown=settings.graceful_shutdown_seconds)
     return 0
 
 

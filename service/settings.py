@@ -55,7 +55,13 @@ class Settings:
     redis_url: str | None = None
     operator_key: Secret | None = field(default=None, repr=False)
     log_level: str = "INFO"
+    # json: one JSON object per line (every logger, uvicorn's too); text: the same fields for a terminal.
+    log_format: str = "json"
+    # When set, GET /metrics needs `Authorization: Bearer <this>`; unset, it is open like /healthz.
+    metrics_token: Secret | None = field(default=None, repr=False)
     auto_migrate: bool = True
+    # `rulekeeper serve` on SIGTERM: stop accepting, let requests in flight finish for at most this long.
+    graceful_shutdown_seconds: int = 25
     # Seconds a table may sit unused in the live store before it expires (it is rebuilt on its next read).
     table_idle_ttl: float = 86400.0
     # A completed Idempotency-Key answers retries this long; then it is forgotten and purged.
@@ -113,11 +119,14 @@ class Settings:
             redis_url=env.get("REDIS_URL") or None,
             operator_key=Secret(op) if op else None,
             log_level=(env.get("RULEKEEPER_LOG_LEVEL") or "INFO").upper(),
+            log_format=_one_of(env, "RULEKEEPER_LOG_FORMAT", ("json", "text"), cls.log_format),
+            metrics_token=Secret(env["RULEKEEPER_METRICS_TOKEN"]) if env.get("RULEKEEPER_METRICS_TOKEN") else None,
             auto_migrate=(env.get("RULEKEEPER_AUTO_MIGRATE", "true").lower() not in {"0", "false", "no"}),
             table_idle_ttl=float(env.get("RULEKEEPER_TABLE_IDLE_TTL_SECONDS") or cls.table_idle_ttl),
             idempotency_ttl_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl_seconds),
             idempotency_lease_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS",
                                                cls.idempotency_lease_seconds),
+            graceful_shutdown_seconds=number("RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS", cls.graceful_shutdown_seconds),
             max_body_bytes=number("RULEKEEPER_MAX_BODY_BYTES", cls.max_body_bytes),
             max_import_bytes=number("RULEKEEPER_MAX_IMPORT_BYTES", cls.max_import_bytes),
             graphql_max_depth=number("RULEKEEPER_GRAPHQL_MAX_DEPTH", cls.graphql_max_depth),
@@ -136,6 +145,13 @@ class Settings:
             webhooks_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS", cls.webhooks_timeout_seconds),
             webhooks_secrets_key=Secret(wkey) if (wkey := env.get("RULEKEEPER_WEBHOOKS_SECRETS_KEY")) else None,
         )
+
+
+def _one_of(env: dict[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
+    value = (env.get(name) or default).strip().lower()
+    if value not in choices:
+        raise ValueError(f"{name} is one of {', '.join(choices)}, not {value!r}")
+    return value
 
 
 def _seconds(env: dict[str, str], name: str, default: float) -> float:

@@ -8,6 +8,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from service import requestid
 from service.game.errors import GameError
 from service.logs import printable
 
@@ -60,4 +61,8 @@ async def http_error(_: Request, exc: HTTPException) -> ProblemResponse:
 
 async def unexpected(request: Request, exc: Exception) -> ProblemResponse:
     log.exception("unhandled error on %s %s", printable(request.method), printable(request.url.path))
-    return problem(500, "internal_error", "the service failed; this is a bug and has been logged")
+    # Answered outside the middleware that echoes the request id (service/requestid.py): echo it here, so the
+    # caller can quote the id of the logged traceback.
+    rid = requestid.current.get()
+    return problem(500, "internal_error", "the service failed; this is a bug and has been logged",
+                   headers={"X-Request-ID": rid} if rid else None)

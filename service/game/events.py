@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from service import requestid
 from service.game.auth import Principal
 from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord
@@ -36,7 +37,7 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
         rec = EventRecord(
             campaign_id=campaign.id, seq=campaign.last_seq, type=ev.type, data=ev.data,
             redacted=ev.redacted, visibility=ev.visibility, actor_role=actor.role,
-            actor_player_id=actor.player_id,
+            actor_player_id=actor.player_id, request_id=requestid.current.get(),
         )
         session.add(rec)
         records.append(rec)

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from service import metrics
 from service.dice.types import DiceError
 from service.game import events as log
 from service.game import idempotency, movelog, tables
@@ -64,6 +65,7 @@ def require_active(campaign) -> None:
                         "readable, but it accepts no new move")
 
 
+@metrics.counted(metrics.MOVES)
 async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRequest,
               if_match: str | None = None) -> dict[str, Any]:
     """One move. Refused before its first die, it changes nothing; refused after drawing dice, it still logs
@@ -76,6 +78,7 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         campaign = await log.locked_campaign(s, campaign_id)
         if campaign is None:
             raise not_found("campaign", "campaign_id")
+        metrics.system_is(campaign.system)
         require_active(campaign)
         system = SYSTEMS[campaign.system]
         try:

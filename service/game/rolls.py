@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service import metrics
 from service.dice.expression import evaluate_expression, parse_expression
 from service.dice.types import DiceError
 from service.game import events as log
@@ -15,6 +16,7 @@ from service.game.inputs import RollRequest
 from service.rules.base import Event
 
 
+@metrics.counted(metrics.ROLLS)
 async def roll(svc: Services, campaign_id: str, token: str | None, body: RollRequest) -> dict[str, Any]:
     refusal: BaseException | None = None
     async with svc.write() as s:
@@ -22,6 +24,7 @@ async def roll(svc: Services, campaign_id: str, token: str | None, body: RollReq
         campaign = await log.locked_campaign(s, campaign_id)
         if campaign is None:
             raise not_found("campaign", "campaign_id")
+        metrics.system_is(campaign.system)
         try:
             tree = parse_expression(body.expression)  # everything knowable from the text, before any die
         except DiceError as exc:

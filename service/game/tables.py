@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from service import metrics
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.movelog import snapshot, state_at
@@ -51,6 +52,7 @@ async def _cached(svc: Services, s, campaign: Campaign, writing: bool) -> dict[s
             await svc.live.delete(key, **await _on_session(svc, s))
             return None
     except Exception as exc:
+        metrics.LIVE_STORE_ERRORS.labels("get").inc()
         if _joins_transaction(svc):
             raise
         # An unreachable live store is a cache miss, not a failed request.
@@ -67,12 +69,16 @@ async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) ->
     `writing=False` from a read-only session: a rebuilt table is put back into Redis (never over a newer
     copy), but not into the embedded store, whose writes wait for the campaign's writers."""
     table = await _cached(svc, s, campaign, writing) if campaign.table_version else None
+    if campaign.table_version:
+        metrics.TABLE_LOOKUPS.labels("miss" if table is None else "hit").inc()
     if table is not None:
         chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
         return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     if not await has_history(s, campaign):
         return await _adopt(svc, s, campaign, writing)
     state = await state_at(s, campaign, campaign.table_version)
+    if campaign.table_version:
+        metrics.REBUILDS.labels(campaign.system).inc()
     if campaign.status == "active" and (writing or not _joins_transaction(svc)):
         await publish(svc, s if writing else None, campaign, state["table"])
     return state
@@ -121,6 +127,7 @@ async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -
                                  {"token": campaign.table_token, "table": table}, ttl=svc.settings.table_idle_ttl,
                                  **await _on_session(svc, s))
     except Exception as exc:
+        metrics.LIVE_STORE_ERRORS.labels("put").inc()
         if _joins_transaction(svc) and s is not None:
             raise
         log.warning("live store unavailable on write (%s); table %s will be rebuilt on its next read",
@@ -132,6 +139,7 @@ async def evict(svc: Services, s, campaign_id: str) -> None:
     try:
         await svc.live.delete(table_key(campaign_id), **await _on_session(svc, s))
     except Exception as exc:
+        metrics.LIVE_STORE_ERRORS.labels("delete").inc()
         if _joins_transaction(svc):
             raise
         log.warning("live store unavailable (%s); table %s stays cached until it expires", type(exc).__name__,

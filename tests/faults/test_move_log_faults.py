@@ -16,7 +16,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -26,6 +25,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from processes import ServiceProcess, free_port, wait_for
 from servers import in_ci
 from service.game import movelog
 from service.rules.base import Actor
@@ -37,24 +37,6 @@ CAMPAIGNS = 3
 WORKERS_PER_CAMPAIGN = 2
 MOVES_PER_WORKER = 12
 FAULTS = 6
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(check, what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except Exception:
-            pass
-        time.sleep(0.05)
-    raise AssertionError(f"{what} did not come up within {timeout}s")
 
 
 class RedisProcess:
@@ -76,27 +58,6 @@ class RedisProcess:
                 s.sendall(b"PING\r\n")
                 return s.recv(16).startswith(b"+PONG")
         wait_for(ping, "redis-server")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
-
-
-class ServiceProcess:
-    def __init__(self, env: dict[str, str]) -> None:
-        self.port, self.env = free_port(), env
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        exe = Path(sys.executable).with_name("rulekeeper")
-        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port)], env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(lambda: httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200, "rulekeeper serve")
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from importlib import resources
 from pathlib import Path
 
 from alembic import command
@@ -9,7 +10,8 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-ROOT = Path(__file__).resolve().parents[3]
+# A source checkout keeps the migrations at its top level; an installed wheel carries them inside the package.
+CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 def make_engine(url: str) -> AsyncEngine:
@@ -32,9 +34,21 @@ def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+def migrations_dir() -> Path:
+    """The Alembic script directory: `service/migrations` in an installed wheel (setup.py maps the top-level
+    alembic/ there), else the checkout's alembic/ (a source tree or an editable install)."""
+    packaged = resources.files("service") / "migrations"
+    if packaged.is_dir() and (packaged / "env.py").is_file():
+        return Path(str(packaged))
+    return CHECKOUT / "alembic"
+
+
 def alembic_config() -> Config:
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "alembic"))
+    """The configuration the service migrates with, built in code: alembic.ini is for developers' `alembic`
+    commands in a checkout (it names the same directory) and is not installed."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    cfg.set_main_option("path_separator", "os")
     return cfg
 
 

@@ -98,6 +98,9 @@ class EventRecord(Base):
     visibility: Mapped[str] = mapped_column(String(8), default="all")
     actor_role: Mapped[str] = mapped_column(String(16))
     actor_player_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    # The id of the request that appended it (X-Request-ID, service/requestid.py): joins the event to the
+    # service's log lines. Operators' metadata: not part of the event clients see.
+    request_id: Mapped[str | None] = mapped_column(String(128), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -1,0 +1,91 @@
+"""Prometheus metrics: what an operator watches, served at GET /metrics (service/api/httpmetrics.py).
+
+Labels are bounded sets only: a route is its template (`/v1/campaigns/{campaign_id}/actions`), never the
+path a client sent; a refusal is its stable problem code; a system is a registered rule system.
+
+Other modules count through the objects here:
+- HTTP: the `HttpMetrics` middleware (service/api/httpmetrics.py), per route template.
+- Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` on service.game.play.act and
+  service.game.rolls.roll, with `system_is(...)` once the campaign is known.
+- The live store, a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
+  live-store errors (service/game/tables.py). With moves serialised by the campaign's row lock there is no
+  compare-and-set conflict to count; a move sent with a stale If-Match is a refusal (`version_mismatch`).
+- `WEBHOOK_DELIVERIES` and `SUBSCRIBERS` are for the webhook worker and the subscription fan-out.
+
+Each process counts its own: run one server process per pod or container (as deploy/ does) and let
+Prometheus add the replicas up.
+"""
+from __future__ import annotations
+
+import contextvars
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from prometheus_client import Counter, Gauge, Histogram
+
+from service.game.errors import GameError
+
+REQUEST_SECONDS = Histogram(
+    "rulekeeper_http_request_duration_seconds", "Time to answer an HTTP request, by method and route template.",
+    ["method", "route"])
+REQUESTS = Counter(
+    "rulekeeper_http_requests_total", "HTTP requests answered, by method, route template and status code.",
+    ["method", "route", "status"])
+MOVES = Counter(
+    "rulekeeper_moves_total", "Moves, by rule system and outcome (applied, refused, failed) with the problem code "
+    "of a refusal or failure.", ["system", "outcome", "code"])
+ROLLS = Counter(
+    "rulekeeper_rolls_total", "Free dice rolls, by rule system and outcome (applied, refused, failed) with the "
+    "problem code.", ["system", "outcome", "code"])
+TABLE_LOOKUPS = Counter(
+    "rulekeeper_table_cache_lookups_total", "Tables looked up in the live store: hit, or miss (rebuilt from the "
+    "move log).", ["result"])
+REBUILDS = Counter(
+    "rulekeeper_table_rebuilds_total", "Tables rebuilt from the move log (snapshot plus moves), by rule system.",
+    ["system"])
+LIVE_STORE_ERRORS = Counter(
+    "rulekeeper_live_store_errors_total", "Live-store calls that failed (the table is rebuilt or left to expire), "
+    "by operation.", ["operation"])
+WEBHOOK_DELIVERIES = Counter(
+    "rulekeeper_webhook_deliveries_total", "Webhook delivery attempts, by outcome.", ["outcome"])
+SUBSCRIBERS = Gauge(
+    "rulekeeper_subscribers", "Event subscriptions open in this process.")
+
+_system: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("metrics_system", default=None)
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+
+def system_is(system: str) -> None:
+    """Name the rule system of the move or roll being counted (a no-op outside `@counted`)."""
+    seen = _system.get()
+    if seen is not None:
+        seen["system"] = system
+
+
+def counted(counter: Counter) -> Callable[[F], F]:
+    """Count each call by system and outcome: applied (returned), refused (a 4xx GameError, by code), failed
+    (a 5xx or an unexpected error). Calls that end before the campaign is known (no system) are not moves or
+    rolls of any system: the HTTP metrics count them."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        async def run(*args, **kwargs):
+            seen: dict[str, str] = {}
+            token = _system.set(seen)
+            outcome, code = "failed", "internal_error"
+            try:
+                result = await fn(*args, **kwargs)
+                outcome, code = "applied", ""
+                return result
+            except GameError as exc:
+                outcome, code = ("refused" if exc.status < 500 else "failed"), exc.code
+                raise
+            finally:
+                _system.reset(token)
+                if "system" in seen:
+                    counter.labels(seen["system"], outcome, code).inc()
+
+        return run  # type: ignore[return-value]
+
+    return wrap
