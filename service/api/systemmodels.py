@@ -50,6 +50,34 @@ class SystemModels:
                 "state": self.state, "sheet": self.sheet}[kind]
 
 
+def reachable(tp: Any, seen: set[type[BaseModel]] | None = None) -> set[type[BaseModel]]:
+    """Every model a type refers to, itself included."""
+    seen = set() if seen is None else seen
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if tp not in seen:
+            seen.add(tp)
+            for f in tp.model_fields.values():
+                reachable(f.annotation, seen)
+    else:
+        for arg in typing.get_args(tp):
+            reachable(arg, seen)
+    return seen
+
+
+def owner(model: type) -> str | None:
+    """The rule system whose package defines the model; None for one the systems share (e.g. AwaitingEntry)."""
+    parts = model.__module__.split(".")
+    return parts[2] if parts[:2] == ["service", "rules"] and len(parts) > 3 and parts[2] in SYSTEMS else None
+
+
+def type_name(model: type) -> str:
+    """The model's name in both contracts: a rule system's models carry its prefix (Trikus's `Attack` is
+    `TrikusAttack`), so two systems' models of one name never clash."""
+    system = owner(model)
+    name = model.__name__
+    return name if system is None or name.startswith(prefix(system)) else prefix(system) + name
+
+
 def _members(union: Any) -> list[type[BaseModel]]:
     if typing.get_origin(union) is typing.Annotated:
         union = typing.get_args(union)[0]

@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 
-from apikit import MAGE, ROGUE, WARRIOR, assert_problem, bearer, new_table
+from apikit import EVENT_DATA, MAGE, ROGUE, WARRIOR, assert_problem, bearer, gql_action, new_table, untyped
 
 
 async def seat(t, sheet):
@@ -59,13 +59,14 @@ async def test_SD_E5_boss_and_exceptional_success_through_graphql(client):
     await fight(t, {r: None, a: None}, [{"enemy_id": "boss", "name": "Boss", "kind": "boss"}])
 
     async def act(action, token, dice=None):
-        q = """mutation($i: ActInput!) { act(input: $i) { version state events { type data } } }"""
-        res = await client.post("/graphql", json={"query": q, "variables": {"i": {"campaignId": t.id, "action": action,
-                                                                                   "dice": dice}}},
-                                headers=bearer(token))
+        q = """mutation($i: ActInput!) { act(input: $i) { version state { __typename } events { type %s } } }""" \
+            % EVENT_DATA
+        res = await client.post("/graphql", json={"query": q, "variables": {"i": {
+            "campaignId": t.id, "action": gql_action("stepdice", action), "dice": dice}}}, headers=bearer(token))
         body = res.json()
         assert "errors" not in body, body
-        return body["data"]["act"]
+        out = body["data"]["act"]
+        return {**out, "events": [{**e, "data": untyped(e["data"])} for e in out["events"]]}
 
     await act({"type": "begin_turn", "character_id": a}, at)
     await act({"type": "help", "character_id": a, "target_character_id": r, "description": "draws its eye"}, at)

@@ -86,7 +86,8 @@ async def test_gm_does_not_see_dark_sides_under_optional_rule_2(client):
     assert "SECRET-Michal-0" in str(own_sheet)
     assert "SECRET" not in str((await t.state())["state"])
     assert "SECRET" not in str(await t.events())
-    q = {"query": "query($c: String!) { characters(campaignId: $c) { sheet } state(campaignId: $c) { state } }",
+    q = {"query": "query($c: ID!) { characters(campaignId: $c) { sheet { ... on Untyped { json } } } "
+                  "state(campaignId: $c) { state { ... on Untyped { json } } } }",
          "variables": {"c": t.id}}
     gql = (await client.post("/graphql", json=q, headers=bearer(t.gm))).json()
     assert "errors" not in gql and "SECRET" not in str(gql)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from service.api.systemmodels import MODELS, SystemModels
+from service.api.systemmodels import MODELS, SystemModels, reachable, type_name
 from service.game.inputs import Faces
 
 REF = "#/components/schemas/{model}"
@@ -34,7 +34,7 @@ def action_request(models: SystemModels) -> type[BaseModel]:
     """The body of this system's action operation: the move is one of this system's actions only."""
     return create_model(
         top_name(models, "action_request"), __config__=ConfigDict(extra="forbid", strict=True),
-        __doc__=f"A move in a campaign of this system; its `type` picks the action.",
+        __doc__="A move in a campaign of this system; its `type` picks the action.",
         action=(models.action, Field(description="The move, with its `type`.")),
         dice=(Faces | None, Field(None, max_length=100,
                                    description="Table mode only: the physical faces, in the order the move rolls them.")))
@@ -87,8 +87,9 @@ def system_schemas(models: SystemModels) -> tuple[dict[str, Any], dict[str, str]
             new = want or prefixed(models, f"{kind.split(':', 1)[1].title().replace('_', '')}Payload")
             out_tops[new] = schema
             root_names[kind] = new
+    by_name = {m.__name__: m for kind, tp in roots for m in reachable(tp)}
     for old in defs:
-        names.setdefault(old, prefixed(models, old))
+        names.setdefault(old, type_name(by_name[old]) if old in by_name else prefixed(models, old))
     if len(set(names.values())) != len(names):
         raise ValueError(f"{models.id}: two schemas would share a name: {sorted(names.items())}")
     out = {names[old]: _rename(schema, names) for old, schema in defs.items()}
@@ -103,7 +104,7 @@ def all_system_schemas(systems: list[str]) -> tuple[dict[str, Any], dict[str, di
     roots: dict[str, dict[str, str]] = {}
     for system_id in systems:
         defs, names = system_schemas(MODELS[system_id])
-        clash = set(defs) & set(schemas)
+        clash = {n for n in set(defs) & set(schemas) if defs[n] != schemas[n]}
         if clash:
             raise ValueError(f"{system_id}: schema names already used by another system: {sorted(clash)}")
         schemas.update(defs)
