@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from service.dice.types import DiceSource
+from service.rules import awaiting as shared_awaiting
 from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.iskra import (
     attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves, progress, reactions, recovery,
@@ -91,7 +92,7 @@ class IskraSystem:
 
     def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         table = initial_table()
-        table["awaiting"] = [{"who": "gm", "character_id": None, "may": list(awaiting.IDLE)}]
+        table["awaiting"] = [shared_awaiting.gm(*awaiting.IDLE)]
         return {"options": _coerce(Options, options).model_dump(mode="json"), "characters": {}, "table": table}
 
     def parse_action(self, raw: dict[str, Any]) -> BaseModel:
