@@ -83,6 +83,8 @@ class IskraSystem:
     action_types = ACTION_TYPES
     action_senders = ACTION_SENDERS
     violation_codes = CODES
+    # 2: a Weakness modifier's source is `weakness` (was `weaknesse`); snapshots of version 1 are replayed.
+    state_version = 2
 
     def __init__(self) -> None:
         self._adapter = TypeAdapter(Action)
