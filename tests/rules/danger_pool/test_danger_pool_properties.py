@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from danger_pool_support import GM, Table, check_awaiting, player
+from danger_pool_support import GM, Table, check_awaiting, check_typed, player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -160,6 +160,7 @@ def test_random_legal_play_keeps_invariants_and_replays(data, options):
         log.append((action, actor, faces, [(e.type, e.data) for e in events]))
         check(t)
         check_awaiting(t.state)
+        check_typed(SYSTEM, t.state, events)
         sc = t.scene
         scene_moves = scene_moves + 1 if sc is not None and sc["id"] == scene_id else 0
         scene_id = sc["id"] if sc is not None else None
