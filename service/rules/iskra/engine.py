@@ -16,8 +16,10 @@ from service.rules.iskra import (
 from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.iskra.context import Ctx, initial_table
 from service.rules.iskra.errors import CODES, violation
+from service.rules.iskra.events_model import EVENT_PAYLOADS
 from service.rules.iskra.options import Options
 from service.rules.iskra.sheet import IskraCharacterInput, new_character
+from service.rules.iskra.state_model import IskraSheet, IskraState
 from service.rules.iskra.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
@@ -85,6 +87,9 @@ class IskraSystem:
     violation_codes = CODES
     # 2: a Weakness modifier's source is `weakness` (was `weaknesse`); snapshots of version 1 are replayed.
     state_version = 2
+    State = IskraState
+    Sheet = IskraSheet
+    EventPayloads = EVENT_PAYLOADS
 
     def __init__(self) -> None:
         self._adapter = TypeAdapter(Action)

@@ -23,6 +23,23 @@ def check_awaiting(state: dict[str, Any]) -> None:
         assert entry["may"] and set(entry["may"]) <= set(SYSTEM.action_types), entry
 
 
+def check_typed(system, state: dict[str, Any], events: list[Event]) -> None:
+    """The documented models hold: the GM's and a player's view validate as `State`, every sheet as `Sheet`,
+    every event's data and players' copy as its `EventPayloads` model."""
+    first = next(iter(state["characters"]), None)
+    seat = Actor(role="player", player_id="typed-check", character_ids=frozenset([first] if first else []))
+    for viewer in (Actor(role="gm"), seat):
+        seen = system.view(state, viewer)
+        system.State.model_validate(seen)
+        for sheet in seen["characters"].values():
+            system.Sheet.model_validate(sheet)
+    for ev in events:
+        model = system.EventPayloads[ev.type]
+        model.model_validate(ev.data)
+        if ev.redacted is not None:
+            model.model_validate(ev.redacted)
+
+
 def player(*character_ids: str) -> Actor:
     return Actor(role="player", player_id="p-" + "-".join(character_ids), character_ids=frozenset(character_ids))
 
@@ -67,6 +84,7 @@ class Table:
         new, events = checked_apply(SYSTEM, self.state, action, actor, TableDice(dice))
         self.state = new
         check_awaiting(new)
+        check_typed(SYSTEM, new, events)
         self.log.extend(events)
         return events
 
