@@ -27,6 +27,8 @@ class TrikusSystem:
     Action = Action
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
+    # 2: awaiting/requests entries carry `who: gm|character` and `character_id`; older snapshots are replayed.
+    state_version = 2
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         data = data if isinstance(data, CharacterInput) else CharacterInput.model_validate(
