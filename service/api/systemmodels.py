@@ -99,3 +99,48 @@ def gather(system: Any) -> SystemModels:
 
 
 MODELS: dict[str, SystemModels] = {s.id: gather(s) for s in SYSTEMS.values()}
+
+
+def _walk(tp: Any, out: list[type[BaseModel]]) -> None:
+    """Models a type refers to, in a stable (declaration) order."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if tp not in out:
+            out.append(tp)
+            for f in tp.model_fields.values():
+                _walk(f.annotation, out)
+    else:
+        for arg in typing.get_args(tp):
+            _walk(arg, out)
+
+
+# When a system has two models of one name (a move and the event it emits are both `IskraGmNote`), the one met
+# later is named after where it is used.
+_SUFFIX = {"state": "State", "sheet": "Sheet", "event": "Event"}
+
+
+def _names() -> dict[type[BaseModel], str]:
+    names: dict[type[BaseModel], str] = {}
+    taken: set[str] = set()
+    for models in MODELS.values():
+        roots: list[tuple[str, Any]] = [("options", models.options), ("character_input", models.character_input),
+                                        *(("action", m) for m in models.actions.values()),
+                                        ("state", models.state), ("sheet", models.sheet),
+                                        *(("event", models.events[t]) for t in sorted(models.events))]
+        for kind, root in roots:
+            found: list[type[BaseModel]] = []
+            _walk(root, found)
+            for model in found:
+                if model in names:
+                    continue
+                name = type_name(model)
+                if name in taken:
+                    name += _SUFFIX.get(kind, "")
+                n = 2
+                while name in taken:
+                    name, n = f"{name.rstrip('0123456789')}{n}", n + 1
+                names[model] = name
+                taken.add(name)
+    return names
+
+
+NAMES: dict[type[BaseModel], str] = _names()

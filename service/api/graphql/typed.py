@@ -20,7 +20,7 @@ from strawberry.scalars import JSON
 from service.api.graphql import payloads as p
 from service.api.graphql.generate import Generator, share_enum
 from service.api.rest import responses as r
-from service.api.systemmodels import MODELS, PER_SYSTEM, type_name
+from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
 from service.dice.types import DiceMode
 from service.game import campaigns
 from service.rules.base import Role
@@ -39,7 +39,7 @@ _NAMES = {r.LogEvent: "Event", r.CampaignCreated: "CreateCampaignPayload", r.Pla
 
 
 def naming(model: type[BaseModel]) -> str:
-    return _NAMES.get(model) or type_name(model)
+    return _NAMES.get(model) or NAMES.get(model) or type_name(model)
 
 
 @strawberry.type(description="A value no model describes yet (the service's own events, such as `dice_rolled`, "

@@ -10,11 +10,28 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+from pydantic.json_schema import DefsRef, GenerateJsonSchema
 
-from service.api.systemmodels import MODELS, SystemModels, reachable, type_name
+from service.api.systemmodels import MODELS, NAMES, SystemModels
 from service.game.inputs import Faces
 
 REF = "#/components/schemas/{model}"
+
+
+_BY_ID = {str(id(model)): model for model in NAMES}
+
+
+class Named(GenerateJsonSchema):
+    """Schemas named as service/api/systemmodels.py names the models (the GraphQL types carry the same names),
+    instead of pydantic's module paths for two models of one name."""
+
+    def get_defs_ref(self, core_mode_ref):
+        ref = super().get_defs_ref(core_mode_ref)
+        core_ref, _ = core_mode_ref
+        model = _BY_ID.get(core_ref.rpartition(":")[2])
+        if model is not None and not any(c in core_ref for c in "[],"):
+            self._prioritized_defsref_choices[ref].insert(0, DefsRef(NAMES[model]))
+        return ref
 
 
 def top_name(models: SystemModels, kind: str) -> str:
@@ -23,7 +40,7 @@ def top_name(models: SystemModels, kind: str) -> str:
              "action_request": "ActionRequest"}
     if kind in fixed:
         return models.prefix + fixed[kind]
-    return prefixed(models, models.model(kind).__name__)
+    return NAMES[models.model(kind)]
 
 
 def prefixed(models: SystemModels, name: str) -> str:
@@ -67,7 +84,7 @@ def system_schemas(models: SystemModels) -> tuple[dict[str, Any], dict[str, str]
     """(schemas by name, name of each root: `options`, `action`, `state`, `event:<type>`, ...)."""
     roots = _roots(models)
     adapters = [(kind, "validation", TypeAdapter(tp)) for kind, tp in roots]
-    tops, defs = TypeAdapter.json_schemas(adapters, ref_template=REF)
+    tops, defs = TypeAdapter.json_schemas(adapters, ref_template=REF, schema_generator=Named)
     defs = dict(defs.get("$defs", defs) if "$defs" in defs else defs)
     names: dict[str, str] = {}
     root_names: dict[str, str] = {}
@@ -87,9 +104,8 @@ def system_schemas(models: SystemModels) -> tuple[dict[str, Any], dict[str, str]
             new = want or prefixed(models, f"{kind.split(':', 1)[1].title().replace('_', '')}Payload")
             out_tops[new] = schema
             root_names[kind] = new
-    by_name = {m.__name__: m for kind, tp in roots for m in reachable(tp)}
     for old in defs:
-        names.setdefault(old, type_name(by_name[old]) if old in by_name else prefixed(models, old))
+        names.setdefault(old, old if old in NAMES.values() else prefixed(models, old))
     if len(set(names.values())) != len(names):
         raise ValueError(f"{models.id}: two schemas would share a name: {sorted(names.items())}")
     out = {names[old]: _rename(schema, names) for old, schema in defs.items()}
