@@ -108,10 +108,6 @@ def gql_action(system: str, action: dict[str, Any]) -> dict[str, Any]:
     return {camel(system): {camel(action["type"]): fields(rest) if rest else True}}
 
 
-# An event's payload as the log has it: a model's fields, or the JSON no model describes yet.
-EVENT_DATA = "data { __typename ... on Untyped { json } }"
-
-
 def untyped(value: dict[str, Any]) -> Any:
     assert value["__typename"] == "Untyped", value
     return value["json"]

@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 
-from apikit import EVENT_DATA, MAGE, ROGUE, WARRIOR, assert_problem, bearer, gql_action, new_table, untyped
+from apikit import MAGE, ROGUE, WARRIOR, assert_problem, bearer, gql_action, new_table, untyped
 
 
 async def seat(t, sheet):
@@ -59,8 +59,8 @@ async def test_SD_E5_boss_and_exceptional_success_through_graphql(client):
     await fight(t, {r: None, a: None}, [{"enemy_id": "boss", "name": "Boss", "kind": "boss"}])
 
     async def act(action, token, dice=None):
-        q = """mutation($i: ActInput!) { act(input: $i) { version state { __typename } events { type %s } } }""" \
-            % EVENT_DATA
+        q = """mutation($i: ActInput!) { act(input: $i) {
+            version state { __typename } events { type data { __typename ... on Untyped { json } } } } }"""
         res = await client.post("/graphql", json={"query": q, "variables": {"i": {
             "campaignId": t.id, "action": gql_action("stepdice", action), "dice": dice}}}, headers=bearer(token))
         body = res.json()

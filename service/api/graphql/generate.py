@@ -16,6 +16,7 @@ schema without a line here.
 from __future__ import annotations
 
 import enum
+import json
 import re
 import types
 import typing
@@ -121,6 +122,8 @@ class Generator:
                 self._union([_strip(a) for a in args], owner, field, inputs=inputs)
             return typing.Optional[inner] if len(args) < len(typing.get_args(tp)) else inner
         origin = typing.get_origin(tp)
+        if tp is str and (field == "id" or field.endswith(("_id", "_ids"))):
+            return strawberry.ID  # every identifier is an ID, as `campaign(id: ID!)`
         if tp in (str, int, bool, float):
             return tp
         if origin is Literal:
@@ -242,7 +245,7 @@ def _doc(model: type[BaseModel]) -> str | None:
 
 def _with_default(info) -> str | None:
     default = info.get_default(call_default_factory=True)
-    note = f"Default: `{default!r}`." if default is not None and not isinstance(default, (dict, list)) else None
+    note = f"Default: `{json.dumps(default)}`." if isinstance(default, (str, int, float, bool)) else None
     return " ".join(p for p in (info.description, note) if p) or None
 
 
