@@ -40,6 +40,7 @@ def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: 
     for ev in events:
         json.dumps(ev.data)
         json.dumps(ev.redacted)
+    check_typed(system, new, events)
     _check_replay(system, before, action, actor, source, new, events)
     return new, events
 
@@ -57,6 +58,27 @@ def check_awaiting(system, state: dict[str, Any]) -> None:
         assert entry["who"] in ("gm", "character"), entry
         assert (entry["who"] == "gm") == (entry["character_id"] is None), entry
         assert entry["may"] and set(entry["may"]) <= set(system.action_types), entry
+
+
+def check_typed(system, state: dict[str, Any], events: list[Event]) -> None:
+    """Where a system documents its shapes (`State`, `Sheet`, `EventPayloads`), they hold: the GM's view and a
+    player's view of the new state validate as `State`, every sheet in them as `Sheet`, and every event's data
+    and players' copy as the payload model of its type (an event type without a model fails)."""
+    if not all(hasattr(system, name) for name in ("State", "Sheet", "EventPayloads")):
+        return
+    first = next(iter(state.get("characters") or {}), None)
+    seat = Actor(role="player", player_id="typed-check", character_ids=frozenset([first] if first else []))
+    for viewer in (Actor(role="gm"), seat):
+        seen = system.view(state, viewer)
+        system.State.model_validate(seen)
+        for sheet in seen["characters"].values():
+            system.Sheet.model_validate(sheet)
+    for ev in events:
+        assert ev.type in system.EventPayloads, f"{system.id} emits {ev.type!r} but has no payload model for it"
+        model = system.EventPayloads[ev.type]
+        model.model_validate(ev.data)
+        if ev.redacted is not None:
+            model.model_validate(ev.redacted)
 
 
 def _check_replay(system, before, action, actor: Actor, source, new, events) -> None:

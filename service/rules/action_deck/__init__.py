@@ -11,8 +11,10 @@ from service.rules.action_deck import awaiting
 from service.rules.action_deck.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.action_deck.context import Ctx, initial_table
 from service.rules.action_deck.deck import being_dealt
+from service.rules.action_deck.events_model import EVENT_PAYLOADS
 from service.rules.action_deck.options import Options
 from service.rules.action_deck.sheet import ActionDeckCharacterInput, new_character
+from service.rules.action_deck.state_model import ActionDeckCharacter, ActionDeckState
 from service.rules.action_deck.view import view
 from service.rules.base import Actor, RuleViolation
 
@@ -27,6 +29,9 @@ class ActionDeckSystem:
     action_senders: dict[str, str] = ACTION_SENDERS
     # 2: the table gained `awaiting` and `soaks_pending`; snapshots of version 1 are replayed instead of read.
     state_version = 2
+    State = ActionDeckState
+    Sheet = ActionDeckCharacter
+    EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: ActionDeckCharacterInput, options: Options) -> dict[str, Any]:
         return new_character(data, options)

@@ -18,7 +18,7 @@ from service.rules.danger_pool.errors import CODES
 from service.rules.danger_pool.events_model import EVENT_PAYLOADS
 from service.rules.danger_pool.options import Options
 from service.rules.danger_pool.sheet import CharacterInput, new_character
-from service.rules.danger_pool.state_model import DangerPoolSheet, DangerPoolState
+from service.rules.danger_pool.state_model import DangerPoolCharacter, DangerPoolState
 from service.rules.danger_pool.view import view
 
 
@@ -38,7 +38,7 @@ class DangerPoolSystem:
     action_senders: dict[str, str] = ACTION_SENDERS
     violation_codes = CODES
     State = DangerPoolState
-    Sheet = DangerPoolSheet
+    Sheet = DangerPoolCharacter
     EventPayloads = EVENT_PAYLOADS
     # 2: `awaiting` and `requests` entries became the shared AwaitingEntry shape (who: gm|character,
     # character_id); snapshots of version 1 are replayed instead of read.

@@ -156,7 +156,7 @@ class DangerPoolElementAdded(_Payload, title="DangerPoolElementAdded"):
     element: DangerPoolElement = Field(description="The new element (GM-only event).")
 
 
-class DangerPoolGmNote(_Payload, title="DangerPoolGmNote"):
+class DangerPoolGmNoteWritten(_Payload, title="DangerPoolGmNoteWritten"):
     text: str = Field(description="The note (GM-only event).")
 
 
@@ -314,7 +314,7 @@ EVENT_PAYLOADS: dict[str, type[BaseModel]] = {
     "danger_added_stupid": DangerPoolDangerAdded, "danger_initialized": DangerPoolDangerInitialized,
     "danger_removed_hold_back": DangerPoolDangerRemovedHoldBack,
     "danger_rerolled_with_element": DangerPoolDangerRerolledWithElement, "doom_bound": DangerPoolDoomBound,
-    "element_added": DangerPoolElementAdded, "gm_note": DangerPoolGmNote, "leader_continued": DangerPoolRoundMark,
+    "element_added": DangerPoolElementAdded, "gm_note": DangerPoolGmNoteWritten, "leader_continued": DangerPoolRoundMark,
     "leader_waived_first": DangerPoolRoundMark, "max_scars_reached": DangerPoolMaxScarsReached,
     "narration": DangerPoolNarration, "player_assigned": DangerPoolPlayerAssigned,
     "progress_marked": DangerPoolProgressMarked, "roll_confirmed": DangerPoolRollRef,

@@ -53,10 +53,10 @@ class DangerPoolAftermathProposal(BaseModel):
     note: str | None = Field(description="The GM's note when asking for a change.")
 
 
-class DangerPoolSheet(BaseModel):
+class DangerPoolCharacter(BaseModel):
     """A Danger Pool character (spec §3.3) as the API returns it."""
 
-    model_config = ConfigDict(extra="forbid", title="DangerPoolSheet")
+    model_config = ConfigDict(extra="forbid", title="DangerPoolCharacter")
 
     id: str | None = Field(None, description="The character's id (absent while the sheet is being built).")
     name: str = Field(description="The character's name.")
@@ -228,5 +228,5 @@ class DangerPoolState(BaseModel):
     model_config = ConfigDict(extra="forbid", title="DangerPoolState")
 
     options: DangerPoolOptions = Field(description="The campaign's settings.")
-    characters: dict[str, DangerPoolSheet] = Field(description="Character id → sheet.")
+    characters: dict[str, DangerPoolCharacter] = Field(description="Character id → sheet.")
     table: DangerPoolTable = Field(description="Scenes, roster and whose move it is.")

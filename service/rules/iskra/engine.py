@@ -19,7 +19,7 @@ from service.rules.iskra.errors import CODES, violation
 from service.rules.iskra.events_model import EVENT_PAYLOADS
 from service.rules.iskra.options import Options
 from service.rules.iskra.sheet import IskraCharacterInput, new_character
-from service.rules.iskra.state_model import IskraSheet, IskraState
+from service.rules.iskra.state_model import IskraCharacter, IskraState
 from service.rules.iskra.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
@@ -88,7 +88,7 @@ class IskraSystem:
     # 2: a Weakness modifier's source is `weakness` (was `weaknesse`); snapshots of version 1 are replayed.
     state_version = 2
     State = IskraState
-    Sheet = IskraSheet
+    Sheet = IskraCharacter
     EventPayloads = EVENT_PAYLOADS
 
     def __init__(self) -> None:

@@ -202,7 +202,7 @@ class IskraGloryUsed(_Payload, title="IskraGloryUsed"):
     glory: int = Field(description="The Glory added.")
 
 
-class IskraGmNote(_Payload, title="IskraGmNote"):
+class IskraGmNoteWritten(_Payload, title="IskraGmNoteWritten"):
     text: str = Field(description="The note.")
 
 
@@ -261,7 +261,7 @@ class IskraMajorConverted(_Payload, title="IskraMajorConverted"):
     minor_left: int = Field(description="Minor actions left.")
 
 
-class IskraMinorAction(_Payload, title="IskraMinorAction"):
+class IskraMinorActionTaken(_Payload, title="IskraMinorActionTaken"):
     character_id: CharacterId
     kind: str = Field(description="interact, draw_item or use_item.")
     item_id: str | None = Field(description="The item.")
@@ -284,7 +284,7 @@ class IskraParticipantRef(_Payload, title="IskraParticipantRef"):
     participant_id: ParticipantId
 
 
-class IskraPassingAction(_Payload, title="IskraPassingAction"):
+class IskraPassingActionTaken(_Payload, title="IskraPassingActionTaken"):
     character_id: CharacterId
     description: str = Field(description="What the character does.")
 
@@ -423,13 +423,13 @@ EVENT_PAYLOADS: dict[str, type[BaseModel]] = {
     "ether_exposure_changed": IskraEtherExposureChanged, "ether_sensed": IskraEtherSensed,
     "fell_prone": IskraFellProne, "focus_approved": IskraFocusDecision, "focus_rejected": IskraFocusDecision,
     "focus_requested": IskraFocusDecision, "focus_restored": IskraFocusRestored, "focus_spent": IskraFocusSpent,
-    "glory_awarded": IskraGloryAwarded, "glory_used": IskraGloryUsed, "gm_note": IskraGmNote,
+    "glory_awarded": IskraGloryAwarded, "glory_used": IskraGloryUsed, "gm_note": IskraGmNoteWritten,
     "hazard_hit": IskraHazardHit, "health_regained": IskraHealthRegained, "help_attached": IskraHelpAttached,
     "help_given": IskraHelpGiven, "item_added": IskraItemChanged, "item_carried": IskraItemChanged,
     "item_dropped": IskraItemChanged, "item_transferred": IskraItemTransferred,
     "location_defined": IskraLocationDefined, "major_converted": IskraMajorConverted,
-    "minor_action": IskraMinorAction, "participant_joined": IskraParticipantJoined,
-    "participant_removed": IskraParticipantRef, "passing_action": IskraPassingAction,
+    "minor_action": IskraMinorActionTaken, "participant_joined": IskraParticipantJoined,
+    "participant_removed": IskraParticipantRef, "passing_action": IskraPassingActionTaken,
     "reaction_spent": IskraReactionSpent, "ready_declined": IskraParticipantRef, "ready_set": IskraReadyEvent,
     "ready_triggered": IskraReadyEvent, "ready_used": IskraReadyEvent, "recovery_failed": IskraRecoveryFailed,
     "regeneration_blocked": IskraRegenerationBlocked, "resources_used": IskraResourcesUsed,

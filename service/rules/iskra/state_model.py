@@ -60,7 +60,7 @@ class IskraRecovery(_Model, title="IskraRecovery"):
     last_si_test_day: int | None = Field(description="The day of the last recovery test.")
 
 
-class IskraSheet(_Model, title="IskraSheet"):
+class IskraCharacter(_Model, title="IskraCharacter"):
     """An Iskra character (spec 3.2) as the API returns it; an NPC's numbers are absent for players."""
 
     id: str | None = Field(None, description="The character's id (absent while the sheet is being built).")
@@ -124,7 +124,7 @@ class IskraFocusRequest(_Model, title="IskraFocusRequest"):
     character_id: str = Field(description="Who spends.")
 
 
-class IskraAttack(_Model, title="IskraAttack"):
+class IskraAttackRecord(_Model, title="IskraAttackRecord"):
     target_id: str = Field(description="The target participant.")
     target_kind: Literal["character", "hazard"] = Field(description="What the target is.")
     mode: Literal["melee", "ranged"] = Field(description="Attack mode.")
@@ -163,7 +163,7 @@ class IskraTest(_Model, title="IskraTest"):
     focus_request: IskraFocusRequest | None = Field(description="A Focus spend waiting for the GM.")
     prev_stage: str | None = Field(description="The stage to return to after the GM's decision.")
     outcome: str | None = Field(description="critical_success, success, failure or critical_failure.")
-    attack: IskraAttack | None = Field(description="Attack tests: the attack.")
+    attack: IskraAttackRecord | None = Field(description="Attack tests: the attack.")
     damage_id: str | None = Field(description="Dodge tests: the damage dodged.")
     critical_note: str | None = Field(description="The GM's note on a critical result.")
     deaths_door_warning: bool | None = Field(None, description="On Death's Door: a failure kills (7-B47).")
@@ -254,7 +254,7 @@ class IskraBudget(_Model, title="IskraBudget"):
     converted: bool = Field(description="The Major became a second Minor.")
 
 
-class IskraReady(_Model, title="IskraReady"):
+class IskraReadyRecord(_Model, title="IskraReadyRecord"):
     """A held Ready action; players see only `readied` and `created_round` of others'."""
 
     held_type: str | None = Field(None, description="major or minor.")
@@ -280,7 +280,7 @@ class IskraEncounter(_Model, title="IskraEncounter"):
     current_index: int = Field(description="Index in `order` of whose turn it is (−1 before the first).")
     budget: dict[str, IskraBudget] = Field(description="Participant id → actions left this turn.")
     reactions_left: dict[str, int | str] = Field(description="Participant id → reactions left (or `unlimited`).")
-    ready: dict[str, IskraReady | None] = Field(description="Participant id → held Ready action.")
+    ready: dict[str, IskraReadyRecord | None] = Field(description="Participant id → held Ready action.")
     help_tokens: list[IskraHelpToken] = Field(description="Help given, not yet spent.")
     suggest_end: bool = Field(description="One side is out: the GM may end the combat.")
     outcome_note: str | None = Field(description="The GM's note on how it ended.")
@@ -330,7 +330,7 @@ class IskraState(_Model, title="IskraState"):
     """An Iskra table as a GM or a player sees it."""
 
     options: IskraOptions = Field(description="The campaign's settings.")
-    characters: dict[str, IskraSheet] = Field(description="Character id → sheet.")
+    characters: dict[str, IskraCharacter] = Field(description="Character id → sheet.")
     table: IskraTable = Field(description="Session, day, combat, the pending step and whose move it is.")
     derived: dict[str, IskraDerived] = Field(description="Character id → derived values (characters whose "
                                                          "attributes the viewer sees).")

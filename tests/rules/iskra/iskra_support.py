@@ -1,8 +1,12 @@
 """A small driver for Iskra engine tests: a table, characters, moves with injected table dice."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
+
+from pydantic.json_schema import models_json_schema
 
 from engine_moves import checked_apply, checked_refusal, salted
 
@@ -38,6 +42,27 @@ def check_typed(system, state: dict[str, Any], events: list[Event]) -> None:
         model.model_validate(ev.data)
         if ev.redacted is not None:
             model.model_validate(ev.redacted)
+
+
+def emitted_event_types(package: str) -> set[str]:
+    """Every event type the package's source emits with a literal name."""
+    pattern = re.compile(r'(?:emit|emit_sheet|emit_test|announce|throw)\((?:ctx, (?:\w+, )?)?\s*"([a-z_]+)"')
+    root = Path(__file__).resolve().parents[3] / "service" / "rules" / package
+    return {m for path in root.glob("*.py") for m in pattern.findall(path.read_text())}
+
+
+def check_models(system, prefix: str) -> None:
+    """The typed models (State, Sheet, EventPayloads) forbid unknown fields, carry unique titles with the
+    system's prefix, and describe every field."""
+    models = [system.State, system.Sheet, *dict.fromkeys(system.EventPayloads.values())]
+    _, schema = models_json_schema([(m, "validation") for m in models])
+    titles = [d["title"] for d in schema["$defs"].values()]
+    assert len(titles) == len(set(titles))
+    shared = {"AwaitingEntry", "AbilityDef"}   # the shared awaiting shape; a catalogue entry of Iskra's options
+    assert [t for t in titles if not t.startswith(prefix) and t not in shared] == []
+    for name, d in schema["$defs"].items():
+        assert d.get("additionalProperties") is False or name in shared, name
+        assert [f for f, p in d.get("properties", {}).items() if "description" not in p] == [], name
 
 
 def player(*character_ids: str) -> Actor:
