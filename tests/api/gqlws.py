@@ -10,9 +10,11 @@ from typing import Any
 
 import websockets
 
+# The payloads these tests produce: Step Dice's notes (typed) and the service's own events (untyped).
 EVENTS = """subscription($c: ID!, $a: Int!) {
-  campaignEvents(campaignId: $c, after: $a) { seq type data { __typename ... on Untyped { json } }
-                                             actor { role playerId } createdAt } }"""
+  campaignEvents(campaignId: $c, after: $a) { seq type actor { role playerId } createdAt
+    data { __typename ... on Untyped { json } ... on StepDiceGmNoteEvent { text testId } } } }"""
+TYPED_FIELDS = {"StepDiceGmNoteEvent": {"text": "text", "testId": "test_id"}}
 
 
 class Subscriber:
@@ -60,7 +62,11 @@ async def subscribe(base_url: str, token: str, campaign_id: str, after: int = 0)
 def as_rest(event: dict[str, Any]) -> dict[str, Any]:
     """A subscription event in the REST log's shape, to compare the two."""
     data = event["data"]
-    assert data["__typename"] == "Untyped", data  # typed payloads: compare field by field instead
-    return {"seq": event["seq"], "type": event["type"], "data": data["json"],
+    if data["__typename"] == "Untyped":
+        payload = data["json"]
+    else:
+        names = TYPED_FIELDS[data["__typename"]]
+        payload = {names[k]: v for k, v in data.items() if k != "__typename"}
+    return {"seq": event["seq"], "type": event["type"], "data": payload,
             "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},
             "created_at": event["createdAt"]}

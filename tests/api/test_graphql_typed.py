@@ -42,7 +42,7 @@ async def test_the_danger_pool_table_sheets_and_events_are_typed_for_gm_and_play
             rest = (await t.state(who))["state"]
             assert state["table"]["awaiting"] == [camel_entry(e) for e in rest["table"]["awaiting"]]
             assert [c["key"] for c in state["characters"]] == list(rest["characters"])
-            assert [c["sheet"]["__typename"] for c in data["characters"]] == ["DangerPoolSheet"]
+            assert [c["sheet"]["__typename"] for c in data["characters"]] == [NAMES[MODELS["danger_pool"].sheet]]
             typed = {e["node"]["type"]: e["node"]["data"]["__typename"] for e in data["events"]["edges"]}
             models = MODELS["danger_pool"].events
             for event_type, name in typed.items():

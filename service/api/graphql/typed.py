@@ -53,10 +53,13 @@ GEN.names.add("Untyped")
 
 
 def _kind_members(kind: str) -> tuple[list[type[BaseModel]], bool]:
+    """The models of a union, and whether `Untyped` is one of its members. It is in every union but the
+    options' (which are always checked against their model): the service's own events have no model, and a
+    table or sheet its model does not describe still reaches the client (see `_model_or_untyped`)."""
     if kind == "event_data":
         return [m for s in MODELS.values() for m in dict.fromkeys(s.events.values())], True
     members = [s.model(kind) for s in MODELS.values() if s.model(kind) is not None]
-    return members, len(members) < len(MODELS)
+    return members, kind != "options" or len(members) < len(MODELS)
 
 
 _UNION_NAMES = {"options": "SystemOptions", "sheet": "CharacterSheet", "state": "SystemState",
