@@ -30,7 +30,8 @@ from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
                                  UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
-from service.api.graphql.typed import T, remember, system_of, typed
+from service.api.errorcodes import ERROR_CODES
+from service.api.graphql.typed import GEN, T, remember, system_of, typed
 from service.api.rest import responses as r
 from service.api.rest.request import parse
 from service.settings import Settings
@@ -88,8 +89,15 @@ async def _typed(info: Info, model, data, campaign_id: str):
     return typed(model, data, await run(system_of(svc, token, str(campaign_id))))
 
 
+ErrorCode = GEN.enum(ERROR_CODES, "ErrorCode")
+
+
 @strawberry.type
 class Query:
+    @strawberry.field(description="Every code an error's `extensions.code` may carry (REST: the problem's `code`).")
+    def error_codes(self) -> list[ErrorCode]:  # type: ignore[valid-type]
+        return [ErrorCode(code) for code in ERROR_CODES]
+
     @strawberry.field(description="The rule systems, their options and actions.")
     def systems(self) -> list[T["SystemSummary"]]:
         return [typed(r.SystemSummary, s, s["id"]) for s in systems.summaries()]

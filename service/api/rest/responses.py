@@ -85,7 +85,7 @@ class CampaignImported(CampaignCreated):
 
 
 class EventActor(BaseModel):
-    role: str
+    role: Literal["gm", "player"]
     player_id: str | None
 
 
