@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from service.api.errorcodes import ERROR_CODES
+from service.game.errorcodes import ERROR_CODES
 from service.api.graphql.app import HTTP_CODES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -30,7 +30,7 @@ from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
                                  UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
-from service.api.errorcodes import ERROR_CODES
+from service.game.errorcodes import ERROR_CODES
 from service.api.graphql.typed import GEN, T, remember, system_of, typed
 from service.api.rest import responses as r
 from service.api.rest.request import parse

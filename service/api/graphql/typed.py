@@ -23,14 +23,13 @@ from service.api.rest import responses as r
 from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
 from service.dice.types import DiceMode
 from service.game import campaigns
-from service.rules.base import Role
 from service.rules.registry import SYSTEMS
 
 log = logging.getLogger("rulekeeper.graphql")
 
 share_enum("System", tuple(SYSTEMS))
 share_enum("DiceMode", typing.get_args(DiceMode))
-share_enum("Role", typing.get_args(Role))
+share_enum("Role", typing.get_args(r.You.model_fields["role"].annotation))
 
 # REST names that read differently as GraphQL payloads (the names the schema has always used).
 _NAMES = {r.LogEvent: "Event", r.CampaignCreated: "CreateCampaignPayload", r.PlayerCreated: "InvitePlayerPayload",
