@@ -17,7 +17,10 @@ from service.api.systemmodels import PER_SYSTEM, prefix
 from service.game.play import IF_MATCH_PATTERN
 from service.rules.registry import SYSTEMS
 
-def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]]) -> None:
+REQUEST_KINDS = ("action", "character_input")
+
+
+def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests: list[str]) -> None:
     """Put each system's model where a response or request field depends on the campaign's system (the fields
     marked with `per_system(kind)`): anyOf, as the campaign picks the system and two systems may share a shape."""
     def refs(kind: str) -> list[dict[str, Any]]:
@@ -25,8 +28,11 @@ def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]]) -> None:
             names = [n for r in roots.values() for k, n in r.items() if k.startswith("event:")]
             untyped = True  # the service's own events (campaign_created, dice_rolled, ...) have no engine model
         else:
-            names = [r[kind] for r in roots.values() if kind in r]
-            untyped = len(names) < len(roots)
+            # A narrowed document (for fuzzing one system) sends that system's bodies only, but responses such as
+            # GET /v1/systems still carry every system's shapes.
+            chosen = [roots[sid] for sid in (requests if kind in REQUEST_KINDS else roots)]
+            names = [r[kind] for r in chosen if kind in r]
+            untyped = len(names) < len(chosen)
         out = [{"$ref": REF.format(model=n)} for n in names]
         if untyped:
             out.append({"type": "object", "additionalProperties": True,
@@ -71,9 +77,9 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
               | {r.Problem, r.WebhookPayload})
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
     defs: dict[str, Any] = dict(top.get("$defs", {}))
-    system_defs, roots = all_system_schemas(systems)
+    system_defs, roots = all_system_schemas(list(SYSTEMS))
     defs.update(system_defs)
-    _per_system(defs, roots)
+    _per_system(defs, roots, systems)
     _campaign_create(defs, systems)
     for name, schema in defs.items():
         schema.setdefault("title", name)
