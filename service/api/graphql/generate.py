@@ -84,7 +84,7 @@ class Generator:
         # (model, field name) -> (annotation, resolver or None): fields the caller types itself.
         self.overrides: dict[tuple[type, str], tuple[Any, Any]] = {}
 
-    def _claim(self, name: str) -> str:
+    def claim(self, name: str) -> str:
         if name in self.names:
             raise ValueError(f"two GraphQL types would be named {name}")
         self.names.add(name)
@@ -95,7 +95,7 @@ class Generator:
         key = tuple(values)
         if key in self.enums:
             return self.enums[key]
-        py = enum.Enum(self._claim(_ENUM_NAMES.get(key, name)), [(v, v) for v in values], type=str)
+        py = enum.Enum(self.claim(_ENUM_NAMES.get(key, name)), [(v, v) for v in values], type=str)
         self.enums[key] = strawberry.enum(py)
         return self.enums[key]
 
@@ -157,7 +157,7 @@ class Generator:
         key = (name, *members, *extra)
         if key not in self.unions:
             self.unions[key] = typing.Annotated[typing.Union[tuple(self.output(m) for m in members) + extra],
-                                                strawberry.union(self._claim(name))]
+                                                strawberry.union(self.claim(name))]
         return self.unions[key]
 
     def _entry(self, value: Any, owner: str, field: str) -> type:
@@ -165,7 +165,7 @@ class Generator:
         inner = self.annotation(value, owner, field, inputs=False)
         cls = type(name, (), {"__annotations__": {"key": str, "value": inner}, "__module__": __name__,
                               "is_type_of": classmethod(lambda c, obj, info: isinstance(obj, Entry))})
-        out = strawberry.type(cls, name=self._claim(name), description="One entry of a map: its key and its value.")
+        out = strawberry.type(cls, name=self.claim(name), description="One entry of a map: its key and its value.")
         out.map_entry = True
         return out
 
@@ -194,7 +194,7 @@ class Generator:
             attrs["is_type_of"] = classmethod(lambda c, obj, info, model=model: type(obj) is model
                                               or isinstance(obj, dict))
             cls = type(name, (), attrs)
-            out = strawberry.type(cls, name=self._claim(name), description=_doc(model))
+            out = strawberry.type(cls, name=self.claim(name), description=_doc(model))
         finally:
             self._building.discard(model)
         self.outputs[model] = out
@@ -221,7 +221,7 @@ class Generator:
                 annotations[field] = tp
             attrs["__annotations__"] = annotations
             cls = type(name, (), attrs)
-            out = strawberry.input(cls, name=self._claim(name), description=_doc(model))
+            out = strawberry.input(cls, name=self.claim(name), description=_doc(model))
         finally:
             self._building.discard(model)
         self.inputs[model] = out

@@ -89,6 +89,28 @@ async def _typed(info: Info, model, data, campaign_id: str):
     return typed(model, data, await run(system_of(svc, token, str(campaign_id))))
 
 
+# The generated object types (service/api/graphql/typed.py), by the names the schema gives them.
+ActionPayload = T["ActionPayload"]
+Campaign = T["Campaign"]
+CampaignDetail = T["CampaignDetail"]
+Character = T["Character"]
+CharacterPayload = T["CharacterPayload"]
+CloseDiceSessionPayload = T["CloseDiceSessionPayload"]
+CreateCampaignPayload = T["CreateCampaignPayload"]
+DiceSession = T["DiceSession"]
+Event = T["Event"]
+EventConnection = T["EventConnection"]
+ImportCampaignPayload = T["ImportCampaignPayload"]
+InvitePlayerPayload = T["InvitePlayerPayload"]
+RollPayload = T["RollPayload"]
+SystemSummary = T["SystemSummary"]
+TableState = T["TableState"]
+ValidateCharacterPayload = T["ValidateCharacterPayload"]
+Verification = T["Verification"]
+Webhook = T["Webhook"]
+WebhookDeliveryDetail = T["WebhookDeliveryDetail"]
+WebhookDeliveryPage = T["WebhookDeliveryPage"]
+WebhookSecretPayload = T["WebhookSecretPayload"]
 ErrorCode = GEN.enum(ERROR_CODES, "ErrorCode")
 
 
@@ -99,28 +121,28 @@ class Query:
         return [ErrorCode(code) for code in ERROR_CODES]
 
     @strawberry.field(description="The rule systems, their options and actions.")
-    def systems(self) -> list[T["SystemSummary"]]:
+    def systems(self) -> list[SystemSummary]:
         return [typed(r.SystemSummary, s, s["id"]) for s in systems.summaries()]
 
     @strawberry.field
-    async def campaign(self, info: Info, id: strawberry.ID) -> T["CampaignDetail"]:
+    async def campaign(self, info: Info, id: strawberry.ID) -> CampaignDetail:
         svc, token = ctx(info)
         return _campaign(await run(campaigns.get_campaign(svc, str(id), token)))
 
     @strawberry.field
-    async def characters(self, info: Info, campaign_id: strawberry.ID) -> list[T["Character"]]:
+    async def characters(self, info: Info, campaign_id: strawberry.ID) -> list[Character]:
         svc, token = ctx(info)
         rows = await run(campaigns.list_characters(svc, str(campaign_id), token))
         return [await _typed(info, r.Character, c, campaign_id) for c in rows]
 
     @strawberry.field
-    async def character(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> T["Character"]:
+    async def character(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> Character:
         svc, token = ctx(info)
         return await _typed(info, r.Character, await run(campaigns.get_character(svc, str(campaign_id), str(id), token)),
                             campaign_id)
 
     @strawberry.field(description="The table as you may see it: now, or as it stood at an earlier `version`.")
-    async def state(self, info: Info, campaign_id: strawberry.ID, version: int | None = None) -> T["TableState"]:
+    async def state(self, info: Info, campaign_id: strawberry.ID, version: int | None = None) -> TableState:
         svc, token = ctx(info)
         if version is not None and version < 0:
             raise GraphQLError("`version` must be at least 0",
@@ -137,7 +159,7 @@ class Query:
     @strawberry.field(description="The event log in sequence order, as a Relay connection: `after` is the "
                                   "`endCursor` (or an edge's `cursor`) of the page you read, `first` at most 500.")
     async def events(self, info: Info, campaign_id: strawberry.ID, after: str | None = None,
-                     first: int = 100) -> T["EventConnection"]:
+                     first: int = 100) -> EventConnection:
         svc, token = ctx(info)
         seq = p.seq_of(after)
         if seq is None:
@@ -148,29 +170,29 @@ class Query:
         return await _typed(info, p.EventConnection, p.event_connection(page, seq), campaign_id)
 
     @strawberry.field
-    async def dice_sessions(self, info: Info, campaign_id: strawberry.ID) -> list[T["DiceSession"]]:
+    async def dice_sessions(self, info: Info, campaign_id: strawberry.ID) -> list[DiceSession]:
         svc, token = ctx(info)
         return await run(dicesessions.list_sessions(svc, str(campaign_id), token))
 
     @strawberry.field
-    async def dice_session_verification(self, info: Info, campaign_id: strawberry.ID, number: int) -> T["Verification"]:
+    async def dice_session_verification(self, info: Info, campaign_id: strawberry.ID, number: int) -> Verification:
         svc, token = ctx(info)
         return await run(dicesessions.verification(svc, str(campaign_id), number, token))
 
     @strawberry.field(description="The campaign's webhook endpoints (GM).")
-    async def webhooks(self, info: Info, campaign_id: strawberry.ID) -> list[T["Webhook"]]:
+    async def webhooks(self, info: Info, campaign_id: strawberry.ID) -> list[Webhook]:
         svc, token = ctx(info)
         return await run(webhooks.list_webhooks(svc, str(campaign_id), token))
 
     @strawberry.field(description="One webhook endpoint (GM).")
-    async def webhook(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> T["Webhook"]:
+    async def webhook(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> Webhook:
         svc, token = ctx(info)
         return await run(webhooks.get(svc, str(campaign_id), str(id), token))
 
     @strawberry.field(description="A webhook's deliveries, newest first, with status, response code and timing (GM).")
     async def webhook_deliveries(self, info: Info, campaign_id: strawberry.ID, webhook_id: strawberry.ID,
                                  status: DeliveryStatus | None = None,  # type: ignore[valid-type]
-                                 before: int | None = None, limit: int = 50) -> T["WebhookDeliveryPage"]:
+                                 before: int | None = None, limit: int = 50) -> WebhookDeliveryPage:
         svc, token = ctx(info)
         if not 1 <= limit <= 100 or (before is not None and before < 1):
             raise _bad_query("`limit` must be 1-100 and `before` at least 1", "limit" if before is None or before >= 1
@@ -181,7 +203,7 @@ class Query:
 
     @strawberry.field(description="One delivery with its body and every attempt (GM).")
     async def webhook_delivery(self, info: Info, campaign_id: strawberry.ID, webhook_id: strawberry.ID,
-                               id: strawberry.ID) -> T["WebhookDeliveryDetail"]:
+                               id: strawberry.ID) -> WebhookDeliveryDetail:
         svc, token = ctx(info)
         out = await run(webhooks.delivery(svc, str(campaign_id), str(webhook_id), str(id), token))
         return await _typed(info, r.WebhookDeliveryDetail, out, campaign_id)
@@ -194,7 +216,7 @@ async def _action_payload(info: Info, out: dict[str, Any], campaign_id) -> dict[
 @strawberry.type
 class Mutation:
     @strawberry.mutation
-    async def create_campaign(self, info: Info, input: CreateCampaignInput) -> T["CreateCampaignPayload"]:
+    async def create_campaign(self, info: Info, input: CreateCampaignInput) -> CreateCampaignPayload:
         svc, token = ctx(info)
         options: dict[str, Any] = {}
         if input.options is not None:
@@ -207,13 +229,13 @@ class Mutation:
         return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation
-    async def invite_player(self, info: Info, input: InvitePlayerInput) -> T["InvitePlayerPayload"]:
+    async def invite_player(self, info: Info, input: InvitePlayerInput) -> InvitePlayerPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(PlayerInvite, {"name": input.name}))
         return await run(campaigns.invite_player(svc, str(input.campaign_id), token, body))
 
     @strawberry.mutation
-    async def create_character(self, info: Info, input: CreateCharacterInput) -> T["CharacterPayload"]:
+    async def create_character(self, info: Info, input: CreateCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
         sheet = await _sheet(info, input.campaign_id, input.sheet)
         out = await run(campaigns.create_character(svc, str(input.campaign_id), token, sheet,
@@ -221,14 +243,14 @@ class Mutation:
         return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation
-    async def validate_character(self, info: Info, input: ValidateCharacterInput) -> T["ValidateCharacterPayload"]:
+    async def validate_character(self, info: Info, input: ValidateCharacterInput) -> ValidateCharacterPayload:
         svc, token = ctx(info)
         sheet = await _sheet(info, input.campaign_id, input.sheet)
         out = await run(campaigns.validate_character(svc, str(input.campaign_id), token, sheet))
         return await _typed(info, r.CharacterValidation, out, input.campaign_id)
 
     @strawberry.mutation
-    async def assign_character(self, info: Info, input: AssignCharacterInput) -> T["CharacterPayload"]:
+    async def assign_character(self, info: Info, input: AssignCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(CharacterAssign, {"player_id": None if input.player_id is None
                                                      else str(input.player_id)}))
@@ -236,7 +258,7 @@ class Mutation:
         return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation(description="Make a move; the service checks it, rolls, and answers with the new state.")
-    async def act(self, info: Info, input: ActInput) -> T["ActionPayload"]:
+    async def act(self, info: Info, input: ActInput) -> ActionPayload:
         svc, token = ctx(info)
         system, action = guard(lambda: action_body(input.action))
         body = guard(lambda: parse(ActionRequest, {"system": system, "action": action, "dice": input.dice}))
@@ -247,7 +269,7 @@ class Mutation:
         return await _action_payload(info, out, campaign_id)
 
     @strawberry.mutation
-    async def roll_expression(self, info: Info, input: RollInput) -> T["RollPayload"]:
+    async def roll_expression(self, info: Info, input: RollInput) -> RollPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(RollRequest, {"expression": input.expression, "label": input.label, "dice": input.dice}))
         campaign_id = str(input.campaign_id)
@@ -255,18 +277,18 @@ class Mutation:
         return await _typed(info, r.RollResult, out, campaign_id)
 
     @strawberry.mutation
-    async def set_client_seed(self, info: Info, input: SetClientSeedInput) -> T["DiceSession"]:
+    async def set_client_seed(self, info: Info, input: SetClientSeedInput) -> DiceSession:
         svc, token = ctx(info)
         body = guard(lambda: parse(ClientSeed, {"client_seed": input.client_seed}))
         return await run(dicesessions.set_client_seed(svc, str(input.campaign_id), token, body))
 
     @strawberry.mutation
-    async def close_dice_session(self, info: Info, input: CloseDiceSessionInput) -> T["CloseDiceSessionPayload"]:
+    async def close_dice_session(self, info: Info, input: CloseDiceSessionInput) -> CloseDiceSessionPayload:
         svc, token = ctx(info)
         return await run(dicesessions.close_session(svc, str(input.campaign_id), token))
 
     @strawberry.mutation(description="Undo the latest moves (GM); the undone moves and their dice stay in the log.")
-    async def undo_moves(self, info: Info, input: UndoMovesInput) -> T["ActionPayload"]:
+    async def undo_moves(self, info: Info, input: UndoMovesInput) -> ActionPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(UndoRequest, {"count": input.count}))
         campaign_id = str(input.campaign_id)
@@ -274,7 +296,7 @@ class Mutation:
         return await _action_payload(info, out, campaign_id)
 
     @strawberry.mutation(description="Finish the campaign (GM): no new moves; everything stays readable.")
-    async def finish_campaign(self, info: Info, input: CampaignInput) -> T["Campaign"]:
+    async def finish_campaign(self, info: Info, input: CampaignInput) -> Campaign:
         svc, token = ctx(info)
         return _campaign(await run(history.finish(svc, str(input.campaign_id), token)))
 
@@ -285,14 +307,14 @@ class Mutation:
         return True
 
     @strawberry.mutation(description="Import a document from exportCampaign as a new campaign; every move is replayed.")
-    async def import_campaign(self, info: Info, input: ImportCampaignInput) -> T["ImportCampaignPayload"]:
+    async def import_campaign(self, info: Info, input: ImportCampaignInput) -> ImportCampaignPayload:
         svc, token = ctx(info)
         doc = guard(lambda: parse(transfer.CampaignDocument, input.document))
         out = await run(transfer.import_campaign(svc, doc, token))
         return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation(description="Register a webhook endpoint (GM); the payload carries its signing secret once.")
-    async def create_webhook(self, info: Info, input: CreateWebhookInput) -> T["WebhookSecretPayload"]:
+    async def create_webhook(self, info: Info, input: CreateWebhookInput) -> WebhookSecretPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(webhooks.WebhookCreate, {
             "url": input.url, "event_types": input.event_types, "view": input.view.value,
@@ -302,7 +324,7 @@ class Mutation:
         return {"webhook": out, "secret": out["secret"]}
 
     @strawberry.mutation(description="Change a webhook's URL, event types or view, or pause and resume it (GM).")
-    async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> T["Webhook"]:
+    async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> Webhook:
         svc, token = ctx(info)
         fields = {k: getattr(input, k) for k in ("url", "event_types", "view", "status", "description")
                   if getattr(input, k) is not None}
@@ -311,7 +333,7 @@ class Mutation:
         return await run(webhooks.update(svc, str(input.campaign_id), str(input.webhook_id), token, body))
 
     @strawberry.mutation(description="Replace a webhook's signing secret (GM); the new one is shown only here.")
-    async def rotate_webhook_secret(self, info: Info, input: RotateWebhookSecretInput) -> T["WebhookSecretPayload"]:
+    async def rotate_webhook_secret(self, info: Info, input: RotateWebhookSecretInput) -> WebhookSecretPayload:
         svc, token = ctx(info)
         keep = input.keep_previous_seconds
         if not 0 <= keep <= webhooks.MAX_ROTATION_GRACE:
@@ -327,7 +349,7 @@ class Mutation:
         return True
 
     @strawberry.mutation(description="Send a delivery again, with the same webhook-id and a fresh budget of attempts (GM).")
-    async def redeliver_webhook_delivery(self, info: Info, input: WebhookDeliveryInput) -> T["WebhookDeliveryDetail"]:
+    async def redeliver_webhook_delivery(self, info: Info, input: WebhookDeliveryInput) -> WebhookDeliveryDetail:
         svc, token = ctx(info)
         out = await run(webhooks.redeliver(svc, str(input.campaign_id), str(input.webhook_id), str(input.delivery_id),
                                            token))
@@ -349,7 +371,7 @@ class Subscription:
                                          "events query: every event after the sequence number `after`, then each "
                                          "one as it is committed. Resume with the last seq you received.")
     async def campaign_events(self, info: Info, campaign_id: strawberry.ID,
-                              after: int = 0) -> AsyncGenerator[T["Event"], None]:
+                              after: int = 0) -> AsyncGenerator[Event, None]:
         svc, token = ctx(info)
         stream = feed.follow(svc, str(campaign_id), token, after)
         system = None

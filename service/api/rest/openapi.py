@@ -11,7 +11,7 @@ from pydantic.json_schema import models_json_schema
 
 from service.api.rest import responses as r
 from service.api.rest.links import links_for
-from service.api.rest.operations import OPERATIONS, operations_for
+from service.api.rest.operations import operations_for
 from service.api.rest.systemschemas import REF, all_system_schemas
 from service.api.systemmodels import PER_SYSTEM, prefix
 from service.game.play import IF_MATCH_PATTERN
