@@ -10,11 +10,31 @@ from typing import Any
 
 import websockets
 
-# The payloads these tests produce: Step Dice's notes (typed) and the service's own events (untyped).
+# The payloads these tests produce: the service's own events and Step Dice's notes, every field selected so a
+# subscription event can be compared with the REST log's.
 EVENTS = """subscription($c: ID!, $a: Int!) {
   campaignEvents(campaignId: $c, after: $a) { seq type actor { role playerId } createdAt
-    data { __typename ... on Untyped { json } ... on StepDiceGmNoteEvent { text testId } } } }"""
-TYPED_FIELDS = {"StepDiceGmNoteEvent": {"text": "text", "testId": "test_id"}}
+    data { __typename ... on Untyped { json }
+      ... on CampaignCreatedEvent { name system options diceMode }
+      ... on PlayerInvitedEvent { playerId name }
+      ... on DiceRolledEvent { purpose diceSession refused { code status detail }
+                               dice { sides face source seq purpose } hidden sealed hiddenDice }
+      ... on ExpressionRolledEvent { expression label total text tree }
+      ... on StepDiceGmNoteEvent { text testId } } } }"""
+# Fields the REST payload leaves out when they do not apply (GraphQL answers null).
+OMITTED_WHEN_NULL = {"DiceRolledEvent": {"dice_session", "refused", "dice", "hidden", "sealed", "hidden_dice"}}
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_snake(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 class Subscriber:
@@ -62,11 +82,14 @@ async def subscribe(base_url: str, token: str, campaign_id: str, after: int = 0)
 def as_rest(event: dict[str, Any]) -> dict[str, Any]:
     """A subscription event in the REST log's shape, to compare the two."""
     data = event["data"]
-    if data["__typename"] == "Untyped":
+    kind = data["__typename"]
+    if kind == "Untyped":
         payload = data["json"]
     else:
-        names = TYPED_FIELDS[data["__typename"]]
-        payload = {names[k]: v for k, v in data.items() if k != "__typename"}
+        omitted = OMITTED_WHEN_NULL.get(kind, set())
+        # JSON-typed fields (options, tree) come back as sent: only the selected field names are camelCase.
+        payload = {_snake(k): v if k in ("options", "tree") else _plain(v) for k, v in data.items()
+                   if k != "__typename" and not (v is None and _snake(k) in omitted)}
     return {"seq": event["seq"], "type": event["type"], "data": payload,
             "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},
             "created_at": event["createdAt"]}

@@ -7,6 +7,7 @@ import logging
 from apikit import bearer
 from test_danger_pool_play import danger_table
 
+from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS, NAMES
 
 TYPED = """query($c: ID!) {
@@ -46,7 +47,8 @@ async def test_the_danger_pool_table_sheets_and_events_are_typed_for_gm_and_play
             typed = {e["node"]["type"]: e["node"]["data"]["__typename"] for e in data["events"]["edges"]}
             models = MODELS["danger_pool"].events
             for event_type, name in typed.items():
-                assert name == (NAMES[models[event_type]] if event_type in models else "Untyped"), event_type
+                expected = NAMES[models[event_type]] if event_type in models else SERVICE_EVENTS[event_type].__name__
+                assert name == expected, event_type
             assert any(name != "Untyped" for name in typed.values())
             assert "SECRET" not in str(data) or who == t.gm
     # Every view matched its model: nothing fell back to Untyped with a warning.

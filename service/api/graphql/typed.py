@@ -20,6 +20,7 @@ from strawberry.scalars import JSON
 from service.api.graphql import payloads as p
 from service.api.graphql.generate import Generator, share_enum
 from service.api.rest import responses as r
+from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
 from service.dice.types import DiceMode
 from service.game import campaigns
@@ -56,7 +57,8 @@ def _kind_members(kind: str) -> tuple[list[type[BaseModel]], bool]:
     options' (which are always checked against their model): the service's own events have no model, and a
     table or sheet its model does not describe still reaches the client (see `_model_or_untyped`)."""
     if kind == "event_data":
-        return [m for s in MODELS.values() for m in dict.fromkeys(s.events.values())], True
+        engines = [m for s in MODELS.values() for m in dict.fromkeys(s.events.values())]
+        return engines + list(SERVICE_EVENTS.values()), True
     members = [s.model(kind) for s in MODELS.values() if s.model(kind) is not None]
     return members, kind != "options" or len(members) < len(MODELS)
 
@@ -120,7 +122,9 @@ def _convert(kind: str, value: Any, system: str | None, parent: dict[str, Any]) 
     if models is None:
         return Untyped(json=value)
     if kind == "event_data":
-        return _model_or_untyped(models.events.get(parent.get("type")), value, f"{system} event {parent.get('type')}")
+        event_type = parent.get("type")
+        model = models.events.get(event_type) or SERVICE_EVENTS.get(event_type)
+        return _model_or_untyped(model, value, f"{system} event {event_type}")
     return _model_or_untyped(models.model(kind), value, f"{system} {kind}")
 
 

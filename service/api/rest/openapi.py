@@ -13,6 +13,7 @@ from service.api.rest import responses as r
 from service.api.rest.links import links_for
 from service.api.rest.operations import operations_for
 from service.api.rest.systemschemas import REF, all_system_schemas
+from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import PER_SYSTEM, prefix
 from service.game.play import IF_MATCH_PATTERN
 from service.rules.registry import SYSTEMS
@@ -26,7 +27,8 @@ def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests
     def refs(kind: str) -> list[dict[str, Any]]:
         if kind == "event_data":
             names = [n for r in roots.values() for k, n in r.items() if k.startswith("event:")]
-            untyped = True  # the service's own events (campaign_created, dice_rolled, ...) have no engine model
+            names += [m.__name__ for m in SERVICE_EVENTS.values()]
+            untyped = True  # an event type no model describes (yet)
         else:
             # A narrowed document (for fuzzing one system) sends that system's bodies only, but responses such as
             # GET /v1/systems still carry every system's shapes.
@@ -74,7 +76,7 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
     systems = systems or list(SYSTEMS)
     operations = operations_for(systems)
     models = ({op.response for op in operations} | {op.request for op in operations if op.request and not op.system}
-              | {r.Problem, r.WebhookPayload})
+              | {r.Problem, r.WebhookPayload} | set(SERVICE_EVENTS.values()))
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
     defs: dict[str, Any] = dict(top.get("$defs", {}))
     system_defs, roots = all_system_schemas(list(SYSTEMS))
