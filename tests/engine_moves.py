@@ -2,7 +2,8 @@
 exactly the dice it was given, logs every die it rolled in exactly one event, returns JSON, and gives
 the same state and events again when the move is replayed from the move log (its JSON as stored, its
 recorded dice) — so every worked example is also a test that the move log rebuilds it; and says whose move
-is next in the shape every system shares (`table.awaiting`, and `table.requests` where a system keeps it)."""
+is next in the shape every system shares (`table.awaiting`, and `table.requests` where a system keeps it); and,
+where a system documents its shapes (`State`, `Sheet`, `EventPayloads`), that both views and every event fit them."""
 from __future__ import annotations
 
 import copy
