@@ -72,7 +72,9 @@ async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) ->
     if campaign.table_version:
         metrics.TABLE_LOOKUPS.labels("miss" if table is None else "hit").inc()
     if table is not None:
-        chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
+        # In the order they joined, as a replay of the move log adds them: an engine may take seat order from it.
+        chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id)
+                                .order_by(Character.created_at, Character.id))
         return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     if not await has_history(s, campaign):
         return await _adopt(svc, s, campaign, writing)
@@ -93,7 +95,8 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
     """A campaign from before the move log: its table lived only in the live store, under that store's own
     version. That table becomes the campaign's first snapshot; history before it cannot be replayed."""
     system = SYSTEMS[campaign.system]
-    chars = {c.id: c.sheet for c in await s.scalars(select(Character).where(Character.campaign_id == campaign.id))}
+    chars = {c.id: c.sheet for c in await s.scalars(select(Character).where(Character.campaign_id == campaign.id)
+                                                    .order_by(Character.created_at, Character.id))}
     state = system.initial_state(system.Options.model_validate(campaign.options))
     version = 0
     try:
