@@ -28,6 +28,7 @@ def check_awaiting(state: dict[str, Any]) -> None:
     """`table.awaiting` is the shared shape (service.rules.awaiting) and names only this system's moves."""
     for entry in state["table"]["awaiting"]:
         AwaitingEntry.model_validate(entry)
+        assert "until" not in entry, "the application layer adds deadlines, not the engine"
         assert (entry["who"] == "gm") == (entry["character_id"] is None), entry
         assert entry["may"] and set(entry["may"]) <= set(SYSTEM.action_types), entry
 
