@@ -167,3 +167,11 @@ def test_a_table_stored_before_state_version_2_gains_awaiting_on_its_next_move()
     del t.state["table"]["awaiting"], t.state["table"]["soaks_pending"]
     t.do({"type": "start_encounter", "participants": ["ann"]})
     assert t.table["soaks_pending"] == [] and entry(t, None) == ["deal", "end_encounter"]
+
+
+def test_the_gms_own_soak_ruling_also_settles_a_pending_soak():
+    t = crew("ann")
+    t.do({"type": "apply_wounds", "character_id": "ann", "wounds": 2})
+    t.do({"type": "soak", "character_id": "ann"}, actor=ANN)
+    t.do({"type": "soak", "character_id": "ann", "wounds_avoided": 1})
+    assert t.table["soaks_pending"] == [] and "set_condition" not in entry(t, None)
