@@ -21,6 +21,8 @@ GM = Actor(role="gm")
 
 def check_awaiting(state: dict[str, Any]) -> None:
     """`table.awaiting` is the shared shape (service.rules.awaiting) and names only this system's moves."""
+    parties = [(e["who"], e["character_id"]) for e in state["table"]["awaiting"]]
+    assert len(parties) == len(set(parties)), "one entry per party"
     for entry in state["table"]["awaiting"]:
         AwaitingEntry.model_validate(entry)
         assert "until" not in entry, "the application layer adds deadlines, not the engine"
