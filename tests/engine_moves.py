@@ -2,14 +2,17 @@
 exactly the dice it was given, logs every die it rolled in exactly one event, returns JSON, and gives
 the same state and events again when the move is replayed from the move log (its JSON as stored, its
 recorded dice) — so every worked example is also a test that the move log rebuilds it; and says whose move
-is next in the shape every system shares (`table.awaiting`, and `table.requests` where a system keeps it)."""
+is next in the shape every system shares (`table.awaiting`, and `table.requests` where a system keeps it); and,
+where a system documents its shapes (`State`, `Sheet`, `EventPayloads`), that both views and every event fit them."""
 from __future__ import annotations
 
 import copy
 import json
+import typing
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from service.dice.table import TableDice
 from service.game import movelog
@@ -79,6 +82,34 @@ def check_typed(system, state: dict[str, Any], events: list[Event]) -> None:
         model.model_validate(ev.data)
         if ev.redacted is not None:
             model.model_validate(ev.redacted)
+
+
+def check_typed_models(system, prefix: str) -> None:
+    """The documented models are fit to generate contracts from: every model reachable from `State`, `Sheet` and
+    `EventPayloads` that the system defines forbids unknown fields and carries the system's prefix as class name
+    and title, titles are unique, and each top-level model renders a JSON Schema."""
+    seen: dict[str, type] = {}
+
+    def walk(tp: Any) -> None:
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            if tp in seen.values():
+                return
+            title = tp.model_config.get("title") or tp.__name__
+            assert seen.setdefault(title, tp) is tp, f"two models are titled {title}"
+            if tp.__module__.startswith(f"service.rules.{system.id}."):
+                assert tp.model_config.get("extra") == "forbid", f"{tp.__name__} accepts unknown fields"
+                assert tp.__name__.startswith(prefix) and title == tp.__name__, (tp.__name__, title)
+            for f in tp.model_fields.values():
+                walk(f.annotation)
+        else:
+            for arg in typing.get_args(tp):
+                walk(arg)
+
+    roots = [system.State, system.Sheet, *system.EventPayloads.values()]
+    for root in roots:
+        walk(root)
+        json.dumps(root.model_json_schema())
+    assert set(system.EventPayloads) and all(t == t.strip() for t in system.EventPayloads)
 
 
 def _check_replay(system, before, action, actor: Actor, source, new, events) -> None:

@@ -63,6 +63,9 @@ def _run_outside_combat(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
     """Seed 1.3, AD-E3: out of combat there is no run roll; the speed and how long it lasts follow from the
     sheet (twice Pace + the running die's top face, for half the Vigor die in minutes)."""
     guards.alive(ctx, cid)
+    if "vigor" not in sheet["attributes"]:
+        raise violation("no_vigor_die", f"{sheet['name']} has no Vigor die: how long a run lasts outside combat "
+                        "is half of it (seed 1.3)")
     vigor = sheet["attributes"]["vigor"]["sides"]
     out = sustained_run(sheet["pace"], sheet["running_die"], vigor)
     ctx.emit("ran_outside_combat", {"character_id": cid, "pace": sheet["pace"], "running_die": sheet["running_die"],

@@ -49,15 +49,17 @@ def _action(ctx: Ctx, sc: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _planning(ctx: Ctx) -> list[dict[str, Any]]:
-    out = []
+    out, reviews = [], False
     for cid, sheet in sorted(ctx.characters.items()):
         if not sheet.get("pending_aftermath"):
             continue
         prop = sheet.get("aftermath_proposal")
         if prop and prop["state"] == "proposed":
-            out.append(gm("review_aftermath"))
+            reviews = True     # one GM entry however many proposals wait: an entry is a party, not a task
         else:
             out.append(character(cid, "choose_aftermath"))
+    if reviews:
+        out.insert(0, gm("review_aftermath"))
     return out or [gm("end_scene")]
 
 

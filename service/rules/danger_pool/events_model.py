@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from service.rules.danger_pool.state_model import (
     AftermathOption, DangerPoolAftermathProposal, DangerPoolEffects, DangerPoolElement, DangerPoolRoll,
@@ -240,10 +240,6 @@ class DangerPoolSceneConfigured(_Payload, title="DangerPoolSceneConfigured"):
     goal: str | None = Field(None, description="The new goal.")
 
 
-class DangerPoolSceneCreated(DangerPoolScene, title="DangerPoolSceneCreated"):
-    """The new scene, as `table.scene` shows it."""
-
-
 class DangerPoolSceneEnded(_Payload, title="DangerPoolSceneEnded"):
     scene_id: SceneId
     kind: Literal["action", "planning"] = Field(description="The scene's kind.")
@@ -300,6 +296,12 @@ class DangerPoolTurnPassed(_Payload, title="DangerPoolTurnPassed"):
     scene_id: SceneId
     round: Round
     character_id: CharacterId
+
+
+class DangerPoolSceneCreated(RootModel[DangerPoolScene]):
+    """The new scene, as `table.scene` shows it."""
+
+    model_config = ConfigDict(title="DangerPoolSceneCreated")
 
 
 EVENT_PAYLOADS: dict[str, type[BaseModel]] = {

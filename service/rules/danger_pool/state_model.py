@@ -6,7 +6,7 @@ except to its own player.
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -152,41 +152,57 @@ class DangerPoolRoll(BaseModel):
     extracted: list[str] | None = Field(None, description="Bail-out: the team members the leader got out.")
 
 
-class DangerPoolScene(BaseModel):
-    """The open (or last) scene. Planning scenes carry only id, kind, team, phase, outcome and notes."""
+class DangerPoolActionScene(BaseModel):
+    """An action scene (spec §3.5): a goal, a progress track, the danger pool, rounds and rolls."""
 
-    model_config = ConfigDict(extra="forbid", title="DangerPoolScene")
+    model_config = ConfigDict(extra="forbid", title="DangerPoolActionScene")
 
     id: str = Field(description="The scene's id.")
-    kind: Literal["action", "planning"] = Field(description="Action scenes have the fields below.")
+    kind: Literal["action"] = Field(description="An action scene.")
     team: list[str] = Field(description="The characters taking part.")
-    phase: Literal["setup", "round_open", "roll_open", "round_end_window", "bail_out_roll", "open", "ended"] = Field(
+    phase: Literal["setup", "round_open", "roll_open", "round_end_window", "bail_out_roll", "ended"] = Field(
         description="Scene state machine (§5.1).")
-    outcome: str | None = Field(description="How it ended: completed, bailed_out, all_taken_out, closed_by_gm.")
+    outcome: Literal["completed", "bailed_out", "all_taken_out", "closed_by_gm"] | None = Field(
+        description="How it ended; null while it runs.")
     notes: list[DangerPoolNote] = Field(description="Narration recorded in this scene.")
-    goal: str | None = Field(None, description="What the team is after.")
-    danger: str | None = Field(None, description="The danger the GM described.")
-    leader_id: str | None = Field(None, description="The leader: goes first, may bail out.")
-    participation: dict[str, Literal["in_scene", "taken_out"]] | None = Field(
-        None, description="Member → in_scene | taken_out (permanent for the scene).")
-    predecessor_scene_id: str | None = Field(None, description="The scene this one follows after a bail-out.")
-    progress_track_base: int | None = Field(None, description="Track length before Betray the Team boxes.")
-    betrayal_boxes: int | None = Field(None, description="Boxes added by Betray the Team (A36).")
-    progress_track_length: int | None = Field(None, description="Boxes to mark to complete the goal.")
-    progress_marked: int | None = Field(None, description="Boxes marked so far.")
-    danger_pool_size: int | None = Field(None, description="Danger dice the GM rolls against each action.")
-    round: int | None = Field(None, description="The current round (0 before the start).")
-    acted_this_round: list[str] | None = Field(None, description="Members who acted this round.")
-    passed_this_round: list[str] | None = Field(None, description="Members who passed this round (`allow_pass`).")
-    leader_first_pending: bool | None = Field(None, description="Only the leader may act (or waive) now.")
-    leader_decision: Literal["continue", "bail_out"] | None = Field(None, description="The leader's call at the "
-                                                                                     "round's end.")
-    alarm_used: bool | None = Field(None, description="The GM raised the alarm (once per scene).")
-    alarm_amount: int | None = Field(None, description="Danger dice the alarm added.")
-    roll: DangerPoolRoll | None = Field(None, description="The roll in flight.")
-    last_roll: DangerPoolRoll | None = Field(None, description="The roll resolved last.")
-    elements: list[DangerPoolElement] | None = Field(None, description="The GM's elements; players see revealed "
-                                                                       "ones only.")
+    goal: str = Field(description="What the team is after.")
+    danger: str | None = Field(description="The danger the GM described.")
+    leader_id: str = Field(description="The leader: goes first, may bail out.")
+    participation: dict[str, Literal["in_scene", "taken_out"]] = Field(
+        description="Member → in_scene | taken_out (permanent for the scene).")
+    predecessor_scene_id: str | None = Field(description="The scene this one follows after a bail-out.")
+    progress_track_base: int = Field(description="Track length before Betray the Team boxes.")
+    betrayal_boxes: int = Field(description="Boxes added by Betray the Team (A36).")
+    progress_track_length: int = Field(description="Boxes to mark to complete the goal.")
+    progress_marked: int = Field(description="Boxes marked so far.")
+    danger_pool_size: int = Field(description="Danger dice the GM rolls against each action.")
+    round: int = Field(description="The current round (0 before the start).")
+    acted_this_round: list[str] = Field(description="Members who acted this round.")
+    passed_this_round: list[str] = Field(description="Members who passed this round (`allow_pass`).")
+    leader_first_pending: bool = Field(description="Only the leader may act (or waive) now.")
+    leader_decision: Literal["continue", "bail_out"] | None = Field(description="The leader's call at the round's "
+                                                                               "end.")
+    alarm_used: bool = Field(description="The GM raised the alarm (once per scene).")
+    alarm_amount: int | None = Field(description="Danger dice the alarm added.")
+    roll: DangerPoolRoll | None = Field(description="The roll in flight.")
+    last_roll: DangerPoolRoll | None = Field(description="The roll resolved last.")
+    elements: list[DangerPoolElement] = Field(description="The GM's elements; players see revealed ones only.")
+
+
+class DangerPoolPlanningScene(BaseModel):
+    """A planning scene: where owed after-effects are chosen (§4.15)."""
+
+    model_config = ConfigDict(extra="forbid", title="DangerPoolPlanningScene")
+
+    id: str = Field(description="The scene's id.")
+    kind: Literal["planning"] = Field(description="A planning scene.")
+    team: list[str] = Field(description="The characters taking part.")
+    phase: Literal["open", "ended"] = Field(description="Open until the GM ends it.")
+    outcome: str | None = Field(description="`ended` once over.")
+    notes: list[DangerPoolNote] = Field(description="Narration recorded in this scene.")
+
+
+DangerPoolScene = Annotated[DangerPoolActionScene | DangerPoolPlanningScene, Field(discriminator="kind")]
 
 
 class DangerPoolPlayer(BaseModel):

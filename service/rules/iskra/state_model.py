@@ -8,7 +8,7 @@ are absent, and `derived` drops the location-dependent flags.
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -299,7 +299,7 @@ class IskraTable(_Model, title="IskraTable"):
     session: IskraSession = Field(description="Session state.")
     day: int = Field(description="The game day.")
     locations: dict[str, IskraLocation] = Field(description="Location id → location.")
-    pending: IskraTest | IskraDamage | IskraReadyTrigger | None = Field(
+    pending: Annotated[IskraTest | IskraDamage | IskraReadyTrigger, Field(discriminator="kind")] | None = Field(
         description="The one open step (a test, incoming damage or a triggered Ready); other moves wait.")
     encounter: IskraEncounter | None = Field(description="The combat, if any.")
     last_test: IskraTest | None = Field(description="The test resolved last.")

@@ -14,7 +14,8 @@ from service.rules.stepdice.enemies import public
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     out = copy.deepcopy(state)
     if "table" in out and "awaiting" not in out["table"]:
-        out["table"]["awaiting"] = compute(out, Options.model_validate(out.get("options") or {}))  # a table stored before it was kept
+        # A table stored before `awaiting` was kept gets it here, until its next move stores it.
+        out["table"]["awaiting"] = compute(out, Options.model_validate(out.get("options") or {}))
     if actor.is_gm:
         return out
     table = hide_id_secrets(out.get("table") or {})

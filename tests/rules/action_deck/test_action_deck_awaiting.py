@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from action_deck_support import Table, player
 
+from service.rules.action_deck import SYSTEM
+
 ANN = player("p-ann", "ann")
 
 
@@ -156,3 +158,20 @@ def test_a_players_soak_awaits_the_gms_ruling():
                                       "may": ["set_condition", "start_encounter", "award_benny", "close_session"]}
     t.do({"type": "set_condition", "character_id": "ann", "wounds": 0})
     assert t.table["soaks_pending"] == [] and entry(t, None)[0] == "start_encounter"
+
+
+def test_a_table_stored_before_state_version_2_gains_awaiting_on_its_next_move():
+    """Snapshots of version 1 have no `awaiting` or `soaks_pending`; the next move (a replay) adds both."""
+    assert SYSTEM.state_version == 2
+    t = crew("ann")
+    del t.state["table"]["awaiting"], t.state["table"]["soaks_pending"]
+    t.do({"type": "start_encounter", "participants": ["ann"]})
+    assert t.table["soaks_pending"] == [] and entry(t, None) == ["deal", "end_encounter"]
+
+
+def test_the_gms_own_soak_ruling_also_settles_a_pending_soak():
+    t = crew("ann")
+    t.do({"type": "apply_wounds", "character_id": "ann", "wounds": 2})
+    t.do({"type": "soak", "character_id": "ann"}, actor=ANN)
+    t.do({"type": "soak", "character_id": "ann", "wounds_avoided": 1})
+    assert t.table["soaks_pending"] == [] and "set_condition" not in entry(t, None)

@@ -152,3 +152,15 @@ def test_option_betrayal_track_boxes_and_stamina_default():
     assert t.scene["progress_track_length"] == 8 + 2
     t.do({"type": "configure_scene", "progress_track_length": 3})
     assert t.scene["progress_track_length"] == 3 + 2
+
+
+def test_awaiting_names_the_gm_once_however_many_proposals_wait():
+    t = Table()
+    for cid in ("ann", "bob"):
+        t.pc(cid, {"Wetwork": 3}, player_id=f"P-{cid}")
+        t.state["characters"][cid]["pending_aftermath"] = True
+    t.planning()
+    for cid in ("ann", "bob"):
+        t.do({"type": "choose_aftermath", "character_id": cid, "option": "take_the_hit", "ability": "Wetwork"},
+             actor=player(cid, player_id=f"P-{cid}"))
+    assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["review_aftermath"]}]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from danger_pool_support import Table, end_round, of, one, player, types
 
+from service.rules.danger_pool import SYSTEM
+
 
 def trio(**options) -> Table:
     t = Table(**options)
@@ -180,3 +182,16 @@ def test_option_allow_pass():
     u.declare("bob", [5], [3, 2])
     assert u.scene["phase"] == "round_end_window" and u.scene["passed_this_round"] == ["lead", "ann"]
     assert of(u.log, "turn_passed")
+
+
+def test_a_table_stored_before_state_version_2_moves_on_in_the_shared_awaiting_shape():
+    """Snapshots of version 1 hold `{who: gm|<character id>, may}`; replaying any move rewrites the entries."""
+    assert SYSTEM.state_version == 2
+    t = Table()
+    t.pc("lead", player_id="P1")
+    t.state["table"]["awaiting"] = [{"who": "gm", "may": ["create_action_scene", "create_planning_scene"]}]
+    t.state["table"]["requests"] = [{"who": "lead", "may": ["choose_aftermath"], "when": "next_planning_scene"}]
+    t.scene_for(["lead"], start=False)
+    assert t.table["awaiting"] == [
+        {"who": "gm", "character_id": None, "may": ["start_scene", "configure_scene", "add_element", "end_scene"]}]
+    assert t.table["requests"] == []
