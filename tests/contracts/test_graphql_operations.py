@@ -1,4 +1,4 @@
-"""Every GraphQL operation the README shows and the tests send is valid against the checked-in SDL, as
+"""Every GraphQL operation the README shows and the tests and benchmarks send is valid against the checked-in SDL, as
 graphql-codegen (or any client generator) would check it: the SDL alone, read by graphql-core."""
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def _strings(tree: ast.AST) -> list[str]:
 
 def test_operations() -> list[tuple[str, str]]:
     found = []
-    for path in sorted((ROOT / "tests").rglob("*.py")):
+    for path in sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "benchmarks").rglob("*.py")]):
         if path.name in REFUSALS:
             continue
         for text in _strings(ast.parse(path.read_text())):
