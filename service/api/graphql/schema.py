@@ -31,7 +31,7 @@ from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign,
                                  UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
 from service.game.errorcodes import ERROR_CODES
-from service.api.graphql.typed import GEN, T, remember, system_of, typed
+from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
 from service.api.rest import responses as r
 from service.api.rest.request import parse
 from service.settings import Settings
@@ -399,7 +399,7 @@ CONFIG = StrawberryConfig(default_resolver=_field)
 def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int) -> strawberry.Schema:
     """The schema with its limits (one per set of limits: see graphql/limits.py on the ValidationCache)."""
     rule = document_rule(DocumentLimits(max_depth=max_depth, max_aliases=max_aliases, max_cost=max_cost))
-    return ErrorSchema(query=Query, mutation=Mutation, subscription=Subscription, config=CONFIG, extensions=[
+    built = ErrorSchema(query=Query, mutation=Mutation, subscription=Subscription, config=CONFIG, extensions=[
         # Factories: a fresh extension per request; the caches themselves live at module level.
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
         lambda: AddValidationRules([rule]),
@@ -407,6 +407,8 @@ def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int
         lambda: ValidationCache(maxsize=256),
         ErrorCodes,
     ])
+    fast_unions(built._schema)
+    return built
 
 
 def schema_for(settings: Settings) -> strawberry.Schema:
