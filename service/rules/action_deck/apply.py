@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.rules.action_deck import (
-    checks, conditions, countdown, draws, encounter, interrupts, opposed, session, surprise, trait_moves,
+    awaiting, checks, conditions, countdown, draws, encounter, interrupts, opposed, session, surprise, trait_moves,
     turn_moves,
 )
 from service.rules.action_deck.actions import ADAPTER
@@ -59,4 +59,5 @@ def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Acto
     auto_accept(ctx, action)
     HANDLERS[action.type](ctx, action)
     surprise.reveal_due(ctx)
+    awaiting.refresh(ctx)
     return ctx.state, ctx.events

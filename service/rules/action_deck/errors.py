@@ -71,6 +71,7 @@ CODES: dict[str, int] = {
     "action_required": CONFLICT,
     "run_must_be_declared": CONFLICT,
     "already_ran": CONFLICT,
+    "no_vigor_die": CONFLICT,
     "exceeds_pace": CONFLICT,
     "jump_too_far": INVALID,
     # trait tests, opposed tests, damage (§4.2–§4.9, §5.5, §5.6)

@@ -67,5 +67,6 @@ def end_turn(ctx: Ctx, a: Any) -> None:
     if p["kind"] == "character":
         guards.owner(ctx, a.participant_id, "participant_id")
     if turns.current(enc) != a.participant_id:
-        raise violation("not_your_turn", f"it is {turns.current(enc)}'s turn", "participant_id")
+        raise violation("not_your_turn", f"it is {turns.name(enc, turns.current(enc))}'s turn, not "
+                        f"{turns.name(enc, a.participant_id)}'s (L151)", "participant_id")
     turns.end_turn(ctx, enc)

@@ -235,3 +235,18 @@ def test_unskilled_die_and_penalty_are_settings():
     t.do({"type": "trait_test", "character_id": "mook", "trait": "lockpicking"}, dice=[5])
     test = t.last_test()
     assert test["spec"]["sides"] == 6 and test["result"]["total"] == 4
+
+
+def test_a_critical_failure_is_terminal_from_the_roll_on():
+    """§5.5: requested → rolled | critical_failure; a critical failure takes no reroll and no accept."""
+    t = solo()
+    ev = t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[1, 1], actor=ANN)
+    rolled = one(ev, "trait_test_rolled").data["test"]
+    assert rolled["state"] == "critical_failure" and one(ev, "test_final").data["reason"] == "critical_failure"
+    tid = rolled["id"]
+    assert t.test(tid)["state"] == "critical_failure"
+    t.fails({"type": "accept_test", "test_id": tid}, "test_not_open", actor=ANN)
+    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[2, 2], actor=ANN)
+    tid = t.last_test()["id"]
+    ev = t.do({"type": "reroll", "test_id": tid}, dice=[1, 1], actor=ANN)
+    assert one(ev, "test_rerolled").data["test"]["state"] == "critical_failure" == t.test(tid)["state"]

@@ -205,6 +205,8 @@ SCENARIOS = {
                                                         "run_must_be_declared"))),
     "already_ran": (acting, lambda t: (t.do({"type": "run", "character_id": "ann"}, dice=[3]),
                                        t.fails({"type": "run", "character_id": "ann"}, "already_ran"))),
+    "no_vigor_die": (base, lambda t: (t.add("wisp", attributes={"agility": "d6"}),
+                                      t.fails({"type": "run", "character_id": "wisp"}, "no_vigor_die"))),
     "exceeds_pace": (acting, lambda t: t.fails({"type": "move", "character_id": "ann", "segments": [{"inches": 7}]},
                                                "exceeds_pace")),
     "jump_too_far": (acting, lambda t: t.fails({"type": "jump", "character_id": "ann", "distance": 3},

@@ -45,7 +45,8 @@ def test_initial_state_is_json_and_has_the_shared_shape():
     assert set(state) == {"options", "characters", "table"} and state["characters"] == {}
     assert json.loads(json.dumps(state)) == state
     assert state["table"]["scene"] is None
-    assert state["table"]["awaiting"] == [{"who": "gm", "may": ["create_action_scene", "create_planning_scene"]}]
+    assert state["table"]["awaiting"] == [
+        {"who": "gm", "character_id": None, "may": ["create_action_scene", "create_planning_scene"]}]
 
 
 def test_action_union_matches_action_types_and_senders():

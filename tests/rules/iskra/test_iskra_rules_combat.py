@@ -44,6 +44,19 @@ def test_only_the_current_participant_acts():
     t.fails({"type": "end_turn", "participant_id": "b"}, "not_your_turn", actor=B)
 
 
+def test_not_your_turn_names_the_characters_not_their_ids():
+    t = Table()
+    t.pc("a")
+    t.pc("b")
+    t.set("a", name="Ala")
+    t.set("b", name="Bronek")
+    t.fight(["a"], ["b"])
+    for action in ({"type": "passing_action", "character_id": "b", "description": "runs"},
+                   {"type": "end_turn", "participant_id": "b"}):
+        err = t.fails(action, "not_your_turn", actor=B)
+        assert "it is Ala's turn, not Bronek's" in err.detail, err.detail
+
+
 def test_offhand_attack_needs_ambidexterity_and_uses_a_minor():
     t = _duel()
     t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1, "offhand": True})
