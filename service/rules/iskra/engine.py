@@ -8,7 +8,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from service.dice.types import DiceSource
 from service.rules import awaiting as shared_awaiting
-from service.rules.base import Actor, Event, forbid
+from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.iskra import (
     attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves, progress, reactions, recovery,
     resolve, world,
@@ -55,10 +55,10 @@ ON_PENDING = frozenset({"roll", "accept_test", "reroll", "focus_adjust", "use_gl
 def _authorize(actor: Actor, action: BaseModel) -> None:
     sender = ACTION_SENDERS[action.type]
     if sender == "gm" and not actor.is_gm:
-        raise forbid(f"only the GM may send {action.type}", field="type")
+        raise gm_only(f"only the GM may send {action.type}", field="type")
     cid = getattr(action, "character_id", None)
     if sender == "owner" and cid is not None and not actor.controls(cid):
-        raise forbid(f"a player acts only for their own characters, not {cid}", field="character_id")
+        raise not_your_character(f"a player acts only for their own characters, not {cid}", field="character_id")
 
 
 def _refresh(ctx: Ctx) -> None:
