@@ -1,0 +1,63 @@
+"""Iskra turn deadlines: a player's turn that runs out ends (the turn passes), with a warning first."""
+from __future__ import annotations
+
+from apikit import Table, bearer
+from clockkit import board, events, install, of_type, scan, state
+
+ELF = {"name": "Ala", "species": "elf", "attributes": {"strength": 2, "dexterity": 2, "intelligence": 2, "charisma": 2},
+       "predispositions": [{"label": "Sneaking"}], "weaknesses": [{"label": "Public speaking"}],
+       "abilities": [{"ability_id": "light_step"}, {"ability_id": "efficiency"}]}
+
+
+async def iskra_fight(client, deadlines=None) -> tuple[Table, str, str, str]:
+    body = {"name": "Iskra", "system": "iskra", "dice_mode": "server"}
+    if deadlines is not None:
+        body["turn_deadlines"] = deadlines
+    r = await client.post("/v1/campaigns", json=body)
+    assert r.status_code == 201, r.text
+    t = Table(client=client, id=r.json()["campaign"]["id"], gm=r.json()["gm_token"])
+    pid, token = await t.invite("Ala")
+    hero = (await t.character(ELF, player_id=pid))["id"]
+    foe = (await t.character({**ELF, "name": "Bandit", "controller": "gm"}))["id"]
+    for cid in (hero, foe):
+        await t.ok({"type": "approve_character", "character_id": cid})
+    await t.ok({"type": "start_combat", "initiator_id": hero,
+                "sides": [{"side_id": "A", "participant_ids": [hero]}, {"side_id": "B", "participant_ids": [foe]}]})
+    return t, hero, foe, token
+
+
+async def test_iskra_turn_that_runs_out_ends_by_default_after_a_warning(app, client, monkeypatch):
+    clock = install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 120, "warning_seconds": 30})
+    waiting = (await state(t, token))["table"]["awaiting"]
+    mine = next(e for e in waiting if e.get("character_id") == hero)
+    assert mine["until"] is not None and "end_turn" in mine["may"]
+    assert of_type(await events(t, token=token), "deadline_set")[-1]["data"]["character_id"] == hero
+
+    clock.advance(89)
+    assert await scan(app) == 0
+    clock.advance(2)                     # 91 s: inside the 30 s warning
+    assert await scan(app) == 1
+    warning = of_type(await events(t, token=token), "deadline_warning")
+    assert len(warning) == 1 and warning[0]["data"]["character_id"] == hero
+    assert not of_type(await events(t), "deadline_expired")
+
+    clock.advance(30)                    # 121 s: run out
+    assert await scan(app) == 1
+    evs = await events(t)
+    expired = of_type(evs, "deadline_expired")[0]["data"]
+    assert expired["handed_to"] == "rules"
+    assert expired["default_action"] == {"type": "end_turn", "participant_id": hero}
+    assert of_type(evs, "turn_ended") or of_type(evs, "turn_started")
+    now = (await state(t))["table"]
+    assert not any(e.get("character_id") == hero for e in now["awaiting"])
+    assert await scan(app) == 0          # fired once
+    r = await client.get(f"{t.base}/export", headers=bearer(t.gm))
+    moves = r.json()["moves"]
+    assert moves[-1]["body"]["action"] == {"type": "end_turn", "participant_id": hero}
+
+
+async def test_iskra_without_deadlines_awaiting_has_no_until(app, client):
+    t, hero, foe, token = await iskra_fight(client)
+    assert all("until" not in e for e in (await state(t, token))["table"]["awaiting"])
+    assert (await board(t))["deadlines"] == []
