@@ -35,6 +35,9 @@ class DangerPoolSystem:
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
     violation_codes = CODES
+    # 2: `awaiting` and `requests` entries became the shared AwaitingEntry shape (who: gm|character,
+    # character_id); snapshots of version 1 are replayed instead of read.
+    state_version = 2
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         return new_character(_model(CharacterInput, data), _model(Options, options))

@@ -6,11 +6,15 @@ from typing import Any
 
 from service.rules.base import Actor
 from service.rules.move import hide_id_secrets
+from service.rules.stepdice.awaiting import compute
+from service.rules.stepdice.options import Options
 from service.rules.stepdice.enemies import public
 
 
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     out = copy.deepcopy(state)
+    if "table" in out and "awaiting" not in out["table"]:
+        out["table"]["awaiting"] = compute(out, Options.model_validate(out.get("options") or {}))  # a table stored before it was kept
     if actor.is_gm:
         return out
     table = hide_id_secrets(out.get("table") or {})

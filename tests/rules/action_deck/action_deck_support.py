@@ -10,6 +10,7 @@ from engine_moves import checked_apply, checked_refusal, salted
 from service.dice.table import TableDice
 from service.dice.types import DieRoll
 from service.rules.action_deck import SYSTEM
+from service.rules.awaiting import AwaitingEntry
 from service.rules.base import Actor, Event, RuleViolation
 
 GM = Actor(role="gm")
@@ -17,6 +18,14 @@ GM = Actor(role="gm")
 
 def player(player_id: str, *character_ids: str) -> Actor:
     return Actor(role="player", player_id=player_id, character_ids=frozenset(character_ids))
+
+
+def check_awaiting(state: dict[str, Any]) -> None:
+    """`table.awaiting` is the shared shape (service.rules.awaiting) and names only this system's moves."""
+    for entry in state["table"]["awaiting"]:
+        AwaitingEntry.model_validate(entry)
+        assert (entry["who"] == "gm") == (entry["character_id"] is None), entry
+        assert entry["may"] and set(entry["may"]) <= set(SYSTEM.action_types), entry
 
 
 class SeededDice:
@@ -71,6 +80,7 @@ class Table:
         new, events = checked_apply(SYSTEM, self.state, action, actor,
                                     source if source is not None else TableDice(dice))
         self.state = new
+        check_awaiting(new)
         self.log.extend(events)
         return events
 

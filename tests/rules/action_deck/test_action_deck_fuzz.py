@@ -6,7 +6,7 @@ import random
 
 from pydantic import ValidationError
 
-from action_deck_support import GM, SeededDice, player
+from action_deck_support import GM, SeededDice, check_awaiting, player
 from service.dice.types import DiceError
 from service.rules.action_deck import SYSTEM
 from service.rules.action_deck.actions import ADAPTER, MODELS
@@ -95,3 +95,4 @@ def test_random_actions_never_crash():
                     t.state, _ = SYSTEM.apply(t.state, action, actor, dice)
                 except (RuleViolation, DiceError):
                     pass
+                check_awaiting(t.state)

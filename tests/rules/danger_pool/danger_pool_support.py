@@ -7,11 +7,20 @@ from typing import Any
 from engine_moves import TEST_ID_SALT, checked_apply, checked_refusal, salted
 
 from service.dice.table import TableDice
+from service.rules.awaiting import AwaitingEntry
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.danger_pool import SYSTEM
 from service.rules.move import secret_token
 
 GM = Actor(role="gm")
+
+
+def check_awaiting(state: dict[str, Any]) -> None:
+    """`table.awaiting` is the shared shape (service.rules.awaiting) and names only this system's moves."""
+    for entry in state["table"]["awaiting"]:
+        AwaitingEntry.model_validate(entry)
+        assert (entry["who"] == "gm") == (entry["character_id"] is None), entry
+        assert entry["may"] and set(entry["may"]) <= set(SYSTEM.action_types), entry
 
 
 def element_id(n: int) -> str:
@@ -62,6 +71,7 @@ class Table:
     def do(self, action: dict[str, Any], dice=(), actor: Actor = GM) -> list[Event]:
         new, events = checked_apply(SYSTEM, self.state, action, actor, TableDice(dice))
         self.state = new
+        check_awaiting(new)
         self.log.extend(events)
         return events
 

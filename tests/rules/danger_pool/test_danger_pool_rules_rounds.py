@@ -14,11 +14,12 @@ def trio(**options) -> Table:
 
 def test_rule_leader_may_act_first_and_others_wait():
     t = trio()
-    assert t.table["awaiting"] == [{"who": "lead", "may": ["declare_action", "waive_first"]}]
+    assert t.table["awaiting"] == [
+        {"who": "character", "character_id": "lead", "may": ["declare_action", "waive_first"]}]
     t.fails({"type": "declare_action", "character_id": "ann", "kind": "push", "approach": "x",
              "ability": "Wetwork"}, "leader_acts_first", actor=player("ann"))
     t.declare("lead", [5], [3, 2])
-    assert {a["who"] for a in t.table["awaiting"]} == {"ann", "bob"}
+    assert {a["character_id"] for a in t.table["awaiting"]} == {"ann", "bob"}
 
 
 def test_rule_leader_or_gm_waives_first():
@@ -40,7 +41,7 @@ def test_rule_order_among_members_is_free_and_each_acts_once():
     t.declare("lead", [5], [3, 2])
     t.declare("ann", [5], [3, 2])
     assert t.scene["phase"] == "round_end_window"
-    assert t.table["awaiting"] == [{"who": "lead", "may": ["continue_scene", "bail_out"]}]
+    assert t.table["awaiting"] == [{"who": "character", "character_id": "lead", "may": ["continue_scene", "bail_out"]}]
 
 
 def test_rule_first_round_has_no_plus_two_later_rounds_do():
@@ -150,7 +151,7 @@ def test_option_alarm_timing_round_boundary():
         t.declare(c, [5], [3, 2])
     t.fails({"type": "raise_alarm", "amount": 1}, "alarm_not_now")        # before the leader's decision
     t.do({"type": "continue_scene", "character_id": "lead"})
-    assert t.table["awaiting"] == [{"who": "gm", "may": ["raise_alarm", "next_round"]}]
+    assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["raise_alarm", "next_round"]}]
     t.do({"type": "raise_alarm", "amount": 0})                             # A12: 0 still uses it
     assert t.scene["alarm_used"] and t.scene["danger_pool_size"] == 4 and t.scene["round"] == 2
     for c in ("lead", "ann", "bob"):

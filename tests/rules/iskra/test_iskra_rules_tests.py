@@ -168,7 +168,7 @@ def test_focus_spend_waits_for_gm_approval_by_default():
 def test_focus_only_on_your_own_test():
     t = _t()
     t.open("ala", "strength")
-    t.fails({"type": "focus_adjust", "amount": 1, "description": "I help"}, "forbidden", actor=player("bob"))
+    t.fails({"type": "focus_adjust", "amount": 1, "description": "I help"}, "not_your_character", actor=player("bob"))
 
 
 def test_without_focus_the_test_finalizes_after_the_roll():

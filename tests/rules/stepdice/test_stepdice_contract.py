@@ -122,8 +122,8 @@ def test_gm_only_moves_are_forbidden_to_players():
                 action = TypeAdapter(SYSTEM.Action).validate_python(action)
             except ValidationError:
                 continue  # needs more fields; covered by the model-level check below
-            t.fails(action.model_dump(), "forbidden", actor=player("w"), status=403)
-    t.fails({"type": "harm", "character_id": "w"}, "forbidden", actor=player("w"))
+            t.fails(action.model_dump(), "gm_only", actor=player("w"), status=403)
+    t.fails({"type": "harm", "character_id": "w"}, "gm_only", actor=player("w"))
 
 
 def test_apply_is_pure_and_does_no_io(monkeypatch):

@@ -75,7 +75,7 @@ def test_gm_forces_end_of_player_phase_and_help_expires():
 
 
 def test_end_player_phase_is_gm_only():
-    skirmish().fails({"type": "end_player_phase"}, "forbidden", actor=player("w"))
+    skirmish().fails({"type": "end_player_phase"}, "gm_only", actor=player("w"))
 
 
 def test_enemy_phase_then_next_round():
@@ -230,7 +230,7 @@ def test_choose_benefit_belongs_to_the_acting_player():
     t = skirmish()
     begin(t, "w")
     t.do(attack(), [10])
-    t.fails({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, "forbidden",
+    t.fails({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, "not_your_character",
             actor=player("r"))
     t.do({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, actor=player("w"))
 

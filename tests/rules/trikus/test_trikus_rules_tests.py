@@ -208,7 +208,7 @@ def test_rule_pvp_negotiation_answered_by_the_opponent():
     t.do({"type": "propose_negotiation", "character_id": "zuzia"})
     assert t.whose() == ["pawel"]
     t.fails({"type": "answer_negotiation", "accept": True, "character_id": "zuzia"}, "not_your_turn")
-    t.fails({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, "forbidden",
+    t.fails({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, "not_your_character",
             actor=player("zuzia"))
     t.do({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, actor=player("pawel"))
     t.throw("pawel", 2)
@@ -291,7 +291,7 @@ def test_rule_dark_tokens_gm_only_spend():
     t = Table()
     t.pc("zuzia", "advanced")
     t.sheet("zuzia")["dark_tokens"].update(active=1, received_total=1)
-    t.fails({"type": "spend_dark_token", "character_id": "zuzia"}, "forbidden", actor=player("zuzia"))
+    t.fails({"type": "spend_dark_token", "character_id": "zuzia"}, "gm_only", actor=player("zuzia"))
     t.do({"type": "spend_dark_token", "character_id": "zuzia"})
     t.fails({"type": "acknowledge_dark_side", "character_id": "zuzia", "side_index": 2}, "no_such_side")
 

@@ -72,4 +72,4 @@ def test_view_gm_private_notes_never_reach_players():
     assert events[0].visibility == "gm"
     assert SYSTEM.view(t.state, player("zuzia"))["table"]["gm_notes"] == []
     assert SYSTEM.view(t.state, GM)["table"]["gm_notes"][0]["text"].startswith("spend")
-    t.fails({"type": "gm_note", "text": "x"}, "forbidden", actor=player("zuzia"))
+    t.fails({"type": "gm_note", "text": "x"}, "gm_only", actor=player("zuzia"))
