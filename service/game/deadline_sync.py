@@ -13,7 +13,7 @@ from service.game import events as log
 from service.rules.base import Actor, Event
 from service.rules.timeouts import normalized
 from service.store.records.clocks import CampaignClock, TurnDeadline
-from service.store.records.models import Campaign
+from service.store.records.models import Campaign, Character
 
 # Deadline events are the service's, made with the GM's authority (as the campaign's own first events are).
 CLOCK_ACTOR = Actor(role="gm")
@@ -26,14 +26,16 @@ def wait_key(kind: str, entry: dict[str, Any]) -> str:
     return hashlib.sha256(f"{kind}|{entry['character_id']}|{moves}".encode()).hexdigest()[:64]
 
 
-def timed_waits(system_id: str, table: dict[str, Any], settings: ds.TurnDeadlines) -> dict[str, tuple[dict, str, int]]:
+def timed_waits(system_id: str, table: dict[str, Any], settings: ds.TurnDeadlines,
+                played: set[str]) -> dict[str, tuple[dict, str, int]]:
+    """The waits that get a deadline: those of characters a player plays (the GM's own are never timed)."""
     policy = ds.POLICIES.get(system_id)
     out: dict[str, tuple[dict, str, int]] = {}
     if policy is None:
         return out
     for raw in table.get("awaiting") or []:
         entry = normalized(raw)
-        if entry["who"] != "character" or not entry["character_id"]:
+        if entry["who"] != "character" or entry["character_id"] not in played:
             continue
         kind = policy.kind(table, entry)
         seconds = settings.limit(kind) if kind else None
@@ -72,7 +74,11 @@ async def after_move(s, campaign: Campaign, table: dict[str, Any]) -> None:
     clock, settings = await clock_of(s, campaign.id)
     if clock is None:
         return
-    wanted = timed_waits(campaign.system, table, settings) if settings.enabled else {}
+    wanted = {}
+    if settings.enabled:
+        played = set(await s.scalars(select(Character.id).where(Character.campaign_id == campaign.id,
+                                                                Character.player_id.is_not(None))))
+        wanted = timed_waits(campaign.system, table, settings, played)
     rows = {r.key: r for r in await rows_of(s, campaign.id)}
     events: list[Event] = []
     for key, row in rows.items():

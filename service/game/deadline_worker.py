@@ -170,8 +170,12 @@ class DeadlineWorker:
         await s.flush()
         if why:
             return
+        # Answered now: a wait that the default move leaves open is a new one, with a deadline of its own.
+        key, row.key = row.key, f"fired:{row.id}"
+        await s.flush()
         try:
             await play.act_unattended(self.svc, s, campaign, action, _clock_principal(campaign.id))
         except GameError as exc:   # refused after its dice (they are logged): the GM takes the wait over
+            row.key = key
             log.append(s, campaign, [Event("deadline_default_refused", {"deadline_id": row.id, "code": exc.code,
                                                                         "detail": exc.detail})], sync.CLOCK_ACTOR)

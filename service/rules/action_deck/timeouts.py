@@ -1,27 +1,31 @@
 """Action Deck on a run-out deadline: a called character goes on hold (§4.18: it may still act later in the
-round, or interrupt), or, where a hold is not allowed (Shaken, Stunned, a turn already under way), the turn
-ends (a called character may pass). Among benny-drawn cards the highest is kept (§4.14: "default if no
-choice: the highest"). Other choices have no default: the GM decides."""
+round, or interrupt), and so does a Joker holder the round waits for (B7: act now or hold); where a hold is not
+allowed (Shaken, Stunned, a turn already under way) the turn ends (a called character may pass). A rolled test
+is accepted, keeping the best attempt (§5.5, B30). An opposed defence is the defender's own roll: the GM
+decides. A holder's or a Joker's chance to claim or interrupt is not a wait, and the benny draw window has
+its own default when the GM closes it (§4.14), so neither is timed."""
 from __future__ import annotations
 
 from typing import Any
 
-from service.rules.action_deck.cards import highest
 from service.rules.timeouts import Kind
-
-TURN = {"hold", "end_turn", "act"}
 
 
 def kind(table: dict[str, Any], entry: dict[str, Any]) -> Kind | None:
+    may = set(entry["may"])
     if entry["who"] != "character":
         return None
-    return "turn" if TURN & set(entry["may"]) else "choice"
+    if may & {"end_turn", "hold"}:
+        return "turn"
+    if may & {"accept_test", "defend"}:
+        return "choice"
+    return None
 
 
-def _candidates(table: dict[str, Any], cid: str) -> list[str]:
-    enc = table.get("encounter") or {}
-    slot = (enc.get("participants") or {}).get(cid) or {}
-    return list(slot.get("candidates") or [])
+def _rolled_test(table: dict[str, Any], cid: str) -> str | None:
+    tests = table.get("tests") or {}
+    return next((t["id"] for t in tests.values() if t.get("state") == "rolled" and t.get("roller_id") == cid
+                 and t.get("group") is None), None)
 
 
 def default(table: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:
@@ -30,7 +34,7 @@ def default(table: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | No
         return {"type": "hold", "character_id": cid}
     if "end_turn" in may:
         return {"type": "end_turn", "character_id": cid}
-    if "keep_card" in may:
-        cards = _candidates(table, cid)
-        return {"type": "keep_card", "character_id": cid, "card": highest(cards)} if cards else None
+    if "accept_test" in may:
+        test_id = _rolled_test(table, cid)
+        return None if test_id is None else {"type": "accept_test", "test_id": test_id}
     return None

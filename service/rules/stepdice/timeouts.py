@@ -1,19 +1,22 @@
-"""Step Dice on a run-out deadline: an open player turn ends (spec 4.9, the player phase goes on with the
-others). A turn not yet begun, and every pending choice (a benefit, armour, a consequence), have no default in
-the rules: the GM decides."""
+"""Step Dice on a run-out deadline: an open player turn ends (seed §5.2: the player phase goes on with the
+others). A turn not yet begun, and a pending benefit or armour choice, have no default in the rules: the GM
+decides. A granted advancement is never a wait (`advance` blocks nothing), so it is not timed."""
 from __future__ import annotations
 
 from typing import Any
 
 from service.rules.timeouts import Kind
 
-TURN = {"begin_turn", "end_turn"}
-
 
 def kind(table: dict[str, Any], entry: dict[str, Any]) -> Kind | None:
+    may = set(entry["may"])
     if entry["who"] != "character":
         return None
-    return "turn" if TURN & set(entry["may"]) else "choice"
+    if may & {"begin_turn", "end_turn"}:
+        return "turn"
+    if may & {"choose_benefit", "choose_armor"}:
+        return "choice"
+    return None
 
 
 def default(table: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:
