@@ -19,9 +19,15 @@ class FakeClock:
         self.now += seconds
 
 
-async def scan(app) -> int:
-    """One scan of the app's deadline worker, as its loop would run it."""
-    return await app.state.deadlines.run_due()
+CLOCK_EVENTS = ("deadline_warning", "deadline_expired")
+
+
+async def scan(app, t: Table) -> int:
+    """One scan of the app's deadline worker, as its loop would run it; returns how many warnings and expiries
+    it gave this campaign (the PostgreSQL database is shared by the session, so others' deadlines may fire too)."""
+    before = len([e for e in await events(t) if e["type"] in CLOCK_EVENTS])
+    await app.state.deadlines.run_due()
+    return len([e for e in await events(t) if e["type"] in CLOCK_EVENTS]) - before
 
 
 async def events(t: Table, after: int = 0, token: str | None = None) -> list[dict[str, Any]]:

@@ -35,15 +35,15 @@ async def test_iskra_turn_that_runs_out_ends_by_default_after_a_warning(app, cli
     assert of_type(await events(t, token=token), "deadline_set")[-1]["data"]["character_id"] == hero
 
     clock.advance(89)
-    assert await scan(app) == 0
+    assert await scan(app, t) == 0
     clock.advance(2)                     # 91 s: inside the 30 s warning
-    assert await scan(app) == 1
+    assert await scan(app, t) == 1
     warning = of_type(await events(t, token=token), "deadline_warning")
     assert len(warning) == 1 and warning[0]["data"]["character_id"] == hero
     assert not of_type(await events(t), "deadline_expired")
 
     clock.advance(30)                    # 121 s: run out
-    assert await scan(app) == 1
+    assert await scan(app, t) == 1
     evs = await events(t)
     expired = of_type(evs, "deadline_expired")[0]["data"]
     assert expired["handed_to"] == "rules"
@@ -51,7 +51,7 @@ async def test_iskra_turn_that_runs_out_ends_by_default_after_a_warning(app, cli
     assert of_type(evs, "turn_ended") or of_type(evs, "turn_started")
     now = (await state(t))["table"]
     assert not any(e.get("character_id") == hero for e in now["awaiting"])
-    assert await scan(app) == 0          # fired once
+    assert await scan(app, t) == 0          # fired once
     r = await client.get(f"{t.base}/export", headers=bearer(t.gm))
     moves = r.json()["moves"]
     assert moves[-1]["body"]["action"] == {"type": "end_turn", "participant_id": hero}

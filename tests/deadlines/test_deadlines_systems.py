@@ -62,7 +62,7 @@ async def test_stepdice_open_turn_that_runs_out_ends(app, client, monkeypatch):
     await t.ok({"type": "begin_turn", "character_id": w}, token=token)
     assert entry(await state(t, token), w)["until"] is not None
     clock.advance(61)
-    assert await scan(app) == 1
+    assert await scan(app, t) == 1
     assert (await expired(t))[-1]["default_action"] == {"type": "end_turn", "character_id": w}
     assert await last_moves(t, 1) == [{"type": "end_turn", "character_id": w}]
     st = await state(t)
@@ -76,14 +76,14 @@ async def test_stepdice_turn_not_begun_is_handed_to_the_gm(app, client, monkeypa
     await client.put(f"{t.base}/deadlines", json=TURNS, headers=bearer(t.gm))
     before = (await t.state())["version"]
     clock.advance(61)
-    assert await scan(app) == 1
+    assert await scan(app, t) == 1
     announced = (await expired(t))[-1]
     assert announced["handed_to"] == "gm" and announced["default_action"] is None
     assert announced["reason"] == "no_default"
     assert (await t.state())["version"] == before
     assert entry(await state(t), w)["until"] is None
     clock.advance(600)
-    assert await scan(app) == 0          # handed over once, never again
+    assert await scan(app, t) == 0          # handed over once, never again
 
 
 # Trikus ---------------------------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ async def test_trikus_absent_players_die_is_thrown_for_them(app, client, monkeyp
     await t.ok({"type": "throw", "character_id": p}, token=pt)
     assert entry(await state(t, zt), z)["until"] is not None
     clock.advance(61)
-    assert await scan(app) >= 1
+    assert await scan(app, t) >= 1
     thrown = [e for e in await expired(t) if e["character_id"] == z]
     assert thrown[0]["default_action"] == {"type": "throw", "character_id": z}
     assert {"type": "throw", "character_id": z} in await last_moves(t, 3)
@@ -144,7 +144,7 @@ async def test_danger_pool_absent_leaders_first_action_is_waived(app, client, mo
     t, a, at, b, bt = await danger_scene(client)
     assert "waive_first" in entry(await state(t, at), a)["may"]
     clock.advance(61)
-    assert await scan(app) == 1
+    assert await scan(app, t) == 1
     assert await last_moves(t, 1) == [{"type": "waive_first", "character_id": a}]
     st = await state(t)
     assert st["table"]["scene"]["leader_first_pending"] is False
@@ -160,13 +160,13 @@ async def test_danger_pool_round_action_is_passed_where_passing_is_allowed_and_t
     t, a, at, b, bt = await danger_scene(client, {"allow_pass": True})
     await t.ok({"type": "waive_first", "character_id": a}, token=at)
     clock.advance(61)
-    assert await scan(app) == 2
+    assert await scan(app, t) == 2
     assert sorted(await last_moves(t, 2), key=str) == sorted(
         [{"type": "pass_turn", "character_id": a}, {"type": "pass_turn", "character_id": b}], key=str)
     # Everyone has passed: the round's end waits for the leader, whose run-out choice continues the scene.
     assert "continue_scene" in entry(await state(t), a)["may"]
     clock.advance(31)
-    assert await scan(app) == 1
+    assert await scan(app, t) == 1
     assert await last_moves(t, 1) == [{"type": "continue_scene", "character_id": a}]
 
 
@@ -175,7 +175,7 @@ async def test_danger_pool_round_action_goes_to_the_gm_without_passing(app, clie
     t, a, at, b, bt = await danger_scene(client)
     await t.ok({"type": "waive_first", "character_id": a}, token=at)
     clock.advance(61)
-    assert await scan(app) == 2
+    assert await scan(app, t) == 2
     assert {e["handed_to"] for e in await expired(t)} == {"gm"}
 
 
@@ -196,7 +196,7 @@ async def test_iskra_incoming_wounds_are_taken_as_they_stand_when_the_choice_run
     waits = entry(await state(t, token), hero)
     assert "accept_damage" in waits["may"] and waits["until"] is not None
     clock.advance(31)
-    assert await scan(app) == 1
+    assert await scan(app, t) == 1
     assert await last_moves(t, 1) == [{"type": "accept_damage"}]
     sheet = (await client.get(f"{t.base}/characters/{hero}", headers=bearer(token))).json()["sheet"]
     assert sheet["health"] == 3
@@ -232,7 +232,7 @@ async def test_action_deck_called_character_goes_on_hold_when_the_turn_runs_out(
     # The GM's own characters are never timed: only a player's wait has a deadline.
     assert all(d["character_id"] == hero for d in (await board(t))["deadlines"])
     clock.advance(61)
-    assert await scan(app) >= 1
+    assert await scan(app, t) >= 1
     # (An export would reveal the undealt deck: the expiry event names the move, the table shows it applied.)
     assert {"type": "hold", "character_id": hero} in [e["default_action"] for e in await expired(t)]
     assert (await state(t))["table"]["encounter"]["participants"][hero]["on_hold"] is True
