@@ -113,16 +113,6 @@ async def test_trikus_absent_players_die_is_thrown_for_them(app, client, monkeyp
     assert {"type": "throw", "character_id": z} in await last_moves(t, 3)
 
 
-async def test_trikus_last_chance_is_passed_on_a_run_out_choice(app, client, monkeypatch):
-    from service.rules.trikus import timeouts
-
-    table = {"activity": {"phase": "contest"}}
-    assert timeouts.kind(table, {"who": "character", "character_id": "z", "may": ["spend_light_die", "pass_last_chance"]}) == "choice"
-    assert timeouts.default(table, {"who": "character", "character_id": "z",
-                                    "may": ["spend_light_die", "pass_last_chance"]}) == {
-        "type": "pass_last_chance", "character_id": "z"}
-
-
 # Danger Pool ----------------------------------------------------------------------------------------------
 
 def crew(name: str) -> dict:
