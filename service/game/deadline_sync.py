@@ -6,7 +6,7 @@ import hashlib
 import uuid
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from service.game import deadline_settings as ds
 from service.game import events as log
@@ -102,6 +102,11 @@ async def after_move(s, campaign: Campaign, table: dict[str, Any]) -> None:
     if events:
         log.append(s, campaign, events, CLOCK_ACTOR)
         await s.flush()
+
+
+async def stop_all(s, campaign_id: str) -> None:
+    """A finished campaign waits for nobody: its deadlines go (its settings stay with it)."""
+    await s.execute(delete(TurnDeadline).where(TurnDeadline.campaign_id == campaign_id))
 
 
 async def annotate(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:

@@ -87,6 +87,7 @@ async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str
         if not await s.get(movelog.SnapshotRecord, (campaign.id, campaign.table_version)):
             movelog.snapshot(s, campaign, campaign.table_version, state)
         campaign.status = "finished"
+        await deadline_sync.stop_all(s, campaign.id)
         log.append(s, campaign, [Event("campaign_finished", {"version": campaign.table_version})], principal.actor())
         await tables.evict(svc, s, campaign.id)
         return await idempotency.complete(s, campaign_view(campaign))

@@ -113,6 +113,39 @@ async def test_trikus_absent_players_die_is_thrown_for_them(app, client, monkeyp
     assert {"type": "throw", "character_id": z} in await last_moves(t, 3)
 
 
+async def test_trikus_in_table_dice_mode_a_throw_for_an_absent_player_goes_to_the_gm(app, client, monkeypatch):
+    """Table mode: the players throw their own dice, so nobody can throw for the absent one."""
+    clock = install(monkeypatch)
+    t = await campaign(client, "trikus", dice_mode="table", deadlines={"turn_seconds": 60})
+    p, pt = await seat(t, trikus_sheet("Pawel"))
+    await t.ok({"type": "open_test", "character_ids": [p], "gm_pool": 3})
+    await t.ok({"type": "join", "character_id": p, "line_index": 0}, token=pt)
+    await t.ok({"type": "start"})
+    await t.ok({"type": "throw"}, dice=[])
+    before = (await t.state())["version"]
+    clock.advance(61)
+    assert await scan(app, t) == 1
+    (announced,) = await expired(t)
+    assert announced["handed_to"] == "gm" and announced["reason"] == "table_dice"
+    assert (await t.state())["version"] == before
+
+
+async def test_a_finished_campaign_keeps_no_deadline(app, client, monkeypatch):
+    clock = install(monkeypatch)
+    t = await campaign(client, "trikus", deadlines={"turn_seconds": 60})
+    p, pt = await seat(t, trikus_sheet("Pawel"))
+    await t.ok({"type": "open_test", "character_ids": [p], "gm_pool": 3})
+    assert (await board(t))["deadlines"] == []           # joining is a choice, and choices are not timed here
+    await t.ok({"type": "join", "character_id": p, "line_index": 0}, token=pt)
+    await t.ok({"type": "start"})
+    assert len((await board(t))["deadlines"]) == 1
+    r = await client.post(f"{t.base}/finish", headers=bearer(t.gm))
+    assert r.status_code == 200, r.text
+    assert (await board(t))["deadlines"] == []
+    clock.advance(61)
+    assert await scan(app, t) == 0
+
+
 # Danger Pool ----------------------------------------------------------------------------------------------
 
 def crew(name: str) -> dict:
