@@ -28,6 +28,7 @@ def keep(s, campaign: Campaign, settings: ds.TurnDeadlines, actor: Actor) -> Cam
     clock = CampaignClock(campaign_id=campaign.id, settings=settings.model_dump(mode="json"), paused=False,
                           updated_at=utcnow())
     s.add(clock)
+    sync.remember(s, campaign.id, clock)
     log.append(s, campaign, [Event("deadline_settings_changed", clock.settings)], actor)
     return clock
 

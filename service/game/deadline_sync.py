@@ -56,8 +56,20 @@ def described(row: TurnDeadline) -> dict[str, Any]:
             "until": ds.iso(row.due_at) if row.status == "running" else None}
 
 
+# session.info key: campaign id -> its clock row or None, so one transaction looks it up once (a move both
+# recomputes its deadlines and shows them).
+_CLOCKS = "rulekeeper.campaign_clocks"
+
+
+def remember(s, campaign_id: str, clock: CampaignClock | None) -> None:
+    s.info.setdefault(_CLOCKS, {})[campaign_id] = clock
+
+
 async def clock_of(s, campaign_id: str) -> tuple[CampaignClock | None, ds.TurnDeadlines | None]:
-    clock = await s.get(CampaignClock, campaign_id)
+    known = s.info.setdefault(_CLOCKS, {})
+    if campaign_id not in known:
+        known[campaign_id] = await s.get(CampaignClock, campaign_id)
+    clock = known[campaign_id]
     if clock is None:
         return None, None
     return clock, ds.TurnDeadlines.model_validate(clock.settings)
@@ -75,7 +87,7 @@ async def after_move(s, campaign: Campaign, table: dict[str, Any]) -> None:
     if clock is None:
         return
     wanted = {}
-    if settings.enabled:
+    if settings.enabled and any(normalized(e)["who"] == "character" for e in table.get("awaiting") or []):
         played = set(await s.scalars(select(Character.id).where(Character.campaign_id == campaign.id,
                                                                 Character.player_id.is_not(None))))
         wanted = timed_waits(campaign.system, table, settings, played)
@@ -115,7 +127,7 @@ async def annotate(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:
     table = view.get("table")
     if not isinstance(table, dict) or not table.get("awaiting"):
         return view
-    if await s.get(CampaignClock, campaign_id) is None:
+    if (await clock_of(s, campaign_id))[0] is None:
         return view
     running = {(r.character_id, tuple(sorted(r.may))): ds.iso(r.due_at) for r in await rows_of(s, campaign_id)
                if r.status == "running"}
