@@ -69,3 +69,14 @@ async def test_the_worker_loop_fires_a_due_deadline_on_its_own(settings, monkeyp
                 break
             await asyncio.sleep(0.025)
         assert len(of_type(await events(t), "deadline_expired")) == 1
+
+
+async def test_a_campaign_with_default_moves_exports_and_imports_by_replay(app, client, monkeypatch):
+    """A move made on expiry is an ordinary move: the export replays on import like any other."""
+    clock = install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60, "warning_seconds": 0})
+    clock.advance(61)
+    assert await scan(app, t) == 1
+    doc = (await client.get(f"{t.base}/export", headers=bearer(t.gm))).json()
+    r = await client.post("/v1/campaigns/import", json=doc, headers={"Idempotency-Key": "k" * 32})
+    assert r.status_code == 201, r.text
