@@ -51,14 +51,15 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
         if version is None or version == campaign.table_version:
             state = await tables.load(svc, s, campaign, writing=False)
             version = campaign.table_version
-            return {"version": version,
-                    "state": await deadline_sync.annotate(s, campaign.id, system.view(state, principal.actor()))}
         elif version > campaign.table_version:
             raise GameError(404, "not_found", f"the table is at version {campaign.table_version}; "
                             f"version {version} does not exist yet", field="version")
         else:
             state = await movelog.state_at(s, campaign, version)
-        return {"version": version, "state": system.view(state, principal.actor())}
+        seen = system.view(state, principal.actor())
+        if version == campaign.table_version:   # deadlines belong to the table as it is now
+            seen = await deadline_sync.annotate(s, campaign.id, seen)
+        return {"version": version, "state": seen}
 
 
 def require_active(campaign) -> None:
