@@ -66,6 +66,9 @@ def refusal(campaign: Campaign, state: dict[str, Any], raw: dict[str, Any]) -> s
         return exc.code
     except ValidationError:
         return "invalid_action"
+    except Exception:   # a bug in an engine must not stall the table: the GM takes the wait over
+        log_.exception("the default move %s could not be checked", raw)
+        return "default_failed"
     return None
 
 
@@ -108,7 +111,10 @@ class DeadlineWorker:
             ids = list(await s.scalars(select(TurnDeadline.campaign_id).where(*_due(now)).distinct()))
         done = 0
         for campaign_id in ids:
-            done += await self._visit(campaign_id, now)
+            try:
+                done += await self._visit(campaign_id, now)
+            except Exception as exc:      # rolled back (a database away, a bug): the next scan retries; the
+                log_.warning("turn deadlines of campaign %s not handled: %s", campaign_id, exc)   # others go on
         return done
 
     async def _visit(self, campaign_id: str, now: float) -> int:
@@ -160,8 +166,13 @@ class DeadlineWorker:
         if entry is None:       # the wait ended without a move this worker saw: nothing to do
             await s.delete(row)
             return
-        action = ds.POLICIES[campaign.system].default(table, entry)
-        why = refusal(campaign, state, action) if action is not None else "no_default"
+        try:
+            action = ds.POLICIES[campaign.system].default(table, entry)
+        except Exception:   # as above: a bug hands the wait to the GM rather than stalling it
+            log_.exception("no default could be worked out for deadline %s", row.id)
+            action, why = None, "default_failed"
+        else:
+            why = refusal(campaign, state, action) if action is not None else "no_default"
         data = {**described, "until": ds.iso(row.due_at), "default_action": None if why else action,
                 "handed_to": "gm" if why else "rules"}
         if why:
