@@ -61,3 +61,35 @@ async def test_iskra_without_deadlines_awaiting_has_no_until(app, client):
     t, hero, foe, token = await iskra_fight(client)
     assert all("until" not in e for e in (await state(t, token))["table"]["awaiting"])
     assert (await board(t))["deadlines"] == []
+
+
+async def test_iskra_a_turn_answered_in_time_clears_its_deadline_and_the_next_wait_gets_its_own(app, client,
+                                                                                              monkeypatch):
+    clock = install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 120})
+    (first,) = (await board(t))["deadlines"]
+    await t.ok({"type": "end_turn", "participant_id": hero}, token=token)
+    cleared = of_type(await events(t, token=token), "deadline_cleared")
+    assert [e["data"]["deadline_id"] for e in cleared] == [first["id"]]
+    assert (await board(t))["deadlines"] == []                  # the foe's turn is the GM's: not timed
+    clock.advance(100)
+    await t.ok({"type": "end_turn", "participant_id": foe})
+    (second,) = (await board(t))["deadlines"]
+    assert second["id"] != first["id"] and second["seconds_left"] == 120
+    assert await scan(app, t) == 0
+
+
+async def test_iskra_a_default_that_cannot_be_worked_out_hands_the_wait_to_the_gm(app, client, monkeypatch):
+    """A bug in a system's timeouts must not stall the table: the GM is handed the wait, and it is announced."""
+    from service.rules.iskra import timeouts
+
+    def broken(table, entry):
+        raise KeyError("encounter")
+
+    clock = install(monkeypatch)
+    monkeypatch.setattr(timeouts, "default", broken)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60})
+    clock.advance(61)
+    assert await scan(app, t) == 1
+    (expired,) = of_type(await events(t), "deadline_expired")
+    assert expired["data"]["handed_to"] == "gm" and expired["data"]["reason"] == "default_failed"
