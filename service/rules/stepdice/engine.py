@@ -15,8 +15,10 @@ from service.rules.stepdice import (
 from service.rules.stepdice.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.stepdice.context import Ctx, initial_table
 from service.rules.stepdice.errors import CODES, violation
+from service.rules.stepdice.events_model import EVENT_PAYLOADS
 from service.rules.stepdice.options import Options
 from service.rules.stepdice.sheet import StepDiceCharacterInput, new_character
+from service.rules.stepdice.state_model import StepDiceSheet, StepDiceState
 from service.rules.stepdice.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
@@ -62,6 +64,9 @@ class StepDiceSystem:
     violation_codes = CODES
     # 2: the table carries `awaiting`; older snapshots are passed over and the table replayed (see movelog).
     state_version = 2
+    State = StepDiceState
+    Sheet = StepDiceSheet
+    EventPayloads = EVENT_PAYLOADS
 
     def __init__(self) -> None:
         self._adapter = TypeAdapter(Action)

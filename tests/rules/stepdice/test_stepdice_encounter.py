@@ -299,3 +299,14 @@ def test_move_needs_a_position():
     t.fails({"type": "move", "character_id": "w", "path": [P1]}, "position_unknown")
     t.do({"type": "set_position", "combatant_id": "w", "position": P0})
     t.do({"type": "move", "character_id": "w", "path": [P1]})
+
+
+def test_using_equipment_in_combat_takes_the_turns_action():
+    """Seed L80, §5.3: equipment is a permission, never a bonus; in combat using it is the turn's Action."""
+    t = skirmish()
+    begin(t, "w")
+    ev = t.do({"type": "use_equipment", "character_id": "w", "item": "rope", "description": "ties the goblin"},
+              actor=player("w"))
+    assert one(ev, "equipment_used") == {"character_id": "w", "item": "rope", "description": "ties the goblin"}
+    assert t.enc["pcs"]["w"]["action_available"] is False
+    t.fails({"type": "use_equipment", "character_id": "w", "item": "torch"}, "no_action_available")

@@ -320,3 +320,15 @@ def test_rule_reset_loop_is_bounded_when_only_lost_lines_remain():
     t.wave(gm=10, michal=1)
     t.do({"type": "auto"}, [1, 1, 1, 1])
     assert t.state["table"]["reset_count"] == 2 and t.sheet("michal")["lines"][0]["state"] == "free"
+
+
+def test_rule_awaiting_entries_name_the_gm_by_role_and_a_player_by_character_id():
+    """The shared shape (service.rules.awaiting): who is `gm` or `character`, and a character's id is its own
+    field, for awaiting and for the non-blocking requests alike."""
+    t = Table()
+    t.pc("michal", "master")
+    t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 1})
+    assert t.state["table"]["awaiting"] == [
+        {"who": "character", "character_id": "michal", "may": ["join", "bad_feeling"]}]
+    t.do({"type": "join", "character_id": "michal", "line_index": 0})
+    assert t.state["table"]["awaiting"] == [{"who": "gm", "character_id": None, "may": ["start"]}]
