@@ -126,6 +126,12 @@ async def test_graphql_sets_pauses_extends_and_reads_deadlines(app, client, monk
     out = await gql("query($id: String!) { turnDeadlines(campaignId: $id) { paused deadlines { kind } } }",
                     {"id": t.id}, token)
     assert out["data"]["turnDeadlines"] == {"paused": True, "deadlines": [{"kind": "turn"}]}
+    out = await gql("mutation($id: String!) { resumeTurnDeadlines(input: {campaignId: $id}) { paused } }",
+                    {"id": t.id}, t.gm)
+    assert out["data"]["resumeTurnDeadlines"]["paused"] is False
+    out = await gql("query($id: String!) { state(campaignId: $id) { state } }", {"id": t.id}, token)
+    waits = out["data"]["state"]["state"]["table"]["awaiting"]
+    assert next(e for e in waits if e["character_id"] == hero)["until"]
     out = await gql("mutation($id: String!) { pauseTurnDeadlines(input: {campaignId: $id}) { paused } }",
                     {"id": t.id}, token)
     assert out["errors"][0]["extensions"]["code"] == "forbidden"
