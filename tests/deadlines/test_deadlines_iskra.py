@@ -93,3 +93,29 @@ async def test_iskra_a_default_that_cannot_be_worked_out_hands_the_wait_to_the_g
     assert await scan(app, t) == 1
     (expired,) = of_type(await events(t), "deadline_expired")
     assert expired["data"]["handed_to"] == "gm" and expired["data"]["reason"] == "default_failed"
+
+
+async def test_a_default_refused_after_its_dice_logs_them_and_hands_the_wait_to_the_gm(app, client, monkeypatch):
+    """A die once drawn is never discarded, the server's own move included."""
+    from service.game import play
+    from service.game.errors import GameError
+
+    def rolls_then_refuses(system, state, action, actor, dice, dice_session):
+        dice.roll(10, purpose="stand-in")
+        raise GameError(409, "stand_in_refusal", "refused after a roll")
+
+    clock = install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60})
+    before = (await t.state())["version"]
+    monkeypatch.setattr(play, "_decide", rolls_then_refuses)
+    clock.advance(61)
+    assert await scan(app, t) == 1
+    evs = await events(t)
+    (refused,) = of_type(evs, "deadline_default_refused")
+    assert refused["data"]["code"] == "stand_in_refusal"
+    assert of_type(evs, "dice_rolled")[-1]["data"]["refused"]["code"] == "stand_in_refusal"
+    assert (await t.state())["version"] == before
+    (row,) = (await board(t))["deadlines"]
+    assert row["status"] == "expired"
+    clock.advance(600)
+    assert await scan(app, t) == 0
