@@ -207,6 +207,10 @@ async def assign_character(svc: Services, campaign_id: str, character_id: str, t
         ch.version += 1
         log.append(s, c, [Event("character_assigned", {"character_id": ch.id, "player_id": body.player_id})],
                    principal.actor())
+        # Only a player's waits are timed, so who plays the character decides whether its wait has a deadline.
+        if c.status == "active" and (await deadline_sync.clock_of(s, c.id))[0] is not None:
+            await s.flush()
+            await deadline_sync.after_move(s, c, (await tables.load(svc, s, c))["table"])
         return character_view(ch, c, principal.actor())
 
 

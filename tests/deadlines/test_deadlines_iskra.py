@@ -119,3 +119,14 @@ async def test_a_default_refused_after_its_dice_logs_them_and_hands_the_wait_to_
     assert row["status"] == "expired"
     clock.advance(600)
     assert await scan(app, t) == 0
+
+
+async def test_iskra_a_character_given_to_a_player_mid_turn_is_timed_from_then(app, client, monkeypatch):
+    install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60})
+    pid = next(p for p in t.players)
+    r = await client.put(f"{t.base}/characters/{hero}/player", json={"player_id": None}, headers=bearer(t.gm))
+    assert r.status_code == 200, r.text
+    assert (await board(t))["deadlines"] == []                  # the GM's character now: not timed
+    r = await client.put(f"{t.base}/characters/{hero}/player", json={"player_id": pid}, headers=bearer(t.gm))
+    assert [d["character_id"] for d in (await board(t))["deadlines"]] == [hero]
