@@ -72,7 +72,10 @@ async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) ->
     if campaign.table_version:
         metrics.TABLE_LOOKUPS.labels("miss" if table is None else "hit").inc()
     if table is not None:
-        chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
+        # In the order they were created, as a replay of the move log has them: an engine may read that order
+        # (Trikus seats), and without ORDER BY PostgreSQL returns rows as they lie on disk.
+        chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id)
+                                .order_by(Character.created_at, Character.id))
         return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
     if not await has_history(s, campaign):
         return await _adopt(svc, s, campaign, writing)
