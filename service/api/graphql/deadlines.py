@@ -66,7 +66,7 @@ class ExtendTurnDeadlineInput:
 
 
 def _api():
-    # The schema module imports this one; its helpers are taken when a resolver runs.
+    # The schema module imports this one; its functions are looked up when a resolver runs.
     from service.api.graphql import schema
     return schema
 
