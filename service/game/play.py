@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from service import metrics
 from service.dice.types import DiceError
 from service.game import events as log
-from service.game import idempotency, movelog, tables
+from service.game import deadline_sync, idempotency, movelog, tables
 from service.game.auth import authenticate
 from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
@@ -56,7 +56,10 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
                             f"version {version} does not exist yet", field="version")
         else:
             state = await movelog.state_at(s, campaign, version)
-        return {"version": version, "state": system.view(state, principal.actor())}
+        seen = system.view(state, principal.actor())
+        if version == campaign.table_version:   # deadlines belong to the table as it is now
+            seen = await deadline_sync.annotate(s, campaign.id, seen)
+        return {"version": version, "state": seen}
 
 
 def require_active(campaign) -> None:
@@ -110,11 +113,12 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
             records = log.append(s, campaign, all_events, actor)
             movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
             await s.flush()
+            await deadline_sync.after_move(s, campaign, new_state["table"])
             await tables.publish(svc, s, campaign, new_state["table"])
             return await idempotency.complete(s, {
                 "version": campaign.table_version,
                 "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
-                "state": system.view(new_state, actor),
+                "state": await deadline_sync.annotate(s, campaign.id, system.view(new_state, actor)),
             })
     raise refusal
 
@@ -147,3 +151,33 @@ async def _changed_characters(s, campaign_id: str, before: dict, after: dict) ->
             raise GameError(409, "unknown_character", f"character {cid} is not in this campaign", field="action")
         out.append((ch, sheet))
     return out
+
+
+async def act_unattended(svc: Services, s, campaign, raw_action: dict[str, Any], principal) -> list:
+    """A move the service makes for an absent player (a turn deadline ran out), through the same rules and the
+    same records as a client's move: logged with its dice and events, replayable like any other. Runs inside the
+    caller's transaction, under the campaign's lock. A refusal after dice were drawn still logs them."""
+    system = SYSTEMS[campaign.system]
+    action = movelog.action_adapter(campaign.system).validate_python(raw_action)
+    state = await tables.load(svc, s, campaign)
+    dice, dice_session = await dice_for(s, campaign, None)
+    actor = principal.actor()
+    try:
+        new_state, all_events = _decide(system, state, action, actor, dice, dice_session)
+        changed = await _changed_characters(s, campaign.id, state["characters"], new_state["characters"])
+    except Exception as exc:
+        if not drawn(dice):
+            raise
+        error = exc if isinstance(exc, GameError) else BUG
+        raise await consume_refused(s, campaign, drawn(dice), dice_session, purpose=action.type, error=error,
+                                    principal=principal) from None
+    for ch, sheet in changed:
+        ch.sheet = sheet
+        ch.version += 1
+    first_seq = campaign.last_seq + 1
+    records = log.append(s, campaign, all_events, actor)
+    movelog.record(s, campaign, "action", {"action": raw_action}, actor, dice.rolled, first_seq, new_state)
+    await s.flush()
+    await deadline_sync.after_move(s, campaign, new_state["table"])
+    await tables.publish(svc, s, campaign, new_state["table"])
+    return records

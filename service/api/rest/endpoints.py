@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.api.rest import deadlines
 from service.api.rest.request import Call
 from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
@@ -176,3 +177,4 @@ INPUTS = {
     "importCampaign": transfer.CampaignDocument, "createWebhook": webhooks.WebhookCreate,
     "updateWebhook": webhooks.WebhookUpdate,
 }
+INPUTS.update(deadlines.INPUTS)
