@@ -10,6 +10,7 @@ from service import metrics
 from service.dice.types import DiceError
 from service.game import events as log
 from service.game import idempotency, movelog, tables
+from service.game.access import open_for_writing
 from service.game.auth import authenticate
 from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
@@ -74,10 +75,8 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
     expected = parse_if_match(if_match)
     refusal: BaseException | None = None
     async with svc.write() as s:
-        principal = await authenticate(s, token, campaign_id)
-        campaign = await log.locked_campaign(s, campaign_id)
-        if campaign is None:
-            raise not_found("campaign", "campaign_id")
+        opened = await open_for_writing(s, token, campaign_id)
+        principal, campaign = opened.principal, opened.campaign
         metrics.system_is(campaign.system)
         require_active(campaign)
         system = SYSTEMS[campaign.system]
@@ -89,7 +88,7 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         if expected is not None and expected != version:
             raise GameError(412, "version_mismatch", f"the table is at version {version}, not {expected}; reload and retry",
                             field="If-Match", extra={"current_version": version})
-        state = await tables.load(svc, s, campaign)
+        state = await tables.load(svc, s, campaign, characters=opened.characters)
         dice, dice_session = await dice_for(s, campaign, body.dice)
         actor = principal.actor()
         try:
