@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from service import requestid
 from service.game.auth import Principal
 from service.rules.base import Actor, Event, seen_by
-from service.store.records.models import Campaign, EventRecord
+from service.store.records.models import Campaign, EventRecord, utcnow
 
 MAX_PAGE = 500
 # Where `append` notes its records on the session, so the webhook outbox (service/game/outbox.py) can write
@@ -28,18 +28,28 @@ async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign |
 _APPENDED = "rulekeeper.events_appended"
 
 
-def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor) -> list[EventRecord]:
+# What a writer that inserts the rows itself (service/game/movewrite.py) takes from each record.
+EVENT_COLUMNS = ("campaign_id", "seq", "type", "data", "redacted", "visibility", "actor_role", "actor_player_id",
+                 "request_id", "created_at")
+
+
+def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor, *,
+           add: bool = True) -> list[EventRecord]:
+    """Number the events after the campaign's last and note them for the webhook outbox and the subscribers.
+    `add=False`: the caller inserts the records itself; they are left out of the session."""
     if events:
         session.info.setdefault(_APPENDED, {})[campaign.id] = campaign.last_seq + len(events)
     records = []
+    now = utcnow()
     for ev in events:
         campaign.last_seq += 1
         rec = EventRecord(
             campaign_id=campaign.id, seq=campaign.last_seq, type=ev.type, data=ev.data,
             redacted=ev.redacted, visibility=ev.visibility, actor_role=actor.role,
-            actor_player_id=actor.player_id, request_id=requestid.current.get(),
+            actor_player_id=actor.player_id, request_id=requestid.current.get(), created_at=now,
         )
-        session.add(rec)
+        if add:
+            session.add(rec)
         records.append(rec)
     session.info.setdefault(APPENDED, []).extend(records)
     return records

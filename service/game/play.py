@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from service import metrics
 from service.dice.types import DiceError
 from service.game import events as log
-from service.game import idempotency, movelog, tables
+from service.game import idempotency, movelog, movewrite, tables
 from service.game.access import open_for_writing
 from service.game.auth import authenticate
 from service.game.context import Services
@@ -93,7 +93,7 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         actor = principal.actor()
         try:
             new_state, all_events = _decide(system, state, action, actor, dice, dice_session)
-            changed = await _changed_characters(s, campaign.id, state["characters"], new_state["characters"])
+            sheets = _changed_sheets(opened.characters, state["characters"], new_state["characters"])
         except Exception as exc:
             if not drawn(dice):
                 raise
@@ -102,13 +102,12 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
                                              error=error, principal=principal)
             refusal = consumed if isinstance(exc, GameError) else exc
         else:
-            for ch, sheet in changed:
-                ch.sheet = sheet
-                ch.version += 1
+            movewrite.detach(s, campaign, *opened.characters)
             first_seq = campaign.last_seq + 1
-            records = log.append(s, campaign, all_events, actor)
-            movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
-            await s.flush()
+            records = log.append(s, campaign, all_events, actor, add=False)
+            move, snap = movelog.next_move(campaign, "action", {"action": body.action}, actor, dice.rolled,
+                                           first_seq, new_state)
+            await movewrite.write(s, campaign, records, move, snap, sheets)
             await tables.publish(svc, s, campaign, new_state["table"])
             return await idempotency.complete(s, {
                 "version": campaign.table_version,
@@ -135,14 +134,14 @@ def _action_field(field: str | None) -> str | None:
     return field if field.startswith(("action", "dice")) else f"action.{field}"
 
 
-async def _changed_characters(s, campaign_id: str, before: dict, after: dict) -> list[tuple[Character, dict]]:
+def _changed_sheets(characters: list[Character], before: dict, after: dict) -> dict[str, dict]:
     """The sheets this move changes, checked before anything is written."""
-    out = []
+    known = {c.id for c in characters}
+    out = {}
     for cid, sheet in after.items():
         if before.get(cid) == sheet:
             continue
-        ch = await s.get(Character, cid)
-        if ch is None or ch.campaign_id != campaign_id:
+        if cid not in known:
             raise GameError(409, "unknown_character", f"character {cid} is not in this campaign", field="action")
-        out.append((ch, sheet))
+        out[cid] = sheet
     return out

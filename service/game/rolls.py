@@ -7,7 +7,7 @@ from service import metrics
 from service.dice.expression import evaluate_expression, parse_expression
 from service.dice.types import DiceError
 from service.game import events as log
-from service.game import idempotency
+from service.game import idempotency, movewrite
 from service.game.access import open_for_writing
 from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
@@ -44,8 +44,10 @@ async def roll(svc: Services, campaign_id: str, token: str | None, body: RollReq
         else:
             outcome = {"expression": body.expression, "label": body.label, "total": result.total,
                        "text": result.render(), "tree": result.to_dict()}
-            records = log.append(s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor())
-            await s.flush()
+            movewrite.detach(s, campaign)
+            records = log.append(s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor(),
+                                 add=False)
+            await movewrite.write(s, campaign, records)
             return await idempotency.complete(s, {**outcome, "dice": [d.to_dict() for d in result.dice],
                                                   "events": [v for v in (log.view(r, principal) for r in records) if v]})
     raise refusal

@@ -1,0 +1,53 @@
+"""What one move writes, as Core statements: the campaign's counters, its events, the move (and a snapshot
+when one is due) and the sheets it changed.
+
+The ORM's unit of work computed all of this again on every flush (states, dependencies, per-object
+bookkeeping) and was the largest cost of a move. The rows are built by the same functions the ORM path uses
+(`events.append`, `movelog.record`), so both paths write the same thing."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from service.game.events import EVENT_COLUMNS
+from service.store.records.models import (Campaign, Character, EventRecord, MoveRecord, SnapshotRecord, utcnow)
+
+_CAMPAIGN = update(Campaign.__table__).where(Campaign.__table__.c.id == bindparam("campaign_id"))
+_SHEETS = (update(Character.__table__).where(Character.__table__.c.id == bindparam("character_id"))
+           .values(sheet=bindparam("new_sheet", type_=Character.__table__.c.sheet.type), version=Character.__table__.c.version + 1,
+                   updated_at=bindparam("now")))
+
+
+def detach(s: AsyncSession, *objects: Any) -> None:
+    """Take loaded rows out of the session, so that changing their attributes writes nothing by itself."""
+    for obj in objects:
+        if obj in s:
+            s.expunge(obj)
+
+
+async def write(s: AsyncSession, campaign: Campaign, records: list[EventRecord], move: MoveRecord | None = None,
+                snapshot: SnapshotRecord | None = None, sheets: dict[str, dict[str, Any]] | None = None) -> None:
+    """`campaign` is detached (its new counters are written here); the records are transient. Without a
+    move, only events (a free roll)."""
+    await s.execute(_CAMPAIGN, {"campaign_id": campaign.id, "last_seq": campaign.last_seq,
+                                "table_version": campaign.table_version, "table_token": campaign.table_token})
+    if records:
+        await s.execute(insert(EventRecord.__table__),
+                        [{c: getattr(r, c) for c in EVENT_COLUMNS} for r in records])
+    if move is not None:
+        await s.execute(insert(MoveRecord.__table__), [_row(move)])
+    if snapshot is not None:
+        await s.execute(insert(SnapshotRecord.__table__), [_row(snapshot)])
+    if sheets:
+        now = utcnow()
+        await s.execute(_SHEETS, [{"character_id": cid, "new_sheet": sheet, "now": now}
+                                  for cid, sheet in sheets.items()])
+
+
+def _row(obj: Any) -> dict[str, Any]:
+    table = obj.__table__
+    row = {c.key: getattr(obj, c.key) for c in table.columns if getattr(obj, c.key, None) is not None}
+    row.setdefault("created_at", utcnow())
+    return row
