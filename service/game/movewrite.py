@@ -15,34 +15,32 @@ from service.game.events import EVENT_COLUMNS
 from service.store.records.models import (Campaign, Character, EventRecord, MoveRecord, SnapshotRecord, utcnow)
 
 _CAMPAIGN = update(Campaign.__table__).where(Campaign.__table__.c.id == bindparam("campaign_id"))
+_EVENTS = insert(EventRecord.__table__)
+_MOVES = insert(MoveRecord.__table__)
+_SNAPSHOTS = insert(SnapshotRecord.__table__)
 _SHEETS = (update(Character.__table__).where(Character.__table__.c.id == bindparam("character_id"))
            .values(sheet=bindparam("new_sheet", type_=Character.__table__.c.sheet.type), version=Character.__table__.c.version + 1,
                    updated_at=bindparam("now")))
 
 
-def detach(s: AsyncSession, *objects: Any) -> None:
-    """Take loaded rows out of the session, so that changing their attributes writes nothing by itself."""
-    for obj in objects:
-        if obj in s:
-            s.expunge(obj)
-
-
 async def write(s: AsyncSession, campaign: Campaign, records: list[EventRecord], move: MoveRecord | None = None,
                 snapshot: SnapshotRecord | None = None, sheets: dict[str, dict[str, Any]] | None = None) -> None:
-    """`campaign` is detached (its new counters are written here); the records are transient. Without a
-    move, only events (a free roll)."""
-    await s.execute(_CAMPAIGN, {"campaign_id": campaign.id, "last_seq": campaign.last_seq,
+    """`campaign` is outside the session (service/game/access.py), so its new counters are written here; the
+    records are transient too. Without a
+    move, only events (a free roll). The statements go to the session's connection, past the ORM."""
+    conn = await s.connection()
+    await conn.execute(_CAMPAIGN, {"campaign_id": campaign.id, "last_seq": campaign.last_seq,
                                 "table_version": campaign.table_version, "table_token": campaign.table_token})
     if records:
-        await s.execute(insert(EventRecord.__table__),
+        await conn.execute(_EVENTS,
                         [{c: getattr(r, c) for c in EVENT_COLUMNS} for r in records])
     if move is not None:
-        await s.execute(insert(MoveRecord.__table__), [_row(move)])
+        await conn.execute(_MOVES, [_row(move)])
     if snapshot is not None:
-        await s.execute(insert(SnapshotRecord.__table__), [_row(snapshot)])
+        await conn.execute(_SNAPSHOTS, [_row(snapshot)])
     if sheets:
         now = utcnow()
-        await s.execute(_SHEETS, [{"character_id": cid, "new_sheet": sheet, "now": now}
+        await conn.execute(_SHEETS, [{"character_id": cid, "new_sheet": sheet, "now": now}
                                   for cid, sheet in sheets.items()])
 
 

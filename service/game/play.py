@@ -102,7 +102,6 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
                                              error=error, principal=principal)
             refusal = consumed if isinstance(exc, GameError) else exc
         else:
-            movewrite.detach(s, campaign, *opened.characters)
             first_seq = campaign.last_seq + 1
             records = log.append(s, campaign, all_events, actor, add=False)
             move, snap = movelog.next_move(campaign, "action", {"action": body.action}, actor, dice.rolled,

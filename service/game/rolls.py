@@ -44,7 +44,6 @@ async def roll(svc: Services, campaign_id: str, token: str | None, body: RollReq
         else:
             outcome = {"expression": body.expression, "label": body.label, "total": result.total,
                        "text": result.render(), "tree": result.to_dict()}
-            movewrite.detach(s, campaign)
             records = log.append(s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor(),
                                  add=False)
             await movewrite.write(s, campaign, records)
