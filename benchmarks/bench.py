@@ -41,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
-from api_bench import free_port, start_server  # noqa: E402  (sibling scripts, not a package)
+from api_bench import free_port  # noqa: E402  (sibling scripts, not a package)
 from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
 from workload import WORKLOADS, Workload  # noqa: E402
 
@@ -63,11 +63,14 @@ class Row:
     backend: str
     scenario: str
     result: Result
+    cpu_ms: float | None = None   # the server's CPU time per request: steadier than req/s on a shared machine
 
 
 @dataclass
 class Run:
     rows: list[Row] = field(default_factory=list)
+    # The same scenarios on --baseline's server, each run right after the current server's.
+    baseline: list[Row] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     ceiling: float = 0.0
 
@@ -77,9 +80,9 @@ class Run:
 
 # ---- servers ---------------------------------------------------------------------------------------------------
 
-def start_ceiling() -> tuple[subprocess.Popen, str]:
+def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, str(HERE / "ceiling.py"), str(port)], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, str(HERE / "ceiling.py"), str(port), *(["plain"] if plain else [])], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
@@ -91,6 +94,41 @@ def start_ceiling() -> tuple[subprocess.Popen, str]:
             time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"ceiling server did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+def start_service(env: dict[str, str], root: Path) -> tuple[subprocess.Popen, str]:
+    """`rulekeeper serve` from the checkout at `root` (`python -m` imports the package from the working
+    directory), so an earlier commit's code can be measured beside this one."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], cwd=root,
+                            # One client and one token at full speed: rate limits would measure themselves.
+                            env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+                                 "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", **env},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/readyz").status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(proc: subprocess.Popen, base: str, cycles: list[list[Req]], args, use_wrk: bool) -> tuple[Result, float | None]:
+    try:
+        c0 = cpu_seconds(proc.pid)
+    except OSError:   # no /proc: figures without the CPU column
+        return run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk), None
+    result = run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk)
+    return result, (cpu_seconds(proc.pid) - c0) * 1000 / max(1, result.requests)
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -206,25 +244,42 @@ def roll_req(t: Table, graphql: bool) -> Req:
 
 # ---- one backend -----------------------------------------------------------------------------------------------
 
-def measure_backend(run_: Run, backend: Backend, args, use_wrk: bool) -> None:
-    env = backend.env()
-    proc, base = start_server(env)
+def measure_backend(run_: Run, kind: str, tmp: str, args, use_wrk: bool) -> None:
+    """Every scenario on this checkout's server and, with --baseline, on the baseline's right after it."""
+    servers = [("current", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
+    started = []
     try:
-        scenarios, extra = asyncio.run(prepare(base, backend, args))
-        for name, cycles in scenarios:
-            result = run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk)
-            run_.rows.append(Row(backend.title, name, result))
-            print(f"  {backend.title:<9} {name:<40} {result.rps:>8.0f}/s p99 {result.p99_ms:>7.1f} ms"
-                  + (f"  ({result.failed} failed)" if result.failed else ""), flush=True)
-        for sizes_name, cycles in event_log_scenarios(base, backend, extra, args):
-            result = run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk)
-            run_.rows.append(Row(backend.title, sizes_name, result))
-            print(f"  {backend.title:<9} {sizes_name:<40} {result.rps:>8.0f}/s p99 {result.p99_ms:>7.1f} ms", flush=True)
-        if backend.kind != "embedded":
-            run_.notes += asyncio.run(redis_bytes(base, backend))
+        for label, root in servers:
+            backend = Backend(kind, tempfile.mkdtemp(dir=tmp))
+            proc, base = start_service(backend.env(), root)
+            started.append((label, backend, proc, base))
+        prepared = [asyncio.run(prepare(base, backend, args)) for _, backend, _, base in started]
+        names = [name for name, _ in prepared[0][0]]
+        for i, name in enumerate(names):
+            for (label, backend, proc, base), (scenarios, _) in zip(started, prepared):
+                result, cpu = timed(proc, base, scenarios[i][1], args, use_wrk)
+                (run_.rows if label == "current" else run_.baseline).append(Row(backend.title, name, result, cpu))
+                show(label, backend.title, name, result, cpu)
+        logs = [list(event_log_scenarios(base, backend, extra, args))
+                for (_, backend, _, base), (_, extra) in zip(started, prepared)]
+        for i in range(len(logs[0])):
+            for (label, backend, proc, base), scenarios in zip(started, logs):
+                name, cycles = scenarios[i]
+                result, cpu = timed(proc, base, cycles, args, use_wrk)
+                (run_.rows if label == "current" else run_.baseline).append(Row(backend.title, name, result, cpu))
+                show(label, backend.title, name, result, cpu)
+        if kind != "embedded":
+            run_.notes += asyncio.run(redis_bytes(started[0][3], started[0][1]))
     finally:
-        stop(proc)
-        backend.drop()
+        for _, backend, proc, _ in started:
+            stop(proc)
+            backend.drop()
+
+
+def show(label: str, backend: str, name: str, r: Result, cpu: float | None) -> None:
+    print(f"  {label:<8} {backend:<9} {name:<40} {r.rps:>8.0f}/s p99 {r.p99_ms:>7.1f} ms"
+          + (f" cpu {cpu:.2f} ms/req" if cpu is not None else "") + (f"  ({r.failed} failed)" if r.failed else ""),
+          flush=True)
 
 
 async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, list[list[Req]]]], dict]:
@@ -387,11 +442,24 @@ def roller(seconds: float) -> list[tuple[str, float, float]]:
 
 def report(run_: Run, engine_rows, roller_rows, args) -> None:
     print(f"\nceiling (bare Starlette JSON POST, same uvicorn): {run_.ceiling:,.0f}/s")
-    print(f"\n{'backend':<10}{'scenario':<42}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x ceiling':>11}{'failed':>8}")
+    print(f"\n{'backend':<10}{'scenario':<42}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x ceiling':>11}{'failed':>8}"
+          f"{'CPU ms/req':>12}")
     for row in run_.rows:
         r = row.result
+        cpu = f"{row.cpu_ms:>12.2f}" if row.cpu_ms is not None else f"{'-':>12}"
         print(f"{row.backend:<10}{row.scenario:<42}{r.rps:>9.0f}{r.p50_ms:>9.1f}{r.p99_ms:>9.1f}"
-              f"{r.rps / run_.ceiling:>10.3f}x{r.failed:>8}")
+              f"{r.rps / run_.ceiling:>10.3f}x{r.failed:>8}{cpu}")
+    if run_.baseline:
+        print(f"\nbaseline ({args.baseline}) beside this checkout, each scenario back to back:")
+        print(f"{'backend':<10}{'scenario':<42}{'req/s before':>13}{'after':>8}{'ratio':>8}{'p99 before':>12}"
+              f"{'after':>8}{'CPU ms before':>15}{'after':>7}")
+        for before in run_.baseline:
+            after = next(r for r in run_.rows if r.backend == before.backend and r.scenario == before.scenario)
+            b, a = before.result, after.result
+            cpu = (f"{before.cpu_ms:>15.2f}{after.cpu_ms:>7.2f}" if before.cpu_ms is not None and after.cpu_ms
+                   is not None else "")
+            print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}{a.rps / max(b.rps, 1e-9):>7.2f}x"
+                  f"{b.p99_ms:>12.1f}{a.p99_ms:>8.1f}{cpu}")
     print(f"\n{'engine':<14}{'moves':>6}{'moves/s':>10}{'cycles/s':>10}{'d20 same dice/s':>17}{'ratio':>8}"
           "   dice of one cycle (as d20 rolls them)")
     for system, moves, cycles, ref, expr in engine_rows:
@@ -448,6 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=int, default=32, help="tables at once = connections")
     ap.add_argument("--backends", default="embedded,servers")
     ap.add_argument("--no-wrk", action="store_true", help="use the in-process client even when wrk is installed")
+    ap.add_argument("--baseline", metavar="CHECKOUT", help="a checkout of an earlier commit (git archive REV | tar -x "
+                    "-C DIR) whose server runs every scenario right after this one's, for before/after in one run")
     args = ap.parse_args(argv)
     args.log_sizes = [10**4, 10**6]
     if args.quick:
@@ -460,18 +530,19 @@ def main(argv: list[str] | None = None) -> int:
     if not have_wrk():
         print(f"wrk not found: {WRK_INSTALL}")
     run_ = Run()
-    proc, base = start_ceiling()
-    try:
-        ceiling = run(base, [[Req.json("POST", "/", {"expression": "3d10"})]], args.tables, args.seconds,
-                      use_wrk=use_wrk)
-    finally:
-        stop(proc)
-    run_.ceiling = ceiling.rps
-    run_.rows.append(Row("-", "ceiling: bare Starlette POST", ceiling))
-    print(f"  ceiling {ceiling.rps:,.0f}/s p99 {ceiling.p99_ms:.1f} ms", flush=True)
+    for plain in (False, True):
+        proc, base = start_ceiling(plain)
+        try:
+            ceiling, cpu = timed(proc, base, [[Req.json("POST", "/", {"expression": "3d10"})]], args, use_wrk)
+        finally:
+            stop(proc)
+        name = "ceiling, asyncio + h11 (plain uvicorn)" if plain else "ceiling: bare Starlette POST"
+        run_.ceiling = run_.ceiling or ceiling.rps
+        run_.rows.append(Row("-", name, ceiling, cpu))
+        print(f"  {name} {ceiling.rps:,.0f}/s p99 {ceiling.p99_ms:.1f} ms", flush=True)
     for kind in args.backends.split(","):
         with tempfile.TemporaryDirectory() as tmp:
-            measure_backend(run_, Backend(kind, tmp), args, use_wrk)
+            measure_backend(run_, kind, tmp, args, use_wrk)
     seconds = 0.2 if args.quick else 1.0
     report(run_, engines(seconds), roller(seconds), args)
     return 0

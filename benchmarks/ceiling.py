@@ -1,9 +1,10 @@
 """The ceiling the benchmark measures against: a bare Starlette JSON endpoint, nothing else.
 
-    python benchmarks/ceiling.py PORT
+    python benchmarks/ceiling.py PORT [plain]
 
 Served by uvicorn with the options `rulekeeper serve` uses (service.cli.server_options), so the ratio of a
-Rulekeeper endpoint to this one is what the service itself costs on top of the server stack."""
+Rulekeeper endpoint to this one is what the service itself costs on top of the server stack. `plain`: on
+asyncio and h11 instead, what uvicorn serves with when uvloop and httptools are missing."""
 from __future__ import annotations
 
 import sys
@@ -27,4 +28,7 @@ if __name__ == "__main__":
 
     from service.cli import server_options
 
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **server_options())
+    options = server_options()
+    if sys.argv[2:] == ["plain"]:
+        options.update(loop="asyncio", http="h11")
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **options)
