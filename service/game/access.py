@@ -23,7 +23,7 @@ _CAMPAIGN_COLUMNS = [c.key for c in _campaigns.columns]
 _CHARACTER_COLUMNS = [c.key for c in _characters.columns]
 
 
-def _statement(with_characters: bool):
+def _statement(with_characters: bool, lock: bool = True):
     hooks = exists().where(Webhook.__table__.c.campaign_id == _campaigns.c.id,
                            Webhook.__table__.c.status == "active").label("hooks")
     columns = [*_campaigns.columns, _credentials.c.id.label("credential_id"), _credentials.c.role,
@@ -34,12 +34,14 @@ def _statement(with_characters: bool):
                                                     _credentials.c.token_hash == bindparam("token_hash")))
     if with_characters:
         stmt = stmt.outerjoin(_characters, _characters.c.campaign_id == _campaigns.c.id)
-    return stmt.where(_campaigns.c.id == bindparam("campaign_id")).with_for_update(of=_campaigns)
+    stmt = stmt.where(_campaigns.c.id == bindparam("campaign_id"))
+    return stmt.with_for_update(of=_campaigns) if lock else stmt
 
 
 # Built once: constructing a statement costs as much as executing a cached one.
 _WITH_CHARACTERS = _statement(True)
 _WITHOUT_CHARACTERS = _statement(False)
+_READING = _statement(True, lock=False)
 _PLAYERS_CHARACTERS = select(_characters.c.id).where(_characters.c.campaign_id == bindparam("campaign_id"),
                                                      _characters.c.player_id == bindparam("player_id"))
 
@@ -57,11 +59,20 @@ async def open_for_writing(s: AsyncSession, token: str | None, campaign_id: str,
                            characters: bool = True) -> Opened:
     """As `authenticate` then `locked_campaign` (and the campaign's characters): a 401 without a token that
     belongs to this campaign. A campaign that does not exist has no token, so that is a 401 too."""
+    return await _open(s, token, campaign_id, _WITH_CHARACTERS if characters else _WITHOUT_CHARACTERS, characters)
+
+
+async def open_for_reading(s: AsyncSession, token: str | None, campaign_id: str) -> Opened:
+    """The same, without the lock: for reading the table."""
+    return await _open(s, token, campaign_id, _READING, True)
+
+
+async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement, characters: bool) -> Opened:
     if not token:
         raise unauthorized()
     conn = await s.connection()
     params = {"token_hash": hash_token(token), "campaign_id": campaign_id}
-    rows = (await conn.execute(_WITH_CHARACTERS if characters else _WITHOUT_CHARACTERS, params)).mappings().all()
+    rows = (await conn.execute(statement, params)).mappings().all()
     if not rows:
         refused()
         raise unauthorized("the bearer token is not valid for this campaign")

@@ -10,11 +10,10 @@ from service import metrics
 from service.dice.types import DiceError
 from service.game import events as log
 from service.game import idempotency, movelog, movewrite, tables
-from service.game.access import open_for_writing
-from service.game.auth import authenticate
+from service.game.access import open_for_reading, open_for_writing
 from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
-from service.game.errors import GameError, from_validation, not_found
+from service.game.errors import GameError, from_validation
 from service.game.inputs import ActionRequest
 from service.rules.base import RuleViolation
 from service.rules.registry import SYSTEMS
@@ -44,13 +43,11 @@ def parse_if_match(value: str | None) -> int | None:
 async def get_state(svc: Services, campaign_id: str, token: str | None, version: int | None = None) -> dict[str, Any]:
     """The table as this caller may see it: now, or as it stood at an earlier `version`."""
     async with svc.read() as s:
-        principal = await authenticate(s, token, campaign_id)
-        campaign = await s.get(log.Campaign, campaign_id)
-        if campaign is None:
-            raise not_found("campaign", "campaign_id")
+        opened = await open_for_reading(s, token, campaign_id)
+        principal, campaign = opened.principal, opened.campaign
         system = SYSTEMS[campaign.system]
         if version is None or version == campaign.table_version:
-            state = await tables.load(svc, s, campaign, writing=False)
+            state = await tables.load(svc, s, campaign, writing=False, characters=opened.characters)
             version = campaign.table_version
         elif version > campaign.table_version:
             raise GameError(404, "not_found", f"the table is at version {campaign.table_version}; "
