@@ -345,7 +345,8 @@ async def redis_bytes(base: str, backend: Backend) -> list[str]:
         goon = r.json()["id"]
         cases = [("stepdice encounter (1 PC, 4 enemies)", step, fight),
                  ("action_deck encounter (2 participants, dealt)", deck,
-                  [{"type": "start_encounter", "participants": [deck.character, goon]}, {"type": "deal"}])]
+                  [{"type": "open_session", "players": []},
+                   {"type": "start_encounter", "participants": [deck.character, goon]}, {"type": "deal"}])]
         client = aioredis.Redis.from_url(backend.redis_url)
         try:
             for label, t, moves in cases:
@@ -458,7 +459,12 @@ def report(run_: Run, engine_rows, roller_rows, args) -> None:
             b, a = before.result, after.result
             cpu = (f"{before.cpu_ms:>15.2f}{after.cpu_ms:>7.2f}" if before.cpu_ms is not None and after.cpu_ms
                    is not None else "")
-            print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}{a.rps / max(b.rps, 1e-9):>7.2f}x"
+            if not b.requests or not a.requests:
+                # A server that answered nothing for a whole scenario has stalled: say so, no ratio.
+                print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}   "
+                      f"{'baseline' if not b.requests else 'this checkout'} answered nothing")
+                continue
+            print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}{a.rps / b.rps:>7.2f}x"
                   f"{b.p99_ms:>12.1f}{a.p99_ms:>8.1f}{cpu}")
     print(f"\n{'engine':<14}{'moves':>6}{'moves/s':>10}{'cycles/s':>10}{'d20 same dice/s':>17}{'ratio':>8}"
           "   dice of one cycle (as d20 rolls them)")
