@@ -8,7 +8,7 @@ Every scenario is closed-loop with 32 connections (--tables), one uvicorn worker
 
 - the ceiling: POST of a small JSON body to a bare Starlette `JSONResponse` (benchmarks/ceiling.py);
 - writes, REST and GraphQL: a free roll (3d10) and each rule system's real moves (benchmarks/workload.py),
-  over 32 tables at once (one connection per table) and on one contended table;
+  over 32 tables at once (--tables) (one connection per table) and on one contended table;
 - reads: the table's state, and the event log (the last 100 events) over the 32 tables;
 - the event log of one campaign holding 10^4 and 10^6 events (inserted in bulk), pages at its start, middle
   and end;
@@ -290,8 +290,8 @@ async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, li
         rollers = await tables_for(c, step, n, check=False)
         contended = (await tables_for(c, step, 1, check=False))[0]
         scenarios += [
-            ("REST roll 3d10, 32 tables", [[roll_req(t, False)] for t in rollers]),
-            ("GraphQL roll 3d10, 32 tables", [[roll_req(t, True)] for t in rollers]),
+            (f"REST roll 3d10, {n} tables", [[roll_req(t, False)] for t in rollers]),
+            (f"GraphQL roll 3d10, {n} tables", [[roll_req(t, True)] for t in rollers]),
             ("REST roll 3d10, one table", [[roll_req(contended, False)]]),
             ("GraphQL roll 3d10, one table", [[roll_req(contended, True)]]),
         ]
@@ -299,7 +299,7 @@ async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, li
             for graphql in (False, True):
                 tables = await tables_for(c, w, n)
                 api = "GraphQL" if graphql else "REST"
-                scenarios.append((f"{api} {w.system} moves, 32 tables",
+                scenarios.append((f"{api} {w.system} moves, {n} tables",
                                   [[act_req(w, t, a, graphql) for a in w.cycle(t.character)] for t in tables]))
             if w.single_move:
                 for graphql in (False, True):
@@ -308,8 +308,8 @@ async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, li
                     scenarios.append((f"{api} {w.system} move, one table",
                                       [[act_req(w, t, w.cycle(t.character)[0], graphql)]]))
         scenarios += [
-            ("GET state, 32 tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/state", token=t.gm)] for t in rollers]),
-            ("GET events (last 100), 32 tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/events?after=0&limit=100",
+            (f"GET state, {n} tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/state", token=t.gm)] for t in rollers]),
+            (f"GET events (last 100), {n} tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/events?after=0&limit=100",
                                                             token=t.gm)] for t in rollers]),
         ]
         logs = {size: await tables_for(c, step, 1, check=False) for size in args.log_sizes}
@@ -488,8 +488,8 @@ def targets(run_: Run, engine_rows, args) -> None:
     for backend in ("pg+redis", "embedded"):
         if not any(r.backend == backend for r in run_.rows):
             continue
-        writes = [(r.scenario, r.result) for r in run_.rows if r.backend == backend and "32 tables" in r.scenario
-                  and not r.scenario.startswith("GET") and r.scenario.startswith("REST")]
+        writes = [(r.scenario, r.result) for r in run_.rows if r.backend == backend and r.scenario.endswith(" tables")
+                  and r.scenario.startswith("REST")]
         for name, r in writes:
             if backend == "pg+redis":
                 line(r.rps / c >= 0.25 and r.p99_ms < 50,
