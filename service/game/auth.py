@@ -26,7 +26,8 @@ class AuthFailures:
 auth_failures: ContextVar[AuthFailures | None] = ContextVar("auth_failures", default=None)
 
 
-def _refused() -> None:
+def refused() -> None:
+    """Count a refused credential against this request's client."""
     failures = auth_failures.get()
     if failures is not None:
         failures.count += 1
@@ -56,7 +57,7 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
         raise unauthorized()
     cred = await session.scalar(select(Credential).where(Credential.token_hash == hash_token(token)))
     if cred is None or cred.campaign_id != campaign_id:
-        _refused()
+        refused()
         raise unauthorized("the bearer token is not valid for this campaign")
     chars: frozenset[str] = frozenset()
     if cred.player_id:
@@ -79,6 +80,6 @@ def check_operator_key(settings: Settings, given: str | None) -> None:
         return
     if not given or not hmac.compare_digest(given.encode(), str(expected).encode()):
         if given:
-            _refused()
+            refused()
         raise GameError(401, "operator_key_required", "this deployment requires the operator key to create campaigns",
                         field="Authorization")

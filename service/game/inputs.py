@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from service.dice.types import DiceMode
+from service.game.deadline_settings import TurnDeadlines
 from service.rules.registry import SYSTEMS
 
 SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
@@ -39,6 +40,9 @@ class CampaignCreate(_In):
                                     description="Per-campaign toggles of the rule system; omitted ones take the spec's default.")
     dice_mode: DiceMode = Field("server", description="server: the service rolls; verifiable: commit-reveal rolls anyone can "
                                                       "check after the session closes; table: clients enter physical dice.")
+    turn_deadlines: TurnDeadlines | None = Field(None, description="Time limits for players' turns and pending "
+                                                 "choices, kept by the server; omitted: no deadlines (the GM may "
+                                                 "set them later).")
 
 
 class PlayerInvite(_In):

@@ -10,6 +10,7 @@ import typing
 import strawberry
 from strawberry.scalars import JSON
 
+from service.api.graphql.deadlines import TurnDeadlinesInput
 from service.api.graphql.inputs import ActionInput, OptionsInput, SheetInput
 from service.api.graphql.typed import GEN
 from service.api.rest import responses as r
@@ -31,6 +32,8 @@ class CreateCampaignInput:
     options: OptionsInput | None = strawberry.field(default=None, description="The options of `system`; omitted "
                                                                               "ones take the spec's default.")
     dice_mode: DiceModeEnum = DiceModeEnum("server")  # type: ignore[valid-type]
+    turn_deadlines: TurnDeadlinesInput | None = strawberry.field(  # type: ignore[valid-type]
+        default=None, description="Time limits for players' turns and pending choices; omitted: none.")
 
 
 @strawberry.input

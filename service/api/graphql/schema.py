@@ -21,6 +21,7 @@ from service.api.graphql.envelopes import (ActInput, AssignCharacterInput, Campa
                                            RotateWebhookSecretInput, RollInput, SetClientSeedInput, UndoMovesInput,
                                            UpdateWebhookInput, ValidateCharacterInput, WebhookDeliveryInput,
                                            WebhookInput)
+from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery, turn_deadlines_body
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
@@ -115,7 +116,7 @@ ErrorCode = GEN.enum(ERROR_CODES, "ErrorCode")
 
 
 @strawberry.type
-class Query:
+class Query(DeadlineQuery):
     @strawberry.field(description="Every code an error's `extensions.code` may carry (REST: the problem's `code`).")
     def error_codes(self) -> list[ErrorCode]:  # type: ignore[valid-type]
         return [ErrorCode(code) for code in ERROR_CODES]
@@ -214,7 +215,7 @@ async def _action_payload(info: Info, out: dict[str, Any], campaign_id) -> dict[
 
 
 @strawberry.type
-class Mutation:
+class Mutation(DeadlineMutation):
     @strawberry.mutation
     async def create_campaign(self, info: Info, input: CreateCampaignInput) -> CreateCampaignPayload:
         svc, token = ctx(info)
@@ -224,7 +225,8 @@ class Mutation:
             if system != input.system.value:
                 raise _mismatch(input.system.value, system, "options")
         body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system.value,
-                                                    "options": options, "dice_mode": input.dice_mode.value}))
+                                                    "options": options, "dice_mode": input.dice_mode.value,
+                                                    "turn_deadlines": turn_deadlines_body(input.turn_deadlines)}))
         out = await run(campaigns.create_campaign(svc, body, token))
         return {**out, "campaign": _campaign(out["campaign"])}
 

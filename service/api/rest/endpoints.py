@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.api.rest import deadlines
 from service.api.rest.request import Call
 from service.api.systemmodels import per_system
 from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer, webhooks
@@ -190,3 +191,4 @@ INPUTS = {
     "importCampaign": transfer.CampaignDocument, "createWebhook": webhooks.WebhookCreate,
     "updateWebhook": webhooks.WebhookUpdate,
 }
+INPUTS.update(deadlines.INPUTS)

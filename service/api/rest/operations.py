@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from service.api.rest import deadlines as dl
 from service.api.rest import endpoints as ep
 from service.api.rest import responses as r
 from service.api.rest.systemschemas import action_request
@@ -156,6 +157,7 @@ OPERATIONS: list[Operation] = [
               "Send a delivery again, with the same webhook-id and a fresh budget of attempts (GM)",
               r.WebhookDeliveryDetail, tag="webhooks", errors=(401, 403, 404, 503)),
 ]
+OPERATIONS += dl.operations(Operation, C, READ, WRITE)
 
 
 def operations_for(systems: list[str]) -> list[Operation]:
