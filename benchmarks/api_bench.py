@@ -69,7 +69,7 @@ def scenarios(ctx: dict[str, str]) -> dict[str, Callable[[httpx.AsyncClient], Aw
     # player's benefit), so every request takes the whole path: auth, lock, load, engine, compare-and-set, log.
     note = {"type": "gm_note", "text": "the torches gutter"}
     gql = {"query": "mutation($i: ActInput!) { act(input: $i) { version events { type } } }",
-           "variables": {"i": {"campaignId": cid, "action": note}}}
+           "variables": {"i": {"campaignId": cid, "action": {"stepdice": {"gmNote": {"text": note["text"]}}}}}}
     return {
         "GET /healthz (floor)": lambda c: c.get("/healthz"),
         "GET state": lambda c: c.get(f"/v1/campaigns/{cid}/state", headers=h),

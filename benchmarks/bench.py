@@ -46,8 +46,9 @@ from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
 from workload import WORKLOADS, Workload  # noqa: E402
 
 ROLL_GQL = ("mutation($i: RollInput!) { rollExpression(input: $i) "
-            "{ total text dice { sides face } events { seq type data } } }")
-ACT_GQL = "mutation($i: ActInput!) { act(input: $i) { version state events { seq type data } } }"
+            "{ total text dice { sides face } events { seq type data { __typename } } } }")
+ACT_GQL = ("mutation($i: ActInput!) { act(input: $i) { version state { __typename } "
+           "events { seq type data { __typename } } } }")
 EXPRESSIONS = ["1d20", "3d10", "4d6kh3", "10d10e10"]
 
 
@@ -205,6 +206,22 @@ async def new_table(c: httpx.AsyncClient, w: Workload) -> Table:
     return Table(cid, gm, character)
 
 
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def gql_action(system: str, action: dict) -> dict:
+    """A REST move as GraphQL's `ActionInput`: `{system: {moveType: {camelCasedField: …}}}` (`true` if none)."""
+    def fields(value):
+        if isinstance(value, dict):
+            return {_camel(k): fields(v) for k, v in value.items()}
+        return [fields(v) for v in value] if isinstance(value, list) else value
+
+    rest = {k: v for k, v in action.items() if k != "type"}
+    return {_camel(system): {_camel(action["type"]): fields(rest) if rest else True}}
+
+
 def move_body(w: Workload, action: dict) -> dict:
     faces = (w.dice or {}).get(action["type"])
     return {"action": action, **({"dice": faces} if faces is not None else {})}
@@ -231,7 +248,8 @@ async def tables_for(c: httpx.AsyncClient, w: Workload, n: int, *, check: bool =
 def act_req(w: Workload, t: Table, action: dict, graphql: bool) -> Req:
     body = move_body(w, action)
     if graphql:
-        return Req.json("POST", "/graphql", {"query": ACT_GQL, "variables": {"i": {"campaignId": t.id, **body}}}, t.gm)
+        move = {**body, "action": gql_action(w.system, body["action"])}
+        return Req.json("POST", "/graphql", {"query": ACT_GQL, "variables": {"i": {"campaignId": t.id, **move}}}, t.gm)
     return Req.json("POST", f"/v1/campaigns/{t.id}/actions", body, t.gm)
 
 

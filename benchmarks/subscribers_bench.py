@@ -33,7 +33,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_bench import start_server  # noqa: E402  (a sibling script, not a package)
 
-SUBSCRIPTION = "subscription($c: String!, $a: Int!) { campaignEvents(campaignId: $c, after: $a) { seq type } }"
+SUBSCRIPTION = "subscription($c: ID!, $a: Int!) { campaignEvents(campaignId: $c, after: $a) { seq type } }"
 
 
 def cpu_seconds(pid: int) -> float:

@@ -3,8 +3,40 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
+
+
+# How `rulekeeper serve` tells its workers (which import the app afresh) what to announce once they are ready.
+_ANNOUNCE = "RULEKEEPER_SERVE_ANNOUNCE"
+
+
+class _SaysWhenReady:
+    """Logs "serving on" once the application's startup has completed (on PostgreSQL the migrations take
+    seconds): a line that says the service answers, not that it is about to start."""
+
+    def __init__(self, app, message: str) -> None:
+        self.app, self.message = app, message
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+
+        async def tell(message) -> None:
+            await send(message)
+            if message["type"] == "lifespan.startup.complete":
+                logging.getLogger("rulekeeper").info("%s", self.message)
+
+        await self.app(scope, receive, tell)
+
+
+def serving_app():
+    """The ASGI app `rulekeeper serve` runs (an application factory, so every worker process makes its own)."""
+    from service.asgi import app
+
+    return _SaysWhenReady(app, os.environ.get(_ANNOUNCE, "serving"))
 
 
 def _serve(args) -> int:
@@ -15,12 +47,12 @@ def _serve(args) -> int:
 
     configure()
     settings = Settings.from_env()
-    logging.getLogger("rulekeeper").info("serving on http://%s:%d (REST /v1, GraphQL /graphql, contract /openapi.json)",
-                                         args.host, args.port)
+    os.environ[_ANNOUNCE] = (f"serving on http://{args.host}:{args.port} (REST /v1, GraphQL /graphql, "
+                             "contract /openapi.json)")
     # uvicorn buffers a whole WebSocket message (16 MiB by default) before the application sees it.
     # log_config=None: uvicorn's loggers go through ours (service/logs.py), one format for every line; the
     # access log is the service's own, which carries the request id.
-    uvicorn.run("service.asgi:app", host=args.host, port=args.port, workers=args.workers,
+    uvicorn.run("service.cli:serving_app", factory=True, host=args.host, port=args.port, workers=args.workers,
                 ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
                 **server_options())
     return 0

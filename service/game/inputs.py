@@ -54,7 +54,10 @@ class CharacterAssign(_In):
 
 
 class ActionRequest(_In):
-    action: dict[str, Any] = Field(description="The move, with its `type`; see the rule system's actions.")
+    system: SystemId | None = Field(None, description="The campaign's rule system, when the client wants it checked: "
+                                                      "a move meant for another system is refused (409 `system_mismatch`).")
+    action: dict[str, Any] = Field(description="The move, with its `type`; see the rule system's actions.",
+                                   json_schema_extra={"x-per-system": "action"})
     dice: Faces | None = Field(None, max_length=100, description="Table mode only: the physical faces, in the order the move rolls them.")
 
 

@@ -81,6 +81,9 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         metrics.system_is(campaign.system)
         require_active(campaign)
         system = SYSTEMS[campaign.system]
+        if body.system is not None and body.system != campaign.system:
+            raise GameError(409, "system_mismatch", f"this campaign plays {campaign.system}, not {body.system}",
+                            field="system")
         try:
             action = movelog.action_adapter(campaign.system).validate_python(body.action)
         except ValidationError as exc:

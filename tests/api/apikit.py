@@ -88,3 +88,26 @@ def assert_problem(r: httpx.Response, status: int, code: str, field: str | None 
     if field is not None:
         assert body.get("field") == field, body
     return body
+
+
+def camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def gql_action(system: str, action: dict[str, Any]) -> dict[str, Any]:
+    """A REST move as the GraphQL `ActionInput`: `{system: {moveType: {camelCasedField: …}}}`."""
+    def fields(value):
+        if isinstance(value, dict):
+            return {camel(k): fields(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fields(v) for v in value]
+        return value
+
+    rest = {k: v for k, v in action.items() if k != "type"}
+    return {camel(system): {camel(action["type"]): fields(rest) if rest else True}}
+
+
+def untyped(value: dict[str, Any]) -> Any:
+    assert value["__typename"] == "Untyped", value
+    return value["json"]

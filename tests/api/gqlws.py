@@ -10,8 +10,31 @@ from typing import Any
 
 import websockets
 
-EVENTS = """subscription($c: String!, $a: Int!) {
-  campaignEvents(campaignId: $c, after: $a) { seq type data actor { role playerId } createdAt } }"""
+# The payloads these tests produce: the service's own events and Step Dice's notes, every field selected so a
+# subscription event can be compared with the REST log's.
+EVENTS = """subscription($c: ID!, $a: Int!) {
+  campaignEvents(campaignId: $c, after: $a) { seq type actor { role playerId } createdAt
+    data { __typename ... on Untyped { json }
+      ... on CampaignCreatedEvent { name system options diceMode }
+      ... on PlayerInvitedEvent { playerId name }
+      ... on DiceRolledEvent { purpose diceSession refused { code status detail }
+                               dice { sides face source seq purpose } hidden sealed hiddenDice }
+      ... on ExpressionRolledEvent { expression label total text tree }
+      ... on StepDiceGmNoteEvent { text testId } } } }"""
+# Fields the REST payload leaves out when they do not apply (GraphQL answers null).
+OMITTED_WHEN_NULL = {"DiceRolledEvent": {"dice_session", "refused", "dice", "hidden", "sealed", "hidden_dice"}}
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_snake(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 class Subscriber:
@@ -58,6 +81,15 @@ async def subscribe(base_url: str, token: str, campaign_id: str, after: int = 0)
 
 def as_rest(event: dict[str, Any]) -> dict[str, Any]:
     """A subscription event in the REST log's shape, to compare the two."""
-    return {"seq": event["seq"], "type": event["type"], "data": event["data"],
+    data = event["data"]
+    kind = data["__typename"]
+    if kind == "Untyped":
+        payload = data["json"]
+    else:
+        omitted = OMITTED_WHEN_NULL.get(kind, set())
+        # JSON-typed fields (options, tree) come back as sent: only the selected field names are camelCase.
+        payload = {_snake(k): v if k in ("options", "tree") else _plain(v) for k, v in data.items()
+                   if k != "__typename" and not (v is None and _snake(k) in omitted)}
+    return {"seq": event["seq"], "type": event["type"], "data": payload,
             "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},
             "created_at": event["createdAt"]}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 
-from apikit import bearer, new_table
+from apikit import ROGUE, bearer, gql_action, new_table
 
 
 async def gql(client, query: str, variables: dict | None = None, token: str | None = None) -> dict:
@@ -14,7 +14,8 @@ async def gql(client, query: str, variables: dict | None = None, token: str | No
 
 
 CREATE = """mutation($input: CreateCampaignInput!) {
-  createCampaign(input: $input) { gmToken campaign { id system diceMode options } } }"""
+  createCampaign(input: $input) { gmToken campaign { id system diceMode
+    options { __typename ... on StepDiceOptions { useArmorTokens } } } } }"""
 
 
 async def test_graphql_is_served_at_the_exact_path_without_redirect(client):
@@ -25,9 +26,10 @@ async def test_graphql_is_served_at_the_exact_path_without_redirect(client):
 
 async def test_create_campaign_invite_and_read_through_graphql(client):
     out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "diceMode": "table",
-                                               "options": {"use_armor_tokens": True}}})
+                                               "options": {"stepdice": {"useArmorTokens": True}}}})
     camp = out["data"]["createCampaign"]
-    assert camp["campaign"]["diceMode"] == "table" and camp["campaign"]["options"]["use_armor_tokens"] is True
+    assert camp["campaign"]["diceMode"] == "table" and camp["campaign"]["system"] == "stepdice"
+    assert camp["campaign"]["options"] == {"__typename": "StepDiceOptions", "useArmorTokens": True}
     cid, gm = camp["campaign"]["id"], camp["gmToken"]
     inv = await gql(client, """mutation($i: InvitePlayerInput!) { invitePlayer(input: $i) { token player { id name } } }""",
                     {"i": {"campaignId": cid, "name": "Ala"}}, gm)
@@ -52,9 +54,9 @@ async def test_roll_expression_and_event_log_through_graphql(client):
                     {"i": {"campaignId": t.id, "expression": "2d6+1", "dice": [2, 5]}}, t.gm)
     roll = out["data"]["rollExpression"]
     assert roll["total"] == 8 and [d["face"] for d in roll["dice"]] == [2, 5]
-    ev = await gql(client, """query($c: String!) { events(campaignId: $c, after: 0) { items { seq type } hasMore } }""",
+    ev = await gql(client, """query($c: ID!) { events(campaignId: $c) { edges { node { seq type } } } }""",
                    {"c": t.id}, t.gm)
-    assert [e["type"] for e in ev["data"]["events"]["items"]][-2:] == ["dice_rolled", "expression_rolled"]
+    assert [e["node"]["type"] for e in ev["data"]["events"]["edges"]][-2:] == ["dice_rolled", "expression_rolled"]
 
 
 async def test_campaign_events_subscription_streams_the_log(app, client):
@@ -63,7 +65,7 @@ async def test_campaign_events_subscription_streams_the_log(app, client):
     t = await new_table(client)
     await t.invite("Ala")
     ctx = {"services": app.state.services, "token": t.gm, "request": None, "response": None}
-    stream = await schema.subscribe("subscription($c: String!) { campaignEvents(campaignId: $c) { seq type } }",
+    stream = await schema.subscribe("subscription($c: ID!) { campaignEvents(campaignId: $c) { seq type } }",
                                     variable_values={"c": t.id}, context_value=ctx)
     got = []
     async for result in stream:
@@ -88,7 +90,7 @@ def test_campaign_events_over_websocket_graphql_transport_ws(embedded_settings):
             ws.send_json({"type": "connection_init", "payload": {"authorization": f"Bearer {gm}"}})
             assert ws.receive_json()["type"] == "connection_ack"
             ws.send_json({"id": "1", "type": "subscribe", "payload": {
-                "query": "subscription($c: String!) { campaignEvents(campaignId: $c) { seq type } }",
+                "query": "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq type } }",
                 "variables": {"c": cid}}})
             first = ws.receive_json()
             assert first["type"] == "next" and first["payload"]["data"]["campaignEvents"] == {
@@ -111,7 +113,7 @@ def test_subscription_without_a_token_is_refused_with_the_rest_code(embedded_set
             ws.send_json({"type": "connection_init", "payload": {}})
             assert ws.receive_json()["type"] == "connection_ack"
             ws.send_json({"id": "1", "type": "subscribe", "payload": {
-                "query": "subscription($c: String!) { campaignEvents(campaignId: $c) { seq } }", "variables": {"c": cid}}})
+                "query": "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq } }", "variables": {"c": cid}}})
             msg = ws.receive_json()
             assert msg["type"] in {"error", "next"}
             errors = msg["payload"] if msg["type"] == "error" else msg["payload"]["errors"]
@@ -128,3 +130,89 @@ async def test_graphql_writes_honour_idempotency_key(client):
     assert "errors" not in first and first == again
     logged = [e for e in await t.events() if e["type"] == "expression_rolled"]
     assert len(logged) == 1
+
+
+EVENTS = """query($c: ID!, $after: String, $first: Int!) { events(campaignId: $c, after: $after, first: $first) {
+  edges { cursor node { seq type } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }"""
+
+
+async def test_events_are_a_relay_connection_read_page_by_page_with_end_cursor(client):
+    t = await new_table(client)
+    for name in ("Ala", "Olek", "Ewa"):
+        await t.invite(name)
+    seen, after = [], None
+    while True:
+        page = (await gql(client, EVENTS, {"c": t.id, "after": after, "first": 2}, t.gm))["data"]["events"]
+        seen += [e["node"]["seq"] for e in page["edges"]]
+        if page["edges"]:
+            assert page["pageInfo"]["endCursor"] == page["edges"][-1]["cursor"]
+        assert page["pageInfo"]["hasPreviousPage"] is (after is not None)
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert seen == [e["seq"] for e in await t.events()] and len(seen) == 4
+
+
+async def test_an_events_cursor_the_service_did_not_issue_is_refused(client):
+    t = await new_table(client)
+    out = await gql(client, EVENTS, {"c": t.id, "after": "42", "first": 2}, t.gm)
+    assert (out["errors"][0]["extensions"]["code"], out["errors"][0]["extensions"]["field"]) == ("invalid_query", "after")
+
+
+ACT = """mutation($i: ActInput!) { act(input: $i) { version events { type } state { __typename } } }"""
+
+
+async def test_a_move_is_a_one_of_input_per_system_and_move_type(client):
+    t = await new_table(client)
+    out = await gql(client, ACT, {"i": {"campaignId": t.id, "action": {"stepdice": {"createEncounter": {
+        "label": "Gate"}}}}}, t.gm)
+    assert "errors" not in out, out
+    assert "encounter_created" in [e["type"] for e in out["data"]["act"]["events"]]
+    # A move without fields is sent as `true`; it reaches the rules like any other.
+    out = await gql(client, ACT, {"i": {"campaignId": t.id, "action": {"stepdice": {"startEncounter": True}}}}, t.gm)
+    assert out["errors"][0]["extensions"]["code"] == "encounter_needs_combatants"
+
+
+async def test_a_move_naming_two_systems_or_two_moves_is_refused_by_the_schema(client):
+    t = await new_table(client)
+    both = {"stepdice": {"gmNote": {"text": "a"}}, "trikus": {"gmNote": {"text": "b"}}}
+    out = await gql(client, ACT, {"i": {"campaignId": t.id, "action": both}}, t.gm)
+    assert out["errors"] and "exactly one" in out["errors"][0]["message"]
+    two = {"stepdice": {"gmNote": {"text": "a"}, "startEncounter": True}}
+    out = await gql(client, ACT, {"i": {"campaignId": t.id, "action": two}}, t.gm)
+    assert out["errors"] and "exactly one" in out["errors"][0]["message"]
+    assert [e["type"] for e in await t.events()].count("gm_note") == 0
+
+
+async def test_a_move_of_another_system_is_refused_with_system_mismatch(client):
+    t = await new_table(client)
+    out = await gql(client, ACT, {"i": {"campaignId": t.id, "action": gql_action("trikus", {
+        "type": "gm_note", "text": "hello"})}}, t.gm)
+    assert out["errors"][0]["extensions"]["code"] == "system_mismatch"
+    assert out["errors"][0]["extensions"]["field"] == "system"
+
+
+async def test_a_sheet_is_a_one_of_input_and_comes_back_typed_by_system(client):
+    t = await new_table(client)
+    sheet = {"stepdice": {"name": ROGUE["name"], "role": ROGUE["role"], "talents": ROGUE["talents"],
+                          "equipment": ROGUE["equipment"]}}
+    q = """mutation($i: CreateCharacterInput!) { createCharacter(input: $i) {
+        character { id name sheet { __typename } } } }"""
+    out = await gql(client, q, {"i": {"campaignId": t.id, "sheet": sheet}}, t.gm)
+    assert "errors" not in out, out
+    assert out["data"]["createCharacter"]["character"]["name"] == ROGUE["name"]
+    wrong = await gql(client, q, {"i": {"campaignId": t.id, "sheet": {"trikus": {"name": "X", "tier": "beginner"}}}},
+                      t.gm)
+    assert wrong["errors"][0]["extensions"]["code"] in {"system_mismatch", "graphql_validation_failed"}
+
+
+async def test_enums_refuse_an_unknown_system_or_dice_mode(client):
+    out = await gql(client, CREATE, {"input": {"name": "G", "system": "chess"}})
+    assert out["errors"][0]["extensions"]["code"] == "graphql_validation_failed"
+    out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "diceMode": "loaded"}})
+    assert out["errors"][0]["extensions"]["code"] == "graphql_validation_failed"
+
+
+async def test_options_of_another_system_are_refused_with_system_mismatch(client):
+    out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "options": {"trikus": {}}}})
+    assert out["errors"][0]["extensions"]["code"] == "system_mismatch"

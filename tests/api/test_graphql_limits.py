@@ -40,20 +40,20 @@ async def test_a_document_past_the_token_limit_is_refused_as_query_too_large():
 
 
 async def test_a_page_of_events_weighs_its_limit_and_a_costly_query_is_refused():
-    page = 'events(campaignId: "x", limit: 500) { items { seq } }'
+    page = 'events(campaignId: "x", first: 500) { edges { node { seq } } }'
     assert codes(await refused("{ " + " ".join(f"p{i}: {page}" for i in range(4)) + " }")) == {"query_too_costly"}
     result = await make_schema(**DEFAULTS).execute("{ " + " ".join(f"p{i}: {page}" for i in range(3)) + " }")
     assert all(e.extensions["code"] != "query_too_costly" for e in result.errors)   # unauthorized, not too costly
 
 
 async def test_a_variable_page_size_weighs_the_largest_page():
-    query = "query($n: Int!) { " + " ".join(f'p{i}: events(campaignId: "x", limit: $n) {{ hasMore }}'
+    query = "query($n: Int!) { " + " ".join(f'p{i}: events(campaignId: "x", first: $n) {{ pageInfo {{ hasNextPage }} }}'
                                             for i in range(4)) + " }"
     assert codes(await refused(query)) == {"query_too_costly"}
 
 
 async def test_an_alias_bomb_of_event_pages_is_refused_before_it_runs():
-    query = "{ " + " ".join(f'a{i}: events(campaignId: "x", limit: 500) {{ hasMore }}' for i in range(1000)) + " }"
+    query = "{ " + " ".join(f'a{i}: events(campaignId: "x", first: 500) {{ pageInfo {{ hasNextPage }} }}' for i in range(1000)) + " }"
     start = time.perf_counter()
     errors = await refused(query, max_tokens=100_000)
     assert codes(errors) == {"too_many_aliases", "query_too_costly"}
@@ -117,7 +117,7 @@ async def test_an_unexpected_error_is_masked_for_the_client_and_logged_in_full(c
 
     monkeypatch.setattr(campaigns, "read_events", broken)
     with caplog.at_level(logging.ERROR, logger="rulekeeper.errors"):
-        r = await client.post("/graphql", json={"query": '{ events(campaignId: "%s") { hasMore } }' % t.id},
+        r = await client.post("/graphql", json={"query": '{ events(campaignId: "%s") { pageInfo { hasNextPage } } }' % t.id},
                               headers=bearer(t.gm))
     error = r.json()["errors"][0]
     assert error["extensions"]["code"] == "internal_error"
@@ -127,7 +127,7 @@ async def test_an_unexpected_error_is_masked_for_the_client_and_logged_in_full(c
 
 async def test_a_refused_command_keeps_its_message_and_code(client):
     t = await new_table(client)
-    r = await client.post("/graphql", json={"query": '{ events(campaignId: "%s") { hasMore } }' % t.id},
+    r = await client.post("/graphql", json={"query": '{ events(campaignId: "%s") { pageInfo { hasNextPage } } }' % t.id},
                           headers=bearer("rk_gm_wrong"))
     error = r.json()["errors"][0]
     assert error["extensions"]["code"] == "unauthorized" and "token" in error["message"]
@@ -151,7 +151,7 @@ def test_operations_past_the_per_socket_limit_get_an_error_with_a_code(embedded_
         cid, gm = created["campaign"]["id"], created["gm_token"]
         session = _socket(stack, http, gm)
         assert session.receive_json()["type"] == "connection_ack"
-        sub = "subscription($c: String!) { campaignEvents(campaignId: $c) { seq } }"
+        sub = "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq } }"
         for i in range(3):
             session.send_json({"id": str(i), "type": "subscribe", "payload": {"query": sub, "variables": {"c": cid}}})
         seen = [session.receive_json() for _ in range(3)]

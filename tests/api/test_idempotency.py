@@ -226,7 +226,7 @@ async def test_every_keyed_operation_replays_its_first_reply(client):
 async def test_graphql_act_with_a_key_applies_once(client):
     t = await new_table(client)
     q = """mutation($i: ActInput!) { act(input: $i) { version } }"""
-    body = {"query": q, "variables": {"i": {"campaignId": t.id, "action": {"type": "gm_note", "text": "rain"}}}}
+    body = {"query": q, "variables": {"i": {"campaignId": t.id, "action": {"stepdice": {"gmNote": {"text": "rain"}}}}}}
     first = (await client.post("/graphql", json=body, headers=keyed(t.gm, "act-1"))).json()
     again = (await client.post("/graphql", json=body, headers=keyed(t.gm, "act-1"))).json()
     assert "errors" not in first and again == first

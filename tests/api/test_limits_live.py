@@ -110,7 +110,7 @@ def test_alias_bombs_do_not_stall_healthz(server):
     base, _ = server
     created = httpx.post(f"{base}/v1/campaigns", json={"name": "bomb", "system": "stepdice"}).json()
     cid, gm = created["campaign"]["id"], created["gm_token"]
-    bomb = {"query": "query($c: String!) { " + " ".join(f"a{i}: events(campaignId: $c, limit: 500) {{ hasMore }}"
+    bomb = {"query": "query($c: ID!) { " + " ".join(f"a{i}: events(campaignId:$c,first:500){{edges{{cursor}}}}"
                                                          for i in range(1000)) + " }", "variables": {"c": cid}}
 
     async def run():

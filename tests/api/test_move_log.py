@@ -253,12 +253,12 @@ async def test_undo_and_import_through_graphql(client):
     r = (await client.post("/graphql", json={"query": q, "variables": {"i": {"campaignId": t.id, "count": 1}}},
                            headers=bearer(t.gm))).json()
     assert r["data"]["undoMoves"]["events"][0]["type"] == "undone", r
-    doc = (await client.post("/graphql", json={"query": "query($c: String!) { exportCampaign(campaignId: $c) }",
+    doc = (await client.post("/graphql", json={"query": "query($c: ID!) { exportCampaign(campaignId: $c) }",
                                                "variables": {"c": t.id}}, headers=bearer(t.gm))).json()
     q = "mutation($i: ImportCampaignInput!) { importCampaign(input: $i) { campaign { id version } gmToken } }"
     out = (await client.post("/graphql", json={"query": q, "variables": {"i": {"document": doc["data"]["exportCampaign"]}}})).json()
     assert out["data"]["importCampaign"]["campaign"]["version"] == 3, out
-    past = (await client.post("/graphql", json={"query": "query($c: String!) { state(campaignId: $c, version: 1) { version } }",
+    past = (await client.post("/graphql", json={"query": "query($c: ID!) { state(campaignId: $c, version: 1) { version } }",
                                                 "variables": {"c": t.id}}, headers=bearer(t.gm))).json()
     assert past["data"]["state"]["version"] == 1
 

@@ -156,7 +156,7 @@ async def test_graphql_variables_nested_too_deep_are_400_with_a_code(client):
 
 async def test_graphql_nul_in_a_variable_id_is_refused_with_a_code(client):
     t = await new_table(client)
-    q = "query($c: String!, $i: ID!) { character(campaignId: $c, id: $i) { id } }"
+    q = "query($c: ID!, $i: ID!) { character(campaignId: $c, id: $i) { id } }"
     r = await client.post("/graphql", json={"query": q, "variables": {"c": t.id, "i": "\u0000"}}, headers=bearer(t.gm))
     error = r.json()["errors"][0]
     assert r.status_code == 422 and error["extensions"]["code"] == "invalid_input"

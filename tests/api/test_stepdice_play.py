@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 
-from apikit import MAGE, ROGUE, WARRIOR, assert_problem, bearer, new_table
+from apikit import MAGE, ROGUE, WARRIOR, assert_problem, bearer, gql_action, new_table
 
 
 async def seat(t, sheet):
@@ -59,12 +59,14 @@ async def test_SD_E5_boss_and_exceptional_success_through_graphql(client):
     await fight(t, {r: None, a: None}, [{"enemy_id": "boss", "name": "Boss", "kind": "boss"}])
 
     async def act(action, token, dice=None):
-        q = """mutation($i: ActInput!) { act(input: $i) { version state events { type data } } }"""
-        res = await client.post("/graphql", json={"query": q, "variables": {"i": {"campaignId": t.id, "action": action,
-                                                                                   "dice": dice}}},
-                                headers=bearer(token))
+        q = """mutation($i: ActInput!) { act(input: $i) {
+            version state { __typename } events { type data { __typename ... on StepDiceTestRecord { die tn outcome } } }
+        } }"""
+        res = await client.post("/graphql", json={"query": q, "variables": {"i": {
+            "campaignId": t.id, "action": gql_action("stepdice", action), "dice": dice}}}, headers=bearer(token))
         body = res.json()
         assert "errors" not in body, body
+        assert body["data"]["act"]["state"]["__typename"] == "StepDiceState"
         return body["data"]["act"]
 
     await act({"type": "begin_turn", "character_id": a}, at)

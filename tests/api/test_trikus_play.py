@@ -86,10 +86,15 @@ async def test_gm_does_not_see_dark_sides_under_optional_rule_2(client):
     assert "SECRET-Michal-0" in str(own_sheet)
     assert "SECRET" not in str((await t.state())["state"])
     assert "SECRET" not in str(await t.events())
-    q = {"query": "query($c: String!) { characters(campaignId: $c) { sheet } state(campaignId: $c) { state } }",
+    q = {"query": "query($c: ID!) { characters(campaignId: $c) { sheet { __typename ... on TrikusSheet { "
+                  "darkSides { text hidden } } } } state(campaignId: $c) { state { __typename ... on TrikusState { "
+                  "characters { value { darkSides { text hidden } } } } } } }",
          "variables": {"c": t.id}}
     gql = (await client.post("/graphql", json=q, headers=bearer(t.gm))).json()
     assert "errors" not in gql and "SECRET" not in str(gql)
+    assert gql["data"]["state"]["state"]["__typename"] == "TrikusState"
+    assert {c["sheet"]["__typename"] for c in gql["data"]["characters"]} == {"TrikusSheet"}
+    assert any(side["hidden"] for c in gql["data"]["characters"] for side in c["sheet"]["darkSides"])
 
 
 async def test_gm_sees_dark_sides_by_default(client):

@@ -407,14 +407,14 @@ async def test_graphql_manages_webhooks_and_their_deliveries_for_the_gm_only(cli
     await note(t, "through graphql")
     await settled(t, hook_id, 1)
     assert receiver.verified(made["secret"])[0]["data"]["data"]["text"] == "through graphql"
-    page = (await gql(client, """query($c: String!, $w: String!) { webhookDeliveries(campaignId: $c, webhookId: $w) {
+    page = (await gql(client, """query($c: ID!, $w: ID!) { webhookDeliveries(campaignId: $c, webhookId: $w) {
         items { id status lastResponseCode lastDurationMs } hasMore } }""", {"c": t.id, "w": hook_id}, t.gm))
     (d,) = page["data"]["webhookDeliveries"]["items"]
     assert d["status"] == "delivered" and d["lastResponseCode"] == 204
     paused = await gql(client, """mutation($i: UpdateWebhookInput!) { updateWebhook(input: $i) { status } }""",
                        {"i": {"campaignId": t.id, "webhookId": hook_id, "status": "paused"}}, t.gm)
     assert paused["data"]["updateWebhook"]["status"] == "paused"
-    listed = await gql(client, """query($c: String!) { webhooks(campaignId: $c) { id status } }""", {"c": t.id}, t.gm)
+    listed = await gql(client, """query($c: ID!) { webhooks(campaignId: $c) { id status } }""", {"c": t.id}, t.gm)
     assert listed["data"]["webhooks"] == [{"id": hook_id, "status": "paused"}]
     rotated = await gql(client, """mutation($i: RotateWebhookSecretInput!) { rotateWebhookSecret(input: $i) { secret } }""",
                         {"i": {"campaignId": t.id, "webhookId": hook_id}}, t.gm)

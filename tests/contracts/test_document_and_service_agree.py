@@ -88,7 +88,7 @@ def test_an_integer_option_given_a_string_or_a_boolean_is_refused_naming_it(syst
 
 
 def test_an_integral_number_is_the_integer_as_json_schema_says():
-    assert validator("StepdiceOptions").is_valid({"max_helpers_per_test": 2.0})
+    assert validator("StepDiceOptions").is_valid({"max_helpers_per_test": 2.0})
     with pytest.raises(ValidationError):  # the model alone is strict ...
         SYSTEMS["stepdice"].Options.model_validate({"max_helpers_per_test": 2.0})
     from service.api.rest.request import parse  # ... the request parser reads JSON numbers as JSON does
@@ -99,7 +99,9 @@ def test_an_integral_number_is_the_integer_as_json_schema_says():
 
 
 def _prefix(system_id: str) -> str:
-    return "".join(p.capitalize() for p in system_id.split("_"))
+    from service.api.systemmodels import prefix
+
+    return prefix(system_id)
 
 
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
@@ -179,7 +181,7 @@ def test_a_text_field_is_accepted_exactly_when_the_document_says_then_trimmed(te
     from service.game.movelog import action_adapter
 
     action = {"type": "gm_note", "text": text}
-    stated = validator("StepdiceAction").is_valid(action)
+    stated = validator("StepDiceAction").is_valid(action)
     try:
         parsed = action_adapter("stepdice").validate_python(action)
     except ValidationError:

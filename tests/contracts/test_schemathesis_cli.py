@@ -36,7 +36,7 @@ ROGUE = {"name": "Szept", "role": "rogue", "talents": ["Scout", "Negotiator"],
 # The coverage phase enumerates every shape of every move: thousands of requests for one operation.
 QUICK_EXTRA = """
 [[operations]]
-include-operation-id = ["postAction"]
+include-operation-id = ["postAction", "postStepDiceAction"]
 phases.coverage.enabled = false
 """
 BEARER = """

@@ -110,36 +110,37 @@ async def test_graphql_sets_pauses_extends_and_reads_deadlines(app, client, monk
         assert r.status_code == 200, r.text
         return r.json()
 
-    out = await gql("mutation($id: String!) { setTurnDeadlines(input: {campaignId: $id, turnSeconds: 90, "
+    out = await gql("mutation($id: ID!) { setTurnDeadlines(input: {campaignId: $id, turnSeconds: 90, "
                     "warningSeconds: 15}) { settings { turnSeconds warningSeconds } deadlines { id characterId until } } }",
                     {"id": t.id}, t.gm)
     board_ = out["data"]["setTurnDeadlines"]
     assert board_["settings"] == {"turnSeconds": 90, "warningSeconds": 15}
     (row,) = board_["deadlines"]
     assert row["characterId"] == hero and row["until"]
-    out = await gql("mutation($id: String!) { pauseTurnDeadlines(input: {campaignId: $id}) { paused } }",
+    out = await gql("mutation($id: ID!) { pauseTurnDeadlines(input: {campaignId: $id}) { paused } }",
                     {"id": t.id}, t.gm)
     assert out["data"]["pauseTurnDeadlines"]["paused"] is True
-    out = await gql("mutation($id: String!, $d: String!) { extendTurnDeadline(input: {campaignId: $id, "
+    out = await gql("mutation($id: ID!, $d: ID!) { extendTurnDeadline(input: {campaignId: $id, "
                     "deadlineId: $d, seconds: 30}) { status secondsLeft } }", {"id": t.id, "d": row["id"]}, t.gm)
     assert out["data"]["extendTurnDeadline"] == {"status": "paused", "secondsLeft": 120}
-    out = await gql("query($id: String!) { turnDeadlines(campaignId: $id) { paused deadlines { kind } } }",
+    out = await gql("query($id: ID!) { turnDeadlines(campaignId: $id) { paused deadlines { kind } } }",
                     {"id": t.id}, token)
     assert out["data"]["turnDeadlines"] == {"paused": True, "deadlines": [{"kind": "turn"}]}
-    out = await gql("mutation($id: String!) { resumeTurnDeadlines(input: {campaignId: $id}) { paused } }",
+    out = await gql("mutation($id: ID!) { resumeTurnDeadlines(input: {campaignId: $id}) { paused } }",
                     {"id": t.id}, t.gm)
     assert out["data"]["resumeTurnDeadlines"]["paused"] is False
-    out = await gql("query($id: String!) { state(campaignId: $id) { state } }", {"id": t.id}, token)
+    out = await gql("query($id: ID!) { state(campaignId: $id) { state { ... on IskraState { table { awaiting { "
+                    "characterId until } } } } } }", {"id": t.id}, token)
     waits = out["data"]["state"]["state"]["table"]["awaiting"]
-    assert next(e for e in waits if e["character_id"] == hero)["until"]
-    out = await gql("mutation($id: String!) { pauseTurnDeadlines(input: {campaignId: $id}) { paused } }",
+    assert next(e for e in waits if e["characterId"] == hero)["until"]
+    out = await gql("mutation($id: ID!) { pauseTurnDeadlines(input: {campaignId: $id}) { paused } }",
                     {"id": t.id}, token)
     assert out["errors"][0]["extensions"]["code"] == "forbidden"
 
 
 async def test_graphql_campaign_created_with_deadlines(app, client):
-    r = await client.post("/graphql", json={"query": 'mutation { createCampaign(input: {name: "x", system: "iskra", '
-                                                     'turnDeadlines: {turn_seconds: 60}}) { gmToken campaign { id } } }'})
+    r = await client.post("/graphql", json={"query": 'mutation { createCampaign(input: {name: "x", system: iskra, '
+                                                     'turnDeadlines: {turnSeconds: 60}}) { gmToken campaign { id } } }'})
     body = r.json()["data"]["createCampaign"]
     r = await client.get(f"/v1/campaigns/{body['campaign']['id']}/deadlines", headers=bearer(body["gmToken"]))
     assert r.json()["settings"]["turn_seconds"] == 60

@@ -46,7 +46,7 @@ overlapping_fields_can_be_merged.MAX_COMPLEXITY_BUDGET = 10_000
 # as many as it may return; every other field weighs 1. A variable weighs the largest it may be, so the
 # verdict does not depend on the variables (and the ValidationCache stays valid).
 PAGED: dict[tuple[str, str], tuple[str | None, int, int]] = {
-    ("Query", "events"): ("limit", 100, 500),
+    ("Query", "events"): ("first", 100, 500),
     ("Subscription", "campaignEvents"): (None, 100, 100),  # each poll reads up to 100 events
 }
 

@@ -1,7 +1,7 @@
 """The GraphQL schema: thin resolvers over the same application layer as REST."""
 from __future__ import annotations
 
-import asyncio
+import enum
 import functools
 import json
 from collections.abc import AsyncGenerator
@@ -11,10 +11,17 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ValidationCache
 from strawberry.scalars import JSON
+from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
-from service.api.graphql import types as t
-from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery
+from service.api.graphql import payloads as p
+from service.api.graphql.envelopes import (ActInput, AssignCharacterInput, CampaignInput, CloseDiceSessionInput,
+                                           CreateCampaignInput, CreateCharacterInput, CreateWebhookInput,
+                                           DeliveryStatus, ImportCampaignInput, InvitePlayerInput,
+                                           RotateWebhookSecretInput, RollInput, SetClientSeedInput, UndoMovesInput,
+                                           UpdateWebhookInput, ValidateCharacterInput, WebhookDeliveryInput,
+                                           WebhookInput)
+from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery, turn_deadlines_body
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
@@ -23,6 +30,10 @@ from service.game.errors import GameError
 from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
                                  UndoRequest)
+from service.api.graphql.inputs import action_body, per_system_body
+from service.game.errorcodes import ERROR_CODES
+from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
+from service.api.rest import responses as r
 from service.api.rest.request import parse
 from service.settings import Settings
 
@@ -60,376 +71,337 @@ async def once(info: Info, mutation: str, campaign_id: str, body, command, if_ma
     return await run(run_once(svc, token, campaign_id, key, fingerprint, command, lambda stored: stored))
 
 
-@strawberry.input
-class CreateCampaignInput:
-    name: str
-    system: str
-    options: JSON | None = None
-    dice_mode: str = "server"
-    turn_deadlines: JSON | None = None
-
-
-@strawberry.input
-class InvitePlayerInput:
-    campaign_id: str
-    name: str
-
-
-@strawberry.input
-class CreateCharacterInput:
-    campaign_id: str
-    sheet: JSON
-    player_id: str | None = None
-
-
-@strawberry.input
-class ValidateCharacterInput:
-    campaign_id: str
-    sheet: JSON
-
-
-@strawberry.input
-class AssignCharacterInput:
-    campaign_id: str
-    character_id: str
-    player_id: str | None
-
-
-@strawberry.input
-class ActInput:
-    campaign_id: str
-    action: JSON
-    dice: list[int] | None = None
-    if_match: int | None = strawberry.field(default=None, description="The table version you last saw; refused when it moved on.")
-
-
-@strawberry.input
-class RollInput:
-    campaign_id: str
-    expression: str
-    label: str | None = None
-    dice: list[int] | None = None
-
-
-@strawberry.input
-class SetClientSeedInput:
-    campaign_id: str
-    client_seed: str
-
-
-@strawberry.input
-class CloseDiceSessionInput:
-    campaign_id: str
-
-
-@strawberry.input
-class UndoMovesInput:
-    campaign_id: str
-    count: int = 1
-
-
-@strawberry.input
-class CampaignInput:
-    campaign_id: str
-
-
-@strawberry.input
-class ImportCampaignInput:
-    document: JSON = strawberry.field(description="A document from exportCampaign.")
-
-
-@strawberry.input
-class CreateWebhookInput:
-    campaign_id: str
-    url: str
-    event_types: list[str] | None = strawberry.field(default=None, description="Omitted or empty: every type.")
-    view: str = strawberry.field(default="players", description="`players` or `gm`: whose view of the events.")
-    description: str = ""
-
-
-@strawberry.input
-class UpdateWebhookInput:
-    campaign_id: str
-    webhook_id: str
-    url: str | None = None
-    event_types: list[str] | None = None
-    view: str | None = None
-    status: str | None = strawberry.field(default=None, description="`active` or `paused`.")
-    description: str | None = None
-
-
-@strawberry.input
-class RotateWebhookSecretInput:
-    campaign_id: str
-    webhook_id: str
-    keep_previous_seconds: int = strawberry.field(default=0, description="Keep signing with the old secret too for this long.")
-
-
-@strawberry.input
-class WebhookInput:
-    campaign_id: str
-    webhook_id: str
-
-
-@strawberry.input
-class WebhookDeliveryInput:
-    campaign_id: str
-    webhook_id: str
-    delivery_id: str
-
-
 def _bad_query(message: str, field: str) -> GraphQLError:
     return GraphQLError(message, extensions={"code": "invalid_query", "status": 400, "field": field})
 
 
+def _mismatch(expected: str, sent: str, field: str) -> GraphQLError:
+    return GraphQLError(f"this campaign plays {expected}, not {sent}",
+                        extensions={"code": "system_mismatch", "status": 409, "field": field})
+
+
+def _campaign(data: dict[str, Any]) -> dict[str, Any]:
+    remember(data["id"], data["system"])
+    return typed(r.CampaignDetail if "you" in data else r.Campaign, data, data["system"])
+
+
+async def _typed(info: Info, model, data, campaign_id: str):
+    svc, token = ctx(info)
+    return typed(model, data, await run(system_of(svc, token, str(campaign_id))))
+
+
+# The generated object types (service/api/graphql/typed.py), by the names the schema gives them.
+ActionPayload = T["ActionPayload"]
+Campaign = T["Campaign"]
+CampaignDetail = T["CampaignDetail"]
+Character = T["Character"]
+CharacterPayload = T["CharacterPayload"]
+CloseDiceSessionPayload = T["CloseDiceSessionPayload"]
+CreateCampaignPayload = T["CreateCampaignPayload"]
+DiceSession = T["DiceSession"]
+Event = T["Event"]
+EventConnection = T["EventConnection"]
+ImportCampaignPayload = T["ImportCampaignPayload"]
+InvitePlayerPayload = T["InvitePlayerPayload"]
+RollPayload = T["RollPayload"]
+SystemSummary = T["SystemSummary"]
+TableState = T["TableState"]
+ValidateCharacterPayload = T["ValidateCharacterPayload"]
+Verification = T["Verification"]
+Webhook = T["Webhook"]
+WebhookDeliveryDetail = T["WebhookDeliveryDetail"]
+WebhookDeliveryPage = T["WebhookDeliveryPage"]
+WebhookSecretPayload = T["WebhookSecretPayload"]
+ErrorCode = GEN.enum(ERROR_CODES, "ErrorCode")
+
+
 @strawberry.type
 class Query(DeadlineQuery):
+    @strawberry.field(description="Every code an error's `extensions.code` may carry (REST: the problem's `code`).")
+    def error_codes(self) -> list[ErrorCode]:  # type: ignore[valid-type]
+        return [ErrorCode(code) for code in ERROR_CODES]
+
     @strawberry.field(description="The rule systems, their options and actions.")
-    def systems(self) -> list[t.SystemSummary]:
-        return [t.build(t.SystemSummary, s) for s in systems.summaries()]
+    def systems(self) -> list[SystemSummary]:
+        return [typed(r.SystemSummary, s, s["id"]) for s in systems.summaries()]
 
     @strawberry.field
-    async def campaign(self, info: Info, id: strawberry.ID) -> t.Campaign:
+    async def campaign(self, info: Info, id: strawberry.ID) -> CampaignDetail:
         svc, token = ctx(info)
-        return t.campaign(await run(campaigns.get_campaign(svc, str(id), token)))
+        return _campaign(await run(campaigns.get_campaign(svc, str(id), token)))
 
     @strawberry.field
-    async def characters(self, info: Info, campaign_id: str) -> list[t.Character]:
+    async def characters(self, info: Info, campaign_id: strawberry.ID) -> list[Character]:
         svc, token = ctx(info)
-        return [t.build(t.Character, c) for c in await run(campaigns.list_characters(svc, campaign_id, token))]
+        rows = await run(campaigns.list_characters(svc, str(campaign_id), token))
+        return [await _typed(info, r.Character, c, campaign_id) for c in rows]
 
     @strawberry.field
-    async def character(self, info: Info, campaign_id: str, id: strawberry.ID) -> t.Character:
+    async def character(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> Character:
         svc, token = ctx(info)
-        return t.build(t.Character, await run(campaigns.get_character(svc, campaign_id, str(id), token)))
+        return await _typed(info, r.Character, await run(campaigns.get_character(svc, str(campaign_id), str(id), token)),
+                            campaign_id)
 
     @strawberry.field(description="The table as you may see it: now, or as it stood at an earlier `version`.")
-    async def state(self, info: Info, campaign_id: str, version: int | None = None) -> t.TableState:
+    async def state(self, info: Info, campaign_id: strawberry.ID, version: int | None = None) -> TableState:
         svc, token = ctx(info)
         if version is not None and version < 0:
             raise GraphQLError("`version` must be at least 0",
                                extensions={"code": "invalid_query", "status": 400, "field": "version"})
-        return t.build(t.TableState, await run(play.get_state(svc, campaign_id, token, version)))
+        return await _typed(info, r.TableState, await run(play.get_state(svc, str(campaign_id), token, version)),
+                            campaign_id)
 
-    @strawberry.field(description="The whole campaign as one document (GM): moves with their dice, events, dice sessions.")
-    async def export_campaign(self, info: Info, campaign_id: str) -> JSON:
+    @strawberry.field(description="The whole campaign as one document (GM): moves with their dice, events, dice "
+                                  "sessions; what importCampaign takes back.")
+    async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> JSON:
         svc, token = ctx(info)
-        return await run(transfer.export(svc, campaign_id, token))
+        return await run(transfer.export(svc, str(campaign_id), token))
 
-    @strawberry.field(description="The event log after a sequence number.")
-    async def events(self, info: Info, campaign_id: str, after: int = 0, limit: int = 100) -> t.EventPage:
+    @strawberry.field(description="The event log in sequence order, as a Relay connection: `after` is the "
+                                  "`endCursor` (or an edge's `cursor`) of the page you read, `first` at most 500.")
+    async def events(self, info: Info, campaign_id: strawberry.ID, after: str | None = None,
+                     first: int = 100) -> EventConnection:
         svc, token = ctx(info)
-        if limit < 1 or limit > 500 or after < 0:
-            raise GraphQLError("`limit` must be 1-500 and `after` at least 0",
-                               extensions={"code": "invalid_query", "status": 400, "field": "limit" if after >= 0 else "after"})
-        page = await run(campaigns.read_events(svc, campaign_id, token, after, limit))
-        return t.EventPage(items=[t.event(e) for e in page["items"]], next_after=page["next_after"], has_more=page["has_more"])
+        seq = p.seq_of(after)
+        if seq is None:
+            raise _bad_query("`after` is a cursor this service returned", "after")
+        if first < 1 or first > 500:
+            raise _bad_query("`first` must be 1-500", "first")
+        page = await run(campaigns.read_events(svc, str(campaign_id), token, seq, first))
+        return await _typed(info, p.EventConnection, p.event_connection(page, seq), campaign_id)
 
     @strawberry.field
-    async def dice_sessions(self, info: Info, campaign_id: str) -> list[t.DiceSession]:
+    async def dice_sessions(self, info: Info, campaign_id: strawberry.ID) -> list[DiceSession]:
         svc, token = ctx(info)
-        return [t.build(t.DiceSession, d) for d in await run(dicesessions.list_sessions(svc, campaign_id, token))]
+        return await run(dicesessions.list_sessions(svc, str(campaign_id), token))
 
     @strawberry.field
-    async def dice_session_verification(self, info: Info, campaign_id: str, number: int) -> t.Verification:
+    async def dice_session_verification(self, info: Info, campaign_id: strawberry.ID, number: int) -> Verification:
         svc, token = ctx(info)
-        return t.build(t.Verification, await run(dicesessions.verification(svc, campaign_id, number, token)))
+        return await run(dicesessions.verification(svc, str(campaign_id), number, token))
 
     @strawberry.field(description="The campaign's webhook endpoints (GM).")
-    async def webhooks(self, info: Info, campaign_id: str) -> list[t.Webhook]:
+    async def webhooks(self, info: Info, campaign_id: strawberry.ID) -> list[Webhook]:
         svc, token = ctx(info)
-        return [t.build(t.Webhook, w) for w in await run(webhooks.list_webhooks(svc, campaign_id, token))]
+        return await run(webhooks.list_webhooks(svc, str(campaign_id), token))
 
     @strawberry.field(description="One webhook endpoint (GM).")
-    async def webhook(self, info: Info, campaign_id: str, id: strawberry.ID) -> t.Webhook:
+    async def webhook(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> Webhook:
         svc, token = ctx(info)
-        return t.build(t.Webhook, await run(webhooks.get(svc, campaign_id, str(id), token)))
+        return await run(webhooks.get(svc, str(campaign_id), str(id), token))
 
     @strawberry.field(description="A webhook's deliveries, newest first, with status, response code and timing (GM).")
-    async def webhook_deliveries(self, info: Info, campaign_id: str, webhook_id: str, status: str | None = None,
-                                 before: int | None = None, limit: int = 50) -> t.WebhookDeliveryPage:
+    async def webhook_deliveries(self, info: Info, campaign_id: strawberry.ID, webhook_id: strawberry.ID,
+                                 status: DeliveryStatus | None = None,  # type: ignore[valid-type]
+                                 before: int | None = None, limit: int = 50) -> WebhookDeliveryPage:
         svc, token = ctx(info)
-        if status is not None and status not in webhooks.DELIVERY_STATUSES:
-            raise _bad_query(f"`status` is one of {', '.join(webhooks.DELIVERY_STATUSES)}", "status")
         if not 1 <= limit <= 100 or (before is not None and before < 1):
             raise _bad_query("`limit` must be 1-100 and `before` at least 1", "limit" if before is None or before >= 1
                              else "before")
-        page = await run(webhooks.deliveries(svc, campaign_id, webhook_id, token, status=status, before=before,
+        return await run(webhooks.deliveries(svc, str(campaign_id), str(webhook_id), token,
+                                             status=None if status is None else status.value, before=before,
                                              limit=limit))
-        return t.WebhookDeliveryPage(items=[t.webhook_delivery(d) for d in page["items"]],
-                                     next_before=page["next_before"], has_more=page["has_more"])
 
     @strawberry.field(description="One delivery with its body and every attempt (GM).")
-    async def webhook_delivery(self, info: Info, campaign_id: str, webhook_id: str,
-                               id: strawberry.ID) -> t.WebhookDelivery:
+    async def webhook_delivery(self, info: Info, campaign_id: strawberry.ID, webhook_id: strawberry.ID,
+                               id: strawberry.ID) -> WebhookDeliveryDetail:
         svc, token = ctx(info)
-        return t.webhook_delivery(await run(webhooks.delivery(svc, campaign_id, webhook_id, str(id), token)))
+        out = await run(webhooks.delivery(svc, str(campaign_id), str(webhook_id), str(id), token))
+        return await _typed(info, r.WebhookDeliveryDetail, out, campaign_id)
 
 
-def _action_payload(out: dict[str, Any]) -> t.ActionPayload:
-    return t.ActionPayload(version=out["version"], events=[t.event(e) for e in out["events"]], state=out["state"])
+async def _action_payload(info: Info, out: dict[str, Any], campaign_id) -> dict[str, Any]:
+    return await _typed(info, r.ActionResult, out, campaign_id)
 
 
 @strawberry.type
 class Mutation(DeadlineMutation):
     @strawberry.mutation
-    async def create_campaign(self, info: Info, input: CreateCampaignInput) -> t.CreateCampaignPayload:
+    async def create_campaign(self, info: Info, input: CreateCampaignInput) -> CreateCampaignPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system,
-                                                    "options": input.options or {}, "dice_mode": input.dice_mode,
-                                                    "turn_deadlines": input.turn_deadlines}))
+        options: dict[str, Any] = {}
+        if input.options is not None:
+            system, options = per_system_body(input.options)
+            if system != input.system.value:
+                raise _mismatch(input.system.value, system, "options")
+        body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system.value,
+                                                    "options": options, "dice_mode": input.dice_mode.value,
+                                                    "turn_deadlines": turn_deadlines_body(input.turn_deadlines)}))
         out = await run(campaigns.create_campaign(svc, body, token))
-        return t.CreateCampaignPayload(campaign=t.campaign(out["campaign"]), gm_token=out["gm_token"])
+        return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation
-    async def invite_player(self, info: Info, input: InvitePlayerInput) -> t.InvitePlayerPayload:
+    async def invite_player(self, info: Info, input: InvitePlayerInput) -> InvitePlayerPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(PlayerInvite, {"name": input.name}))
-        out = await run(campaigns.invite_player(svc, input.campaign_id, token, body))
-        return t.InvitePlayerPayload(player=t.build(t.Player, out["player"]), token=out["token"])
+        return await run(campaigns.invite_player(svc, str(input.campaign_id), token, body))
 
     @strawberry.mutation
-    async def create_character(self, info: Info, input: CreateCharacterInput) -> t.CharacterPayload:
+    async def create_character(self, info: Info, input: CreateCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
-        out = await run(campaigns.create_character(svc, input.campaign_id, token, input.sheet, input.player_id))
-        return t.CharacterPayload(character=t.build(t.Character, out))
+        sheet = await _sheet(info, input.campaign_id, input.sheet)
+        out = await run(campaigns.create_character(svc, str(input.campaign_id), token, sheet,
+                                                   None if input.player_id is None else str(input.player_id)))
+        return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation
-    async def validate_character(self, info: Info, input: ValidateCharacterInput) -> t.ValidateCharacterPayload:
+    async def validate_character(self, info: Info, input: ValidateCharacterInput) -> ValidateCharacterPayload:
         svc, token = ctx(info)
-        return t.build(t.ValidateCharacterPayload,
-                       await run(campaigns.validate_character(svc, input.campaign_id, token, input.sheet)))
+        sheet = await _sheet(info, input.campaign_id, input.sheet)
+        out = await run(campaigns.validate_character(svc, str(input.campaign_id), token, sheet))
+        return await _typed(info, r.CharacterValidation, out, input.campaign_id)
 
     @strawberry.mutation
-    async def assign_character(self, info: Info, input: AssignCharacterInput) -> t.CharacterPayload:
+    async def assign_character(self, info: Info, input: AssignCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(CharacterAssign, {"player_id": input.player_id}))
-        out = await run(campaigns.assign_character(svc, input.campaign_id, input.character_id, token, body))
-        return t.CharacterPayload(character=t.build(t.Character, out))
+        body = guard(lambda: parse(CharacterAssign, {"player_id": None if input.player_id is None
+                                                     else str(input.player_id)}))
+        out = await run(campaigns.assign_character(svc, str(input.campaign_id), str(input.character_id), token, body))
+        return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation(description="Make a move; the service checks it, rolls, and answers with the new state.")
-    async def act(self, info: Info, input: ActInput) -> t.ActionPayload:
+    async def act(self, info: Info, input: ActInput) -> ActionPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(ActionRequest, {"action": input.action, "dice": input.dice}))
+        system, action = guard(lambda: action_body(input.action))
+        body = guard(lambda: parse(ActionRequest, {"system": system, "action": action, "dice": input.dice}))
         if_match = None if input.if_match is None else f'"{input.if_match}"'
-        out = await once(info, "act", input.campaign_id, body,
-                         lambda: play.act(svc, input.campaign_id, token, body, if_match), if_match)
-        return _action_payload(out)
+        campaign_id = str(input.campaign_id)
+        out = await once(info, "act", campaign_id, body, lambda: play.act(svc, campaign_id, token, body, if_match),
+                         if_match)
+        return await _action_payload(info, out, campaign_id)
 
     @strawberry.mutation
-    async def roll_expression(self, info: Info, input: RollInput) -> t.RollPayload:
+    async def roll_expression(self, info: Info, input: RollInput) -> RollPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(RollRequest, {"expression": input.expression, "label": input.label, "dice": input.dice}))
-        out = await once(info, "rollExpression", input.campaign_id, body,
-                         lambda: rolls.roll(svc, input.campaign_id, token, body))
-        return t.RollPayload(expression=out["expression"], label=out["label"], total=out["total"], text=out["text"],
-                             tree=out["tree"], dice=[t.build(t.Die, d) for d in out["dice"]],
-                             events=[t.event(e) for e in out["events"]])
+        campaign_id = str(input.campaign_id)
+        out = await once(info, "rollExpression", campaign_id, body, lambda: rolls.roll(svc, campaign_id, token, body))
+        return await _typed(info, r.RollResult, out, campaign_id)
 
     @strawberry.mutation
-    async def set_client_seed(self, info: Info, input: SetClientSeedInput) -> t.DiceSession:
+    async def set_client_seed(self, info: Info, input: SetClientSeedInput) -> DiceSession:
         svc, token = ctx(info)
         body = guard(lambda: parse(ClientSeed, {"client_seed": input.client_seed}))
-        return t.build(t.DiceSession, await run(dicesessions.set_client_seed(svc, input.campaign_id, token, body)))
+        return await run(dicesessions.set_client_seed(svc, str(input.campaign_id), token, body))
 
     @strawberry.mutation
-    async def close_dice_session(self, info: Info, input: CloseDiceSessionInput) -> t.CloseDiceSessionPayload:
+    async def close_dice_session(self, info: Info, input: CloseDiceSessionInput) -> CloseDiceSessionPayload:
         svc, token = ctx(info)
-        out = await run(dicesessions.close_session(svc, input.campaign_id, token))
-        return t.CloseDiceSessionPayload(closed=t.build(t.DiceSession, out["closed"]), opened=t.build(t.DiceSession, out["opened"]))
-
+        return await run(dicesessions.close_session(svc, str(input.campaign_id), token))
 
     @strawberry.mutation(description="Undo the latest moves (GM); the undone moves and their dice stay in the log.")
-    async def undo_moves(self, info: Info, input: UndoMovesInput) -> t.ActionPayload:
+    async def undo_moves(self, info: Info, input: UndoMovesInput) -> ActionPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(UndoRequest, {"count": input.count}))
-        out = await once(info, "undoMoves", input.campaign_id, body,
-                         lambda: history.undo(svc, input.campaign_id, token, body.count))
-        return _action_payload(out)
+        campaign_id = str(input.campaign_id)
+        out = await once(info, "undoMoves", campaign_id, body, lambda: history.undo(svc, campaign_id, token, body.count))
+        return await _action_payload(info, out, campaign_id)
 
     @strawberry.mutation(description="Finish the campaign (GM): no new moves; everything stays readable.")
-    async def finish_campaign(self, info: Info, input: CampaignInput) -> t.Campaign:
+    async def finish_campaign(self, info: Info, input: CampaignInput) -> Campaign:
         svc, token = ctx(info)
-        return t.campaign(await run(history.finish(svc, input.campaign_id, token)))
+        return _campaign(await run(history.finish(svc, str(input.campaign_id), token)))
 
     @strawberry.mutation(description="Delete a finished campaign and everything in it (GM).")
     async def delete_campaign(self, info: Info, input: CampaignInput) -> bool:
         svc, token = ctx(info)
-        await run(history.delete_campaign(svc, input.campaign_id, token))
+        await run(history.delete_campaign(svc, str(input.campaign_id), token))
         return True
 
     @strawberry.mutation(description="Import a document from exportCampaign as a new campaign; every move is replayed.")
-    async def import_campaign(self, info: Info, input: ImportCampaignInput) -> t.ImportCampaignPayload:
+    async def import_campaign(self, info: Info, input: ImportCampaignInput) -> ImportCampaignPayload:
         svc, token = ctx(info)
         doc = guard(lambda: parse(transfer.CampaignDocument, input.document))
         out = await run(transfer.import_campaign(svc, doc, token))
-        return t.ImportCampaignPayload(campaign=t.campaign(out["campaign"]), gm_token=out["gm_token"],
-                                       players=[t.InvitePlayerPayload(player=t.build(t.Player, p["player"]),
-                                                                      token=p["token"]) for p in out["players"]])
+        return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation(description="Register a webhook endpoint (GM); the payload carries its signing secret once.")
-    async def create_webhook(self, info: Info, input: CreateWebhookInput) -> t.WebhookSecretPayload:
+    async def create_webhook(self, info: Info, input: CreateWebhookInput) -> WebhookSecretPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(webhooks.WebhookCreate, {
-            "url": input.url, "event_types": input.event_types, "view": input.view, "description": input.description}))
-        out = await once(info, "createWebhook", input.campaign_id, body,
-                         lambda: webhooks.create(svc, input.campaign_id, token, body))
-        return t.webhook_secret(out)
+            "url": input.url, "event_types": input.event_types, "view": input.view.value,
+            "description": input.description}))
+        campaign_id = str(input.campaign_id)
+        out = await once(info, "createWebhook", campaign_id, body, lambda: webhooks.create(svc, campaign_id, token, body))
+        return {"webhook": out, "secret": out["secret"]}
 
     @strawberry.mutation(description="Change a webhook's URL, event types or view, or pause and resume it (GM).")
-    async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> t.Webhook:
+    async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> Webhook:
         svc, token = ctx(info)
         fields = {k: getattr(input, k) for k in ("url", "event_types", "view", "status", "description")
                   if getattr(input, k) is not None}
+        fields = {k: v.value if isinstance(v, enum.Enum) else v for k, v in fields.items()}
         body = guard(lambda: parse(webhooks.WebhookUpdate, fields))
-        return t.build(t.Webhook, await run(webhooks.update(svc, input.campaign_id, input.webhook_id, token, body)))
+        return await run(webhooks.update(svc, str(input.campaign_id), str(input.webhook_id), token, body))
 
     @strawberry.mutation(description="Replace a webhook's signing secret (GM); the new one is shown only here.")
-    async def rotate_webhook_secret(self, info: Info, input: RotateWebhookSecretInput) -> t.WebhookSecretPayload:
+    async def rotate_webhook_secret(self, info: Info, input: RotateWebhookSecretInput) -> WebhookSecretPayload:
         svc, token = ctx(info)
         keep = input.keep_previous_seconds
         if not 0 <= keep <= webhooks.MAX_ROTATION_GRACE:
             raise GraphQLError(f"`keepPreviousSeconds` must be 0-{webhooks.MAX_ROTATION_GRACE}",
                                extensions={"code": "invalid_input", "status": 422, "field": "keep_previous_seconds"})
-        return t.webhook_secret(await run(webhooks.rotate_secret(svc, input.campaign_id, input.webhook_id, token, keep)))
+        out = await run(webhooks.rotate_secret(svc, str(input.campaign_id), str(input.webhook_id), token, keep))
+        return {"webhook": out, "secret": out["secret"]}
 
     @strawberry.mutation(description="Delete a webhook endpoint and its deliveries (GM).")
     async def delete_webhook(self, info: Info, input: WebhookInput) -> bool:
         svc, token = ctx(info)
-        await run(webhooks.delete(svc, input.campaign_id, input.webhook_id, token))
+        await run(webhooks.delete(svc, str(input.campaign_id), str(input.webhook_id), token))
         return True
 
     @strawberry.mutation(description="Send a delivery again, with the same webhook-id and a fresh budget of attempts (GM).")
-    async def redeliver_webhook_delivery(self, info: Info, input: WebhookDeliveryInput) -> t.WebhookDelivery:
+    async def redeliver_webhook_delivery(self, info: Info, input: WebhookDeliveryInput) -> WebhookDeliveryDetail:
         svc, token = ctx(info)
-        return t.webhook_delivery(await run(webhooks.redeliver(svc, input.campaign_id, input.webhook_id,
-                                                                input.delivery_id, token)))
+        out = await run(webhooks.redeliver(svc, str(input.campaign_id), str(input.webhook_id), str(input.delivery_id),
+                                           token))
+        return await _typed(info, r.WebhookDeliveryDetail, out, input.campaign_id)
+
+
+async def _sheet(info: Info, campaign_id, sheet) -> dict[str, Any]:
+    svc, token = ctx(info)
+    system, data = per_system_body(sheet)
+    expected = await run(system_of(svc, token, str(campaign_id)))
+    if system != expected:
+        raise _mismatch(expected, system, "sheet")
+    return data
 
 
 @strawberry.type
 class Subscription:
     @strawberry.subscription(description="The campaign's events as they happen, filtered by your role exactly as the "
-                                         "events query: every event after `after`, then each one as it is committed. "
-                                         "Resume with the last seq you received.")
-    async def campaign_events(self, info: Info, campaign_id: str, after: int = 0) -> AsyncGenerator[t.Event, None]:
+                                         "events query: every event after the sequence number `after`, then each "
+                                         "one as it is committed. Resume with the last seq you received.")
+    async def campaign_events(self, info: Info, campaign_id: strawberry.ID,
+                              after: int = 0) -> AsyncGenerator[Event, None]:
         svc, token = ctx(info)
-        stream = feed.follow(svc, campaign_id, token, after)
+        stream = feed.follow(svc, str(campaign_id), token, after)
+        system = None
         try:
             while True:
                 try:
                     event = await run(anext(stream))
                 except StopAsyncIteration:
                     return
-                yield t.event(event)
+                system = system or await run(system_of(svc, token, str(campaign_id)))
+                yield typed(r.LogEvent, event, system)
         finally:
             await stream.aclose()
+
+
+def _field(root: Any, name: str) -> Any:
+    """Results are the application layer's dicts (or model instances where a system's model applies)."""
+    return root[name] if isinstance(root, dict) else getattr(root, name)
+
+
+CONFIG = StrawberryConfig(default_resolver=_field)
 
 
 @functools.lru_cache(maxsize=8)
 def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int) -> strawberry.Schema:
     """The schema with its limits (one per set of limits: see graphql/limits.py on the ValidationCache)."""
     rule = document_rule(DocumentLimits(max_depth=max_depth, max_aliases=max_aliases, max_cost=max_cost))
-    return ErrorSchema(query=Query, mutation=Mutation, subscription=Subscription, extensions=[
+    built = ErrorSchema(query=Query, mutation=Mutation, subscription=Subscription, config=CONFIG, extensions=[
         # Factories: a fresh extension per request; the caches themselves live at module level.
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
         lambda: AddValidationRules([rule]),
@@ -437,6 +409,8 @@ def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int
         lambda: ValidationCache(maxsize=256),
         ErrorCodes,
     ])
+    fast_unions(built._schema)
+    return built
 
 
 def schema_for(settings: Settings) -> strawberry.Schema:

@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.rest import deadlines
 from service.api.rest.request import Call
+from service.api.systemmodels import per_system
 from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
 from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite,
@@ -17,14 +18,16 @@ Reply = tuple[int, Any, dict[str, str]]
 
 class CharacterCreate(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    sheet: dict[str, Any] = Field(description="The character sheet as the rule system defines it.")
+    sheet: dict[str, Any] = Field(description="The character sheet as the rule system defines it.",
+                                  json_schema_extra=per_system("character_input"))
     player_id: str | None = Field(None, description="GM only: the player who controls the character. "
                                                      "A player's own characters are assigned to them.")
 
 
-class CharacterSheet(BaseModel):
+class CharacterValidationRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    sheet: dict[str, Any]
+    sheet: dict[str, Any] = Field(description="The character sheet to check, as for createCharacter.",
+                                  json_schema_extra=per_system("character_input"))
 
 
 async def list_systems(c: Call) -> Reply:
@@ -95,6 +98,17 @@ async def import_campaign(c: Call) -> Reply:
 async def post_action(c: Call) -> Reply:
     out = await play.act(c.svc, c.path["campaign_id"], c.token, c.body, c.request.headers.get("if-match"))
     return 200, out, {"ETag": play.etag(out["version"])}
+
+
+def system_action(system_id: str):
+    async def post_system_action(c: Call) -> Reply:
+        body = ActionRequest(system=system_id, action=c.body.action.model_dump(mode="json", exclude_unset=True),
+                             dice=c.body.dice)
+        out = await play.act(c.svc, c.path["campaign_id"], c.token, body, c.request.headers.get("if-match"))
+        return 200, out, {"ETag": play.etag(out["version"])}
+
+    post_system_action.__name__ = f"post_{system_id}_action"
+    return post_system_action
 
 
 async def post_roll(c: Call) -> Reply:
@@ -172,7 +186,7 @@ async def redeliver_webhook_delivery(c: Call) -> Reply:
 
 INPUTS = {
     "createCampaign": CampaignCreate, "invitePlayer": PlayerInvite, "createCharacter": CharacterCreate,
-    "validateCharacter": CharacterSheet, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
+    "validateCharacter": CharacterValidationRequest, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
     "rollExpression": RollRequest, "setClientSeed": ClientSeed, "undoMoves": UndoRequest,
     "importCampaign": transfer.CampaignDocument, "createWebhook": webhooks.WebhookCreate,
     "updateWebhook": webhooks.WebhookUpdate,

@@ -7,54 +7,63 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pydantic import TypeAdapter
 from pydantic.json_schema import models_json_schema
 
 from service.api.rest import responses as r
 from service.api.rest.links import links_for
-from service.api.rest.operations import OPERATIONS
+from service.api.rest.operations import operations_for
+from service.api.rest.systemschemas import REF, all_system_schemas
+from service.api.serviceevents import SERVICE_EVENTS
+from service.api.systemmodels import PER_SYSTEM, prefix
 from service.game.play import IF_MATCH_PATTERN
 from service.rules.registry import SYSTEMS
 
-REF = "#/components/schemas/{model}"
+REQUEST_KINDS = ("action", "character_input")
 
 
-def _prefix(system_id: str) -> str:
-    return "".join(p.capitalize() for p in system_id.split("_"))
+def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests: list[str]) -> None:
+    """Put each system's model where a response or request field depends on the campaign's system (the fields
+    marked with `per_system(kind)`): anyOf, as the campaign picks the system and two systems may share a shape."""
+    def refs(kind: str) -> list[dict[str, Any]]:
+        if kind == "event_data":
+            names = [n for r in roots.values() for k, n in r.items() if k.startswith("event:")]
+            names += [m.__name__ for m in SERVICE_EVENTS.values()]
+            untyped = True  # an event type no model describes (yet)
+        else:
+            # A narrowed document (for fuzzing one system) sends that system's bodies only, but responses such as
+            # GET /v1/systems still carry every system's shapes.
+            chosen = [roots[sid] for sid in (requests if kind in REQUEST_KINDS else roots)]
+            names = [r[kind] for r in chosen if kind in r]
+            untyped = len(names) < len(chosen)
+        out = [{"$ref": REF.format(model=n)} for n in names]
+        if untyped:
+            out.append({"type": "object", "additionalProperties": True,
+                        "description": "A shape no model describes yet: see the rule system's README section."})
+        return out
+
+    for schema in defs.values():
+        for name, prop in list(schema.get("properties", {}).items()):
+            kind = prop.pop(PER_SYSTEM, None) if isinstance(prop, dict) else None
+            if kind is None:
+                continue
+            choices = refs(kind)
+            typed = choices[0] if len(choices) == 1 else {"anyOf": choices}
+            keep = {k: v for k, v in prop.items() if k in ("description", "title")}
+            schema["properties"][name] = {**typed, **keep}
 
 
-def _system_schemas(defs: dict[str, Any], systems: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Each rule system's options, sheet and action union, so clients (and fuzzers) see the real shapes."""
-    out: dict[str, list[dict[str, Any]]] = {"options": [], "sheet": [], "action": []}
-    for system in (SYSTEMS[s] for s in systems):
-        for kind, model in (("options", system.Options), ("sheet", system.CharacterInput),
-                            ("action", TypeAdapter(system.Action))):
-            schema = (model.json_schema(ref_template=REF) if isinstance(model, TypeAdapter)
-                      else model.model_json_schema(ref_template=REF))
-            defs.update(schema.pop("$defs", {}))
-            name = f"{_prefix(system.id)}{kind.capitalize()}"
-            defs[name] = schema
-            out[kind].append({"$ref": REF.format(model=name)})
-    return out
-
-
-def _any(refs: list[dict[str, Any]]) -> dict[str, Any]:
-    # anyOf, not oneOf: the campaign's system picks the union, and two systems may share a move's shape
-    # (a bare `gm_note`), which oneOf would make invalid for both.
-    return refs[0] if len(refs) == 1 else {"anyOf": refs}
-
-
-def _campaign_create(defs: dict[str, Any], systems: list[str], options: list[dict[str, Any]]) -> None:
+def _campaign_create(defs: dict[str, Any], systems: list[str]) -> None:
     """A campaign's options are those of its own system: one variant per system, chosen by `system`, so a
     document-valid body is never an option of another system (which the service refuses)."""
     base = defs.pop("CampaignCreate")
     variants = {}
-    for system_id, ref in zip(systems, options):
+    for system_id in systems:
+        ref = {"$ref": REF.format(model=prefix(system_id) + "Options")}
         variant = copy.deepcopy(base)
-        variant["title"] = f"CampaignCreate ({system_id})"
+        name = f"CampaignCreate{prefix(system_id)}"
+        variant["title"] = name
         variant["properties"]["system"] = {**base["properties"]["system"], "enum": [system_id], "type": "string"}
         variant["properties"]["options"] = {**ref, "description": base["properties"]["options"].get("description", "")}
-        name = f"CampaignCreate{_prefix(system_id)}"
         defs[name] = variant
         variants[system_id] = REF.format(model=name)
     defs["CampaignCreate"] = {"description": base.get("description", "A new campaign."),
@@ -64,19 +73,21 @@ def _campaign_create(defs: dict[str, Any], systems: list[str], options: list[dic
 
 def build(systems: list[str] | None = None) -> dict[str, Any]:
     """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
-    models = ({op.response for op in OPERATIONS} | {op.request for op in OPERATIONS if op.request}
-              | {r.Problem, r.WebhookPayload})
+    systems = systems or list(SYSTEMS)
+    operations = operations_for(systems)
+    models = ({op.response for op in operations} | {op.request for op in operations if op.request and not op.system}
+              | {r.Problem, r.WebhookPayload} | set(SERVICE_EVENTS.values()))
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
     defs: dict[str, Any] = dict(top.get("$defs", {}))
-    systems = systems or list(SYSTEMS)
-    system = _system_schemas(defs, systems)
-    _campaign_create(defs, systems, system["options"])
-    defs["ActionRequest"]["properties"]["action"] = _any(system["action"])
-    for name in ("CharacterCreate", "CharacterSheet"):
-        defs[name]["properties"]["sheet"] = _any(system["sheet"])
+    system_defs, roots = all_system_schemas(list(SYSTEMS))
+    defs.update(system_defs)
+    _per_system(defs, roots, systems)
+    _campaign_create(defs, systems)
+    for name, schema in defs.items():
+        schema.setdefault("title", name)
 
     paths: dict[str, Any] = {}
-    for op in OPERATIONS:
+    for op in operations:
         item: dict[str, Any] = {
             "operationId": op.operation_id, "summary": op.summary, "tags": [op.tag],
             "responses": _responses(op),

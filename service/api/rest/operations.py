@@ -10,6 +10,8 @@ from pydantic import BaseModel
 from service.api.rest import deadlines as dl
 from service.api.rest import endpoints as ep
 from service.api.rest import responses as r
+from service.api.rest.systemschemas import action_request
+from service.api.systemmodels import MODELS
 
 
 @dataclass(frozen=True)
@@ -30,10 +32,12 @@ class Operation:
     query: tuple[tuple[str, str, dict], ...] = ()
     description: str = ""
     extra: dict = field(default_factory=dict)
+    body: type[BaseModel] | None = None
+    system: str | None = None      # an operation of one rule system's campaigns only
 
     @property
     def request(self) -> type[BaseModel] | None:
-        return ep.INPUTS.get(self.operation_id)
+        return self.body or ep.INPUTS.get(self.operation_id)
 
 
 C = "/v1/campaigns/{campaign_id}"
@@ -88,7 +92,17 @@ OPERATIONS: list[Operation] = [
               "Delete a finished campaign and everything in it (GM)", r.Empty, 204, errors=(401, 403, 404, 409, 503)),
     Operation("postAction", "POST", f"{C}/actions", ep.post_action,
               "Make a move: the service checks it against the rules, rolls, and answers with the new state",
-              r.ActionResult, tag="play", errors=WRITE + (412,), etag=True, if_match=True, idempotent_key=True),
+              r.ActionResult, tag="play", errors=WRITE + (412,), etag=True, if_match=True, idempotent_key=True,
+              description="`action` is a move of the campaign's rule system; `system`, when sent, must be the "
+                          "campaign's (409 `system_mismatch` otherwise). The per-system operations below take "
+                          "only their own system's moves, so a typed client can offer exactly those."),
+    *[Operation(f"post{m.prefix}Action", "POST", f"{C}/actions/{m.id}", ep.system_action(m.id),
+                f"Make a move in a {m.id} campaign (the campaign's system must be {m.id})", r.ActionResult,
+                tag="play", errors=WRITE + (412,), etag=True, if_match=True, idempotent_key=True,
+                body=action_request(m), system=m.id,
+                description=f"As postAction, with the move checked against {m.id}'s actions only; a campaign of "
+                            "another system answers 409 `system_mismatch`.")
+      for m in MODELS.values()],
     Operation("rollExpression", "POST", f"{C}/rolls", ep.post_roll, "Roll a free dice expression, logged",
               r.RollResult, tag="play", errors=WRITE, idempotent_key=True),
     Operation("listEvents", "GET", f"{C}/events", ep.read_events, "The event log after a sequence number",
@@ -144,3 +158,8 @@ OPERATIONS: list[Operation] = [
               r.WebhookDeliveryDetail, tag="webhooks", errors=(401, 403, 404, 503)),
 ]
 OPERATIONS += dl.operations(Operation, C, READ, WRITE)
+
+
+def operations_for(systems: list[str]) -> list[Operation]:
+    """The operations a document for these rule systems lists (the per-system ones of those systems only)."""
+    return [op for op in OPERATIONS if op.system is None or op.system in systems]

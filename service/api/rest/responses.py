@@ -5,16 +5,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from service.rules.registry import SYSTEMS
+
+from service.api.systemmodels import per_system
 from service.game.transfer import CampaignDocument  # noqa: F401  (the export's shape, for the document)
 
 Json = dict[str, Any]
+SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
 
 
 class Campaign(BaseModel):
     id: str
     name: str
-    system: str
-    options: Json
+    system: SystemId
+    options: Json = Field(description="The rule system's options, every one with its value.",
+                          json_schema_extra=per_system("options"))
     dice_mode: Literal["server", "verifiable", "table"]
     last_seq: int = Field(description="Sequence number of the campaign's latest event.")
     version: int = Field(description="The table's version: the number of the latest move in the move log.")
@@ -52,7 +57,8 @@ class Character(BaseModel):
     id: str
     name: str
     player_id: str | None
-    sheet: Json
+    sheet: Json = Field(description="The character as the rule system keeps it, as you may see it.",
+                        json_schema_extra=per_system("sheet"))
     version: int
 
 
@@ -62,7 +68,8 @@ class CharacterList(BaseModel):
 
 class CharacterValidation(BaseModel):
     valid: bool
-    sheet: Json
+    sheet: Json = Field(description="The completed sheet: the character createCharacter would make.",
+                        json_schema_extra=per_system("sheet"))
 
 
 class Die(BaseModel):
@@ -78,14 +85,15 @@ class CampaignImported(CampaignCreated):
 
 
 class EventActor(BaseModel):
-    role: str
+    role: Literal["gm", "player"]
     player_id: str | None
 
 
 class LogEvent(BaseModel):
     seq: int
     type: str
-    data: Json
+    data: Json = Field(description="The event's payload as you may see it; its shape follows `type` and the "
+                                   "campaign's rule system.", json_schema_extra=per_system("event_data"))
     actor: EventActor
     created_at: str | None
 
@@ -166,13 +174,14 @@ class WebhookDeliveryPage(BaseModel):
 
 class TableState(BaseModel):
     version: int = Field(description="The table's version; also the ETag.")
-    state: Json
+    state: Json = Field(description="The table as you may see it.", json_schema_extra=per_system("state"))
 
 
 class ActionResult(BaseModel):
     version: int
     events: list[LogEvent]
-    state: Json
+    state: Json = Field(description="The table after the move, as you may see it.",
+                        json_schema_extra=per_system("state"))
 
 
 class RollResult(BaseModel):
@@ -235,9 +244,9 @@ class Verification(BaseModel):
 
 
 class SystemSummary(BaseModel):
-    id: str
+    id: SystemId
     name: str
-    options: Json = Field(description="Every toggle with its default.")
+    options: Json = Field(description="Every toggle with its default.", json_schema_extra=per_system("options"))
     actions: list[str]
 
 

@@ -1,0 +1,213 @@
+"""The GraphQL object types, generated from the REST response models and the rule systems' models.
+
+Where a field's shape depends on the campaign's rule system (options, sheets, the table, event payloads:
+the fields marked `per_system` in service/api/rest/responses.py) its type is a union over the systems, and
+`typed()` turns the application layer's dict into what the union resolves: the system's model instance, or
+`Untyped` for what no model describes yet (the service's own events, a system without a model).
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import typing
+from collections import OrderedDict
+from typing import Any
+
+import strawberry
+from pydantic import BaseModel, ValidationError
+from strawberry.scalars import JSON
+
+from service.api.graphql import payloads as p
+from service.api.graphql.generate import Generator, share_enum
+from service.api.rest import responses as r
+from service.api.serviceevents import SERVICE_EVENTS
+from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
+from service.dice.types import DiceMode
+from service.game import campaigns
+from service.rules.registry import SYSTEMS
+
+log = logging.getLogger("rulekeeper.graphql")
+
+share_enum("System", tuple(SYSTEMS))
+share_enum("DiceMode", typing.get_args(DiceMode))
+share_enum("Role", typing.get_args(r.You.model_fields["role"].annotation))
+
+# REST names that read differently as GraphQL payloads (the names the schema has always used).
+_NAMES = {r.LogEvent: "Event", r.CampaignCreated: "CreateCampaignPayload", r.PlayerCreated: "InvitePlayerPayload",
+          r.CampaignImported: "ImportCampaignPayload", r.CharacterValidation: "ValidateCharacterPayload",
+          r.ActionResult: "ActionPayload", r.RollResult: "RollPayload", r.DiceSessionClosed: "CloseDiceSessionPayload"}
+
+
+def naming(model: type[BaseModel]) -> str:
+    return _NAMES.get(model) or NAMES.get(model) or type_name(model)
+
+
+@strawberry.type(description="A value no model describes yet (the service's own events, such as `dice_rolled`, "
+                             "or a rule system without a model for it): its JSON as is.")
+class Untyped:
+    json: JSON
+
+
+GEN = Generator(naming)
+GEN.names.add("Untyped")
+
+
+def _kind_members(kind: str) -> tuple[list[type[BaseModel]], bool]:
+    """The models of a union, and whether `Untyped` is one of its members. It is in every union but the
+    options' (which are always checked against their model): the service's own events have no model, and a
+    table or sheet its model does not describe still reaches the client (see `_model_or_untyped`)."""
+    if kind == "event_data":
+        engines = [m for s in MODELS.values() for m in dict.fromkeys(s.events.values())]
+        return engines + list(SERVICE_EVENTS.values()), True
+    members = [s.model(kind) for s in MODELS.values() if s.model(kind) is not None]
+    return members, kind != "options" or len(members) < len(MODELS)
+
+
+_UNION_NAMES = {"options": "SystemOptions", "sheet": "CharacterSheet", "state": "SystemState",
+                "event_data": "EventData"}
+
+
+@functools.cache
+def kind_type(kind: str) -> Any:
+    members, untyped = _kind_members(kind)
+    members = list(dict.fromkeys(members))
+    # A union even while only Untyped is in it: queries written with `... on Untyped` keep working when the
+    # systems' models arrive.
+    return GEN.union(members, _UNION_NAMES[kind], extra=(Untyped,) if untyped else ())
+
+
+def _marked(model: type[BaseModel]) -> dict[str, str]:
+    return {name: (f.json_schema_extra or {}).get(PER_SYSTEM) for name, f in model.model_fields.items()
+            if isinstance(f.json_schema_extra, dict) and PER_SYSTEM in f.json_schema_extra}
+
+
+def _register(model: type[BaseModel], seen: set) -> None:
+    if model in seen:
+        return
+    seen.add(model)
+    for name, kind in _marked(model).items():
+        GEN.overrides[(model, name)] = (kind_type(kind), None)
+    for f in model.model_fields.values():
+        for arg in _models_in(f.annotation):
+            _register(arg, seen)
+
+
+def _models_in(tp: Any) -> list[type[BaseModel]]:
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [tp]
+    return [m for a in typing.get_args(tp) for m in _models_in(a)]
+
+
+def output(model: type[BaseModel]) -> type:
+    _register(model, set())
+    return GEN.output(model)
+
+
+# Converting the application layer's dicts ------------------------------------------------------------------
+
+def _model_or_untyped(model: type[BaseModel] | None, value: Any, what: str) -> Any:
+    if model is None or not isinstance(value, dict):
+        return Untyped(json=value)
+    try:
+        return model.model_validate(value, strict=False)
+    except ValidationError as exc:
+        # A model that lags behind its engine must not take the table away from a client: the data still
+        # reaches it, untyped, and the log says which model to fix.
+        log.warning("%s does not match %s: %s", what, model.__name__, exc.errors(include_url=False)[:3])
+        return Untyped(json=value)
+
+
+def _convert(kind: str, value: Any, system: str | None, parent: dict[str, Any]) -> Any:
+    models = MODELS.get(system) if system else None
+    if models is None:
+        return Untyped(json=value)
+    if kind == "event_data":
+        event_type = parent.get("type")
+        model = models.events.get(event_type) or SERVICE_EVENTS.get(event_type)
+        return _model_or_untyped(model, value, f"{system} event {event_type}")
+    return _model_or_untyped(models.model(kind), value, f"{system} {kind}")
+
+
+@functools.cache
+def _plan(model: type[BaseModel]) -> tuple:
+    marked = _marked(model)
+    steps = []
+    for name, f in model.model_fields.items():
+        if name in marked:
+            steps.append((name, marked[name], None, False))
+            continue
+        tp = f.annotation
+        many = typing.get_origin(tp) is list
+        inner = _models_in(tp)
+        if len(inner) == 1 and _plan(inner[0]):
+            steps.append((name, None, inner[0], many))
+    return tuple(steps)
+
+
+def typed(model: type[BaseModel], data: dict[str, Any], system: str | None) -> dict[str, Any]:
+    """`data` (of `model`'s shape) with every per-system field as its system's model instance."""
+    steps = _plan(model)
+    if not steps or data is None:
+        return data
+    out = dict(data)
+    for name, kind, nested, many in steps:
+        value = out.get(name)
+        if value is None:
+            continue
+        if kind is not None:
+            out[name] = _convert(kind, value, system, data)
+        elif many:
+            out[name] = [typed(nested, v, system) for v in value]
+        else:
+            out[name] = typed(nested, value, system)
+    return out
+
+
+# A campaign's rule system never changes: once a caller has been let in, remember it.
+_SYSTEMS: OrderedDict[str, str] = OrderedDict()
+
+
+async def system_of(svc, token: str | None, campaign_id: str) -> str:
+    system = _SYSTEMS.get(campaign_id)
+    if system is None:
+        system = (await campaigns.get_campaign(svc, campaign_id, token))["system"]
+        remember(campaign_id, system)
+    return system
+
+
+def remember(campaign_id: str, system: str) -> None:
+    _SYSTEMS[campaign_id] = system
+    _SYSTEMS.move_to_end(campaign_id)
+    while len(_SYSTEMS) > 10_000:
+        _SYSTEMS.popitem(last=False)
+
+
+T = {name: output(model) for name, model in {
+    "Campaign": r.Campaign, "CampaignDetail": r.CampaignDetail, "Character": r.Character,
+    "Event": r.LogEvent, "TableState": r.TableState, "ActionPayload": r.ActionResult, "RollPayload": r.RollResult,
+    "DiceSession": r.DiceSession, "CloseDiceSessionPayload": r.DiceSessionClosed, "Verification": r.Verification,
+    "SystemSummary": r.SystemSummary, "CreateCampaignPayload": r.CampaignCreated,
+    "InvitePlayerPayload": r.PlayerCreated, "ImportCampaignPayload": r.CampaignImported,
+    "CharacterPayload": p.CharacterPayload, "ValidateCharacterPayload": r.CharacterValidation,
+    "Webhook": r.Webhook, "WebhookSecretPayload": p.WebhookSecretPayload, "WebhookDelivery": r.WebhookDelivery,
+    "WebhookDeliveryDetail": r.WebhookDeliveryDetail, "WebhookDeliveryPage": r.WebhookDeliveryPage,
+    "EventConnection": p.EventConnection,
+}.items()}
+
+
+def fast_unions(graphql_schema) -> None:
+    """Resolve a generated union's member from the model instance's class in one lookup. strawberry asks every
+    member's `is_type_of` in turn: with some 300 event payload types that cost ~2 ms per page of 100 events."""
+    by_class = {model: out.__strawberry_definition__.name for model, out in GEN.outputs.items()}
+    by_class[Untyped] = "Untyped"
+    for named in graphql_schema.type_map.values():
+        if getattr(named, "ast_node", None) is None and hasattr(named, "resolve_type") \
+                and type(named).__name__ == "GraphQLUnionType" and named.resolve_type is not None:
+            named.resolve_type = _resolver(by_class, named.resolve_type)
+
+
+def _resolver(by_class: dict, fallback):
+    def resolve(root, info, union):
+        name = by_class.get(type(root))
+        return name if name is not None else fallback(root, info, union)
+    return resolve

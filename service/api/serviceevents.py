@@ -1,0 +1,119 @@
+"""Payload models of the events the service itself logs (not a rule system's): campaigns, players, characters,
+dice and dice sessions, free rolls, undo. Both contracts type `LogEvent.data` / `EventData` with them, next to
+the systems' own payloads; tests/api/test_service_events.py plays a campaign and checks every such event, as
+the GM and as a player sees it, against these.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LoggedDie(_Payload):
+    """One die as it was thrown."""
+
+    sides: int
+    face: int
+    source: Literal["server", "verifiable", "table"]
+    seq: int | None = Field(description="Position in the verifiable dice session; null in other modes.")
+    purpose: str
+
+
+class Refusal(_Payload):
+    code: str
+    status: int
+    detail: str
+
+
+class DiceRolledEvent(_Payload):
+    """Dice the service drew. GM-only dice show players only `hidden: "gm"`; sealed dice (a shuffle) show everyone
+    only how many (`hidden_dice`) until a later event unseals them."""
+
+    model_config = ConfigDict(extra="forbid", title="DiceRolledEvent")
+
+    purpose: str = Field(description="The move or roll the dice were drawn for.")
+    dice_session: int | None = Field(None, description="The verifiable session that produced them.")
+    refused: Refusal | None = Field(None, description="Present when the command that drew them was refused.")
+    dice: list[LoggedDie] | None = Field(None, description="Absent where the dice are hidden from you.")
+    hidden: Literal["gm"] | None = None
+    sealed: list[str] | None = Field(None, description="The seals (e.g. `deck_shuffle:3`) that hide these dice.")
+    hidden_dice: int | None = Field(None, description="How many sealed dice were thrown.")
+
+
+class CampaignCreatedEvent(_Payload):
+    name: str
+    system: str
+    options: dict[str, Any]
+    dice_mode: Literal["server", "verifiable", "table"]
+
+
+class DiceSessionOpenedEvent(_Payload):
+    number: int
+    commitment: str
+
+
+class DiceSessionClientSeedEvent(_Payload):
+    number: int
+    client_seed: str
+
+
+class DiceSessionClosedEvent(_Payload):
+    number: int
+    seed: str
+    commitment: str
+    client_seed: str
+    rolls: int
+
+
+class PlayerInvitedEvent(_Payload):
+    player_id: str
+    name: str
+
+
+class CharacterCreatedEvent(_Payload):
+    character_id: str
+    player_id: str | None
+    name: str
+
+
+class CharacterAssignedEvent(_Payload):
+    character_id: str
+    player_id: str | None
+
+
+class ExpressionRolledEvent(_Payload):
+    expression: str
+    label: str | None
+    total: int
+    text: str
+    tree: dict[str, Any] = Field(description="The expression as evaluated (d20's tree).")
+
+
+class UndoneBy(_Payload):
+    role: Literal["gm", "player"]
+    player_id: str | None
+
+
+class UndoneEvent(_Payload):
+    undone_versions: list[int]
+    back_to_version: int
+    from_version: int
+    by: UndoneBy
+
+
+class CampaignFinishedEvent(_Payload):
+    version: int
+
+
+SERVICE_EVENTS: dict[str, type[BaseModel]] = {
+    "campaign_created": CampaignCreatedEvent, "dice_session_opened": DiceSessionOpenedEvent,
+    "dice_session_client_seed": DiceSessionClientSeedEvent, "dice_session_closed": DiceSessionClosedEvent,
+    "player_invited": PlayerInvitedEvent, "character_created": CharacterCreatedEvent, "character_assigned": CharacterAssignedEvent,
+    "dice_rolled": DiceRolledEvent, "expression_rolled": ExpressionRolledEvent, "undone": UndoneEvent,
+    "campaign_finished": CampaignFinishedEvent,
+}

@@ -1,0 +1,63 @@
+"""GraphQL's per-system types: the table, sheets and event payloads come back as the system's own types (for the
+GM and for a player, whose view is redacted), with the same values as REST."""
+from __future__ import annotations
+
+import logging
+
+from apikit import bearer
+from test_danger_pool_play import danger_table
+
+from service.api.serviceevents import SERVICE_EVENTS
+from service.api.systemmodels import MODELS, NAMES
+
+TYPED = """query($c: ID!) {
+  state(campaignId: $c) { version state { __typename ... on DangerPoolState {
+    table { awaiting { who characterId may until } gmNotes } characters { key } } } }
+  characters(campaignId: $c) { id sheet { __typename } }
+  events(campaignId: $c, first: 500) { edges { node { type data { __typename } } } }
+}"""
+
+
+async def gql(client, query: str, variables: dict, token: str) -> dict:
+    r = await client.post("/graphql", json={"query": query, "variables": variables}, headers=bearer(token))
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert "errors" not in body, body
+    return body["data"]
+
+
+def camel_entry(entry: dict) -> dict:
+    return {"who": entry["who"], "characterId": entry["character_id"], "may": entry["may"],
+            "until": entry.get("until")}
+
+
+async def test_the_danger_pool_table_sheets_and_events_are_typed_for_gm_and_player(client, caplog):
+    t, cid, token = await danger_table(client)
+    await t.ok({"type": "create_action_scene", "goal": "crack the safe", "leader_id": cid, "team": [cid]})
+    await t.ok({"type": "add_element", "text": "SECRET guard dog"})
+    with caplog.at_level(logging.WARNING, logger="rulekeeper.graphql"):
+        for who in (t.gm, token):
+            data = await gql(client, TYPED, {"c": t.id}, who)
+            state = data["state"]["state"]
+            assert state["__typename"] == "DangerPoolState"
+            rest = (await t.state(who))["state"]
+            assert state["table"]["awaiting"] == [camel_entry(e) for e in rest["table"]["awaiting"]]
+            assert [c["key"] for c in state["characters"]] == list(rest["characters"])
+            assert [c["sheet"]["__typename"] for c in data["characters"]] == [NAMES[MODELS["danger_pool"].sheet]]
+            typed = {e["node"]["type"]: e["node"]["data"]["__typename"] for e in data["events"]["edges"]}
+            models = MODELS["danger_pool"].events
+            for event_type, name in typed.items():
+                expected = NAMES[models[event_type]] if event_type in models else SERVICE_EVENTS[event_type].__name__
+                assert name == expected, event_type
+            assert any(name != "Untyped" for name in typed.values())
+            assert "SECRET" not in str(data) or who == t.gm
+    # Every view matched its model: nothing fell back to Untyped with a warning.
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+async def test_options_come_back_as_the_systems_options_type(client):
+    t, _, _ = await danger_table(client)
+    q = """query($id: ID!) { campaign(id: $id) { system diceMode options { __typename } you { role } } }"""
+    data = await gql(client, q, {"id": t.id}, t.gm)
+    assert data["campaign"] == {"system": "danger_pool", "diceMode": "table",
+                                "options": {"__typename": "DangerPoolOptions"}, "you": {"role": "gm"}}
