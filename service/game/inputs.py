@@ -6,9 +6,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from service.dice.types import DiceMode
+from service.i18n import SUPPORTED
 from service.rules.registry import SYSTEMS
 
 SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
+Language = Literal[SUPPORTED]  # type: ignore[valid-type]
 
 Faces = list[int]
 # Names end up in text columns, and PostgreSQL text cannot hold control characters such as NUL.
@@ -39,10 +41,20 @@ class CampaignCreate(_In):
                                     description="Per-campaign toggles of the rule system; omitted ones take the spec's default.")
     dice_mode: DiceMode = Field("server", description="server: the service rolls; verifiable: commit-reveal rolls anyone can "
                                                       "check after the session closes; table: clients enter physical dice.")
+    language: Language = Field("en", description="The campaign's default language for messages, event descriptions "
+                                                  "and rule terms: en, pl or ru. The GM may change it later.")
 
 
 class PlayerInvite(_In):
     name: Name
+
+
+class CampaignLanguage(_In):
+    language: Language = Field(description="The campaign's default language: en, pl or ru.")
+
+
+class PlayerLanguage(_In):
+    language: Language | None = Field(description="The player's own language (en, pl or ru); null: the campaign's.")
 
 
 class CharacterAssign(_In):

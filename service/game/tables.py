@@ -23,6 +23,7 @@ from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.live.sql import SqlLiveStore
 from service.store.records.models import Campaign, Character, SnapshotRecord
+from service.i18n.message import _
 
 log = logging.getLogger("rulekeeper.tables")
 
@@ -101,8 +102,8 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
     except Exception:
         if _joins_transaction(svc):
             raise
-        raise GameError(503, "service_unavailable", "this campaign's table is in the live store, which is out of "
-                        "reach; retry shortly", extra={"retry_after": 1}) from None
+        raise GameError(503, "service_unavailable", _("this campaign's table is in the live store, which is out "
+                                                      "of reach; retry shortly"), extra={"retry_after": 1}) from None
     if old is not None and "token" not in old.value:
         state["table"], version = old.value, old.version
     with_id_salt(state["table"], secrets.token_hex(16))

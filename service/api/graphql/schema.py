@@ -17,13 +17,15 @@ from service.api.graphql import types as t
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
-from service.game import campaigns, dicesessions, feed, history, play, rolls, systems, transfer, webhooks
+from service.game import campaigns, dicesessions, feed, history, languages, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
 from service.game.idempotency import run_once
-from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
-                                 UndoRequest)
+from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguage, CharacterAssign, ClientSeed,
+                                 PlayerInvite, PlayerLanguage, RollRequest, UndoRequest)
 from service.api.rest.request import parse
 from service.settings import Settings
+from service.i18n.message import _
+from service.i18n.render import render
 
 
 async def run(coro) -> Any:
@@ -31,16 +33,16 @@ async def run(coro) -> Any:
     try:
         return await coro
     except GameError as exc:
-        raise GraphQLError(exc.detail, extensions={"code": exc.code, "status": exc.status, "field": exc.field,
-                                                   **exc.extra}) from None
+        raise GraphQLError(render(exc.detail), extensions={"code": exc.code, "status": exc.status,
+                                                           "field": exc.field, **exc.extra}) from None
 
 
 def guard(fn):
     try:
         return fn()
     except GameError as exc:
-        raise GraphQLError(exc.detail, extensions={"code": exc.code, "status": exc.status, "field": exc.field,
-                                                   **exc.extra}) from None
+        raise GraphQLError(render(exc.detail), extensions={"code": exc.code, "status": exc.status,
+                                                           "field": exc.field, **exc.extra}) from None
 
 
 def ctx(info: Info) -> tuple[Any, str | None]:
@@ -65,6 +67,20 @@ class CreateCampaignInput:
     system: str
     options: JSON | None = None
     dice_mode: str = "server"
+    language: str = strawberry.field(default="en", description="The campaign's default language: en, pl or ru.")
+
+
+@strawberry.input
+class SetCampaignLanguageInput:
+    campaign_id: str
+    language: str = strawberry.field(description="en, pl or ru.")
+
+
+@strawberry.input
+class SetPlayerLanguageInput:
+    campaign_id: str
+    player_id: str
+    language: str | None = strawberry.field(description="en, pl or ru; null: the campaign's.")
 
 
 @strawberry.input
@@ -205,7 +221,7 @@ class Query:
     async def state(self, info: Info, campaign_id: str, version: int | None = None) -> t.TableState:
         svc, token = ctx(info)
         if version is not None and version < 0:
-            raise GraphQLError("`version` must be at least 0",
+            raise GraphQLError(_("`version` must be at least 0"),
                                extensions={"code": "invalid_query", "status": 400, "field": "version"})
         return t.build(t.TableState, await run(play.get_state(svc, campaign_id, token, version)))
 
@@ -218,7 +234,7 @@ class Query:
     async def events(self, info: Info, campaign_id: str, after: int = 0, limit: int = 100) -> t.EventPage:
         svc, token = ctx(info)
         if limit < 1 or limit > 500 or after < 0:
-            raise GraphQLError("`limit` must be 1-500 and `after` at least 0",
+            raise GraphQLError(_("`limit` must be 1-500 and `after` at least 0"),
                                extensions={"code": "invalid_query", "status": 400, "field": "limit" if after >= 0 else "after"})
         page = await run(campaigns.read_events(svc, campaign_id, token, after, limit))
         return t.EventPage(items=[t.event(e) for e in page["items"]], next_after=page["next_after"], has_more=page["has_more"])
@@ -248,9 +264,10 @@ class Query:
                                  before: int | None = None, limit: int = 50) -> t.WebhookDeliveryPage:
         svc, token = ctx(info)
         if status is not None and status not in webhooks.DELIVERY_STATUSES:
-            raise _bad_query(f"`status` is one of {', '.join(webhooks.DELIVERY_STATUSES)}", "status")
+            raise _bad_query(_("`status` is one of {delivery_statuses}",
+                               delivery_statuses=', '.join(webhooks.DELIVERY_STATUSES)), "status")
         if not 1 <= limit <= 100 or (before is not None and before < 1):
-            raise _bad_query("`limit` must be 1-100 and `before` at least 1", "limit" if before is None or before >= 1
+            raise _bad_query(_("`limit` must be 1-100 and `before` at least 1"), "limit" if before is None or before >= 1
                              else "before")
         page = await run(webhooks.deliveries(svc, campaign_id, webhook_id, token, status=status, before=before,
                                              limit=limit))
@@ -274,9 +291,23 @@ class Mutation:
     async def create_campaign(self, info: Info, input: CreateCampaignInput) -> t.CreateCampaignPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system,
-                                                    "options": input.options or {}, "dice_mode": input.dice_mode}))
+                                                    "options": input.options or {}, "dice_mode": input.dice_mode,
+                                                    "language": input.language}))
         out = await run(campaigns.create_campaign(svc, body, token))
         return t.CreateCampaignPayload(campaign=t.campaign(out["campaign"]), gm_token=out["gm_token"])
+
+    @strawberry.mutation(description="Set the campaign's default language (GM).")
+    async def set_campaign_language(self, info: Info, input: SetCampaignLanguageInput) -> t.Campaign:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(CampaignLanguage, {"language": input.language}))
+        return t.campaign(await run(languages.set_campaign_language(svc, input.campaign_id, token, body)))
+
+    @strawberry.mutation(description="Set your own language as a player (null: the campaign's).")
+    async def set_player_language(self, info: Info, input: SetPlayerLanguageInput) -> t.Player:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(PlayerLanguage, {"language": input.language}))
+        return t.build(t.Player, await run(languages.set_player_language(svc, input.campaign_id, input.player_id,
+                                                                          token, body)))
 
     @strawberry.mutation
     async def invite_player(self, info: Info, input: InvitePlayerInput) -> t.InvitePlayerPayload:
@@ -386,7 +417,8 @@ class Mutation:
         svc, token = ctx(info)
         keep = input.keep_previous_seconds
         if not 0 <= keep <= webhooks.MAX_ROTATION_GRACE:
-            raise GraphQLError(f"`keepPreviousSeconds` must be 0-{webhooks.MAX_ROTATION_GRACE}",
+            raise GraphQLError(_("`keepPreviousSeconds` must be 0-{max_rotation_grace}",
+                                 max_rotation_grace=webhooks.MAX_ROTATION_GRACE),
                                extensions={"code": "invalid_input", "status": 422, "field": "keep_previous_seconds"})
         return t.webhook_secret(await run(webhooks.rotate_secret(svc, input.campaign_id, input.webhook_id, token, keep)))
 

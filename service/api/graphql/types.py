@@ -17,6 +17,7 @@ def build(cls, data: dict[str, Any]):
 class Player:
     id: str
     name: str
+    language: str | None = strawberry.field(default=None, description="The player's own language; null: the campaign's.")
 
 
 @strawberry.type
@@ -37,6 +38,7 @@ class Campaign:
     version: int
     status: str
     created_at: str
+    language: str = strawberry.field(default="en", description="The default language of replies: en, pl or ru.")
     players: list[Player] = strawberry.field(default_factory=list)
     you: You | None = None
 
@@ -67,6 +69,7 @@ class EventActor:
 class Event:
     seq: int
     type: str
+    description: str = strawberry.field(description="What happened, in words, in the reply's language.")
     data: JSON
     actor: EventActor
     created_at: str | None
@@ -153,6 +156,8 @@ class SystemSummary:
     name: str
     options: JSON
     actions: list[str]
+    option_labels: JSON = strawberry.field(description="Each option's name in the reply's language.")
+    action_labels: JSON = strawberry.field(description="Each action type's name in the reply's language.")
 
 
 @strawberry.type
