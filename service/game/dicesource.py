@@ -55,9 +55,11 @@ def drawn(dice: DiceSource) -> list[DieRoll]:
 def finish(dice: DiceSource, ds: DiceSession | None, *, purpose: str) -> list[Event]:
     """After a command: reject unused table dice, advance the verifiable counter, log every die."""
     if isinstance(dice, TableDice) and dice.unused:
-        raise invalid("dice_unused", _("{unused} table {value} given but this move did not roll them; send "
-                                       "exactly the dice it rolls",
-                                       unused=dice.unused, value='die was' if dice.unused == 1 else 'dice were'), "dice")
+        detail = (_("1 table die was given but this move did not roll it; send exactly the dice it rolls")
+                  if dice.unused == 1 else
+                  _("{unused} table dice were given but this move did not roll them; send exactly the dice it rolls",
+                    unused=dice.unused))
+        raise invalid("dice_unused", detail, "dice")
     if ds is not None:
         ds.counter = dice.next_counter  # type: ignore[attr-defined]
     return dice_events(dice.rolled, ds, purpose=purpose)

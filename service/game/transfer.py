@@ -102,8 +102,8 @@ def replay_document(doc: CampaignDocument) -> dict[str, Any]:
     state = copy.deepcopy(doc.initial_state)
     for i, m in enumerate(doc.moves):
         if m.get("version") != i + 1:
-            raise invalid("import_invalid", _("moves must be numbered 1, 2, 3, …; move {i} is {get!r}",
-                                              i=i, get=m.get('version')),
+            raise invalid("import_invalid", _("moves must be numbered 1, 2, 3, …; move {i} is {version!r}",
+                                              i=i, version=m.get('version')),
                           f"moves[{i}].version")
         try:
             if m["kind"] == "undo":
@@ -111,8 +111,8 @@ def replay_document(doc: CampaignDocument) -> dict[str, Any]:
             else:
                 state = movelog.replay_move(system, doc.campaign.get("dice_mode", "server"), state, m["kind"], m["body"], m["actor"], m["dice"])
         except (movelog.ReplayDiverged, KeyError, TypeError, ValueError) as exc:
-            raise invalid("import_diverged", _("move {get} does not replay: {exc}",
-                                               get=m.get('version'), exc=exc),
+            raise invalid("import_diverged", _("move {version} does not replay: {exc}",
+                                               version=m.get('version'), exc=exc),
                           f"moves[{i}]") from None
         if m["version"] in undo_targets:
             kept[m["version"]] = copy.deepcopy(state)
@@ -135,7 +135,7 @@ async def import_campaign(svc: Services, doc: CampaignDocument, operator_key: st
         raise invalid("import_invalid", _("this service reads `{format}` documents", format=FORMAT), "format")
     meta = doc.campaign
     if meta.get("system") not in SYSTEMS:
-        raise invalid("import_invalid", _("unknown rule system {get!r}", get=meta.get('system')), "campaign.system")
+        raise invalid("import_invalid", _("unknown rule system {system!r}", system=meta.get('system')), "campaign.system")
     options = resolve_options(meta["system"], meta.get("options") or {})
     final = replay_document(doc)
     ids = {meta["id"]: str(uuid.uuid4())}

@@ -162,21 +162,21 @@ def document_rule(limits: DocumentLimits) -> type[ValidationRule]:
                 context.report_error(error)
 
         # Literal arguments reach the stores like variables do: the same characters are refused.
-        def enter_string_value(self, node, *_) -> None:
+        def enter_string_value(self, node, *_rest) -> None:
             if UNSTORABLE.search(node.value):
                 self.report_error(GraphQLError(_("a string may not contain NUL or unpaired surrogates"), node,
                                                extensions={"code": "invalid_input", "status": 422}))
 
-        def enter_object_value(self, node, *_) -> None:
+        def enter_object_value(self, node, *_rest) -> None:
             self._deeper(node)
 
-        def enter_list_value(self, node, *_) -> None:
+        def enter_list_value(self, node, *_rest) -> None:
             self._deeper(node)
 
-        def leave_object_value(self, *_) -> None:
+        def leave_object_value(self, *_rest) -> None:
             self.value_depth -= 1
 
-        def leave_list_value(self, *_) -> None:
+        def leave_list_value(self, *_rest) -> None:
             self.value_depth -= 1
 
         def _deeper(self, node) -> None:
