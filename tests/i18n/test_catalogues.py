@@ -69,8 +69,8 @@ def test_english_is_the_message_itself():
 # Helpers that pass an event type on to `emit`: name -> position of the type among their arguments.
 EMITTERS = {"emit": 0, "Event": 0, "emit_sheet": 0, "emit_test": 1, "_emit": 1, "announce": 1, "throw": 2,
             "_add_danger": 2}
-# Types built at run time from a value (danger_pool/lifecycle.py, trikus/equipment.py, iskra/inventory.py).
-BUILT = {"character_dead", "character_departed", "item_lost", "item_depleted"}
+# Types built at run time (danger_pool/lifecycle.py, trikus/equipment.py) or defaulted (stepdice/health.py).
+BUILT = {"character_dead", "character_departed", "item_lost", "item_depleted", "hearts_gained"}
 
 
 def emitted_types() -> set[str]:
