@@ -3,6 +3,10 @@ the campaign's default, then English; details, event descriptions and rule terms
 and field names never do."""
 from __future__ import annotations
 
+import dataclasses
+import json
+
+import pytest
 from apikit import ROGUE, assert_problem, bearer, new_table
 
 from service.i18n.describe import describe
@@ -11,6 +15,12 @@ from service.i18n.render import render
 
 NOT_VALID = _("the bearer token is not valid for this campaign")
 ONLY_GM = _("only a GM of this campaign may do this")
+
+
+@pytest.fixture
+def settings(settings):
+    """Webhooks may point at loopback: the webhook test reads the body the outbox wrote, never a delivery."""
+    return dataclasses.replace(settings, webhooks_allow_loopback=True, webhooks_max_attempts=1)
 
 
 def lang(code: str) -> dict[str, str]:
@@ -205,3 +215,19 @@ async def test_graphql_validation_errors_are_rendered_per_request(client):
     assert first["errors"][0]["extensions"]["code"] == again["errors"][0]["extensions"]["code"]
     assert again["errors"][0]["message"] == str(_("a string may not contain NUL or unpaired surrogates"))
     assert first["errors"][0]["message"] == render(_("a string may not contain NUL or unpaired surrogates"), "pl")
+
+
+async def test_a_webhook_body_speaks_the_campaigns_language_whoever_made_the_move(client):
+    r = await client.post("/v1/campaigns", json={"name": "K", "system": "stepdice", "language": "ru"})
+    base, gm = f"/v1/campaigns/{r.json()['campaign']['id']}", r.json()["gm_token"]
+    hook = await client.post(f"{base}/webhooks", json={"url": "http://127.0.0.1:9/hook"}, headers=bearer(gm))
+    assert hook.status_code == 201, hook.text
+    invited = await client.post(f"{base}/players", json={"name": "Ala"}, headers={**bearer(gm), **lang("pl")})
+    assert invited.status_code == 201 and invited.headers["content-language"] == "pl"
+    listed = await client.get(f"{base}/webhooks/{hook.json()['id']}/deliveries", headers=bearer(gm))
+    (delivery,) = listed.json()["items"]
+    detail = await client.get(f"{base}/webhooks/{hook.json()['id']}/deliveries/{delivery['id']}", headers=bearer(gm))
+    body = detail.json()["payload"]
+    body = json.loads(body) if isinstance(body, str) else body
+    assert body["type"] == "player_invited"
+    assert body["data"]["description"] == describe("player_invited", {"name": "Ala"}, "ru") == "Приглашён игрок Ala"
