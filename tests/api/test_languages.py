@@ -3,10 +3,13 @@ the campaign's default, then English; details, event descriptions and rule terms
 and field names never do."""
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 
+import httpx
 import pytest
+import websockets
 from apikit import ROGUE, assert_problem, bearer, new_table
 
 from service.i18n.describe import describe
@@ -231,3 +234,32 @@ async def test_a_webhook_body_speaks_the_campaigns_language_whoever_made_the_mov
     body = json.loads(body) if isinstance(body, str) else body
     assert body["type"] == "player_invited"
     assert body["data"]["description"] == describe("player_invited", {"name": "Ala"}, "ru") == "Приглашён игрок Ala"
+
+
+async def _subscribed_descriptions(live_server: str, token: str, campaign_id: str, headers: dict[str, str]) -> list[str]:
+    query = "subscription($c: String!) { campaignEvents(campaignId: $c, after: 0) { seq type description } }"
+    url = live_server.replace("http://", "ws://", 1) + "/graphql"
+    async with websockets.connect(url, subprotocols=["graphql-transport-ws"], additional_headers=headers,
+                                  open_timeout=10) as ws:
+        await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
+        assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "connection_ack"
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": {
+            "c": campaign_id}}}))
+        got = []
+        while len(got) < 2:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert msg["type"] == "next" and not msg["payload"].get("errors"), msg
+            got.append(msg["payload"]["data"]["campaignEvents"]["description"])
+        return got
+
+
+async def test_a_subscription_speaks_the_handshakes_language_or_the_campaigns(live_server):
+    async with httpx.AsyncClient(base_url=live_server) as http:
+        r = await http.post("/v1/campaigns", json={"name": "K", "system": "stepdice", "language": "pl"})
+        cid, gm = r.json()["campaign"]["id"], r.json()["gm_token"]
+        invited = await http.post(f"/v1/campaigns/{cid}/players", json={"name": "Ala"}, headers=bearer(gm))
+        assert invited.status_code == 201
+    polish = await _subscribed_descriptions(live_server, gm, cid, {})
+    russian = await _subscribed_descriptions(live_server, gm, cid, lang("ru"))
+    assert polish[1] == "Zaproszono gracza Ala"
+    assert russian[1] == "Приглашён игрок Ala"
