@@ -11,8 +11,8 @@ from starlette.responses import Response
 from starlette.routing import Match
 
 from service.game.errors import GameError
-from service.metrics import REQUEST_SECONDS, REQUESTS
 from service.i18n.message import _
+from service.metrics import REQUEST_SECONDS, REQUESTS
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 UNMATCHED = "unmatched"

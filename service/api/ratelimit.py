@@ -19,9 +19,9 @@ import math
 from service.api.problems import GRAPHQL_PATH, problem
 from service.game.auth import AuthFailures, auth_failures
 from service.game.tokens import hash_token
+from service.i18n.message import _
 from service.settings import Settings
 from service.store.buckets import Bucket, Buckets
-from service.i18n.message import _
 
 EXEMPT = frozenset({"/healthz", "/readyz"})
 

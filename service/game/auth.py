@@ -10,11 +10,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from service.game.errors import GameError, forbidden, unauthorized
 from service.game.tokens import hash_token
+from service.i18n import context as i18n_context
+from service.i18n.message import _
 from service.rules.base import Actor
 from service.settings import Settings
-from service.i18n import context as i18n_context
 from service.store.records.models import Campaign, Character, Credential, Player
-from service.i18n.message import _
 
 
 class AuthFailures:

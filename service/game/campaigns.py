@@ -16,11 +16,11 @@ from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
 from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite, integral_numbers
 from service.game.tokens import hash_token, new_token
+from service.i18n.message import _
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, Character, Credential, DiceSession, Player, utcnow
-from service.i18n.message import _
 
 SYSTEM_ACTOR = Actor(role="gm")
 

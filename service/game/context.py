@@ -14,10 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from service.game.events import appended
 from service.game import outbox
 from service.game.errors import GameError
+from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
 from service.store.live.base import LiveStore
-from service.i18n.message import _
 
 log = logging.getLogger("rulekeeper")
 

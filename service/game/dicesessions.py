@@ -14,10 +14,10 @@ from service.game.context import Services
 from service.game.dicesource import current_session
 from service.game.errors import GameError, conflict, not_found
 from service.game.inputs import MAX_SEQ, ClientSeed
+from service.i18n.message import _
 from service.rules.base import Event
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, DiceSession, EventRecord, utcnow
-from service.i18n.message import _
 
 
 def session_view(ds: DiceSession) -> dict[str, Any]:

@@ -20,9 +20,9 @@ from service.dice.verifiable import VerifiableDice
 from service.game import events as log
 from service.game.errors import GameError, invalid
 from service.game.auth import Principal
+from service.i18n.message import _
 from service.rules.base import Event
 from service.store.records.models import Campaign, DiceSession
-from service.i18n.message import _
 
 
 async def current_session(s, campaign_id: str) -> DiceSession | None:

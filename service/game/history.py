@@ -16,10 +16,10 @@ from service.game.auth import authenticate, require_gm
 from service.game.campaigns import campaign_view
 from service.game.context import Services
 from service.game.errors import GameError, conflict, invalid, not_found
+from service.i18n.message import _
 from service.rules.base import Event
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, Character, MoveRecord
-from service.i18n.message import _
 
 MAX_UNDO = 100
 

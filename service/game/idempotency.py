@@ -44,8 +44,8 @@ from service.game.auth import authenticate, check_operator_key
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.tokens import hash_token
-from service.store.records.models import IdempotencyRecord
 from service.i18n.message import _
+from service.store.records.models import IdempotencyRecord
 
 T = TypeVar("T")
 

@@ -15,10 +15,10 @@ from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
 from service.game.errors import GameError, from_validation, not_found
 from service.game.inputs import ActionRequest
+from service.i18n.message import _
 from service.rules.base import RuleViolation
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Character
-from service.i18n.message import _
 
 
 def etag(version: int) -> str:

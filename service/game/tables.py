@@ -19,11 +19,11 @@ from service import metrics
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.movelog import snapshot, state_at
+from service.i18n.message import _
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.live.sql import SqlLiveStore
 from service.store.records.models import Campaign, Character, SnapshotRecord
-from service.i18n.message import _
 
 log = logging.getLogger("rulekeeper.tables")
 

@@ -19,8 +19,8 @@ from service.game.auth import Principal, authenticate, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, not_found
 from service.game.signing import Sealer, new_secret
-from service.store.records.models import EventRecord, Webhook, WebhookAttempt, WebhookDelivery, utcnow
 from service.i18n.message import _
+from service.store.records.models import EventRecord, Webhook, WebhookAttempt, WebhookDelivery, utcnow
 
 MAX_WEBHOOKS = 20
 MAX_ROTATION_GRACE = 7 * 24 * 3600

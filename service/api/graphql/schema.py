@@ -23,8 +23,8 @@ from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguage, CharacterAssign, ClientSeed,
                                  PlayerInvite, PlayerLanguage, RollRequest, UndoRequest)
 from service.api.rest.request import parse
-from service.settings import Settings
 from service.i18n.message import _
+from service.settings import Settings
 from service.i18n.render import render
 
 
