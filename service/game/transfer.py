@@ -22,11 +22,11 @@ from service.game.campaigns import campaign_view, open_dice_session, resolve_opt
 from service.game.context import Services
 from service.game.errors import GameError, invalid
 from service.game.tokens import hash_token, new_token
+from service.i18n import DEFAULT, SUPPORTED
 from service.i18n.message import _
 from service.rules.registry import SYSTEMS
 from service.store.records.models import (Campaign, Character, Credential, DiceSession, EventRecord, MoveRecord,
                                           Player, utcnow)
-from service.i18n import DEFAULT, SUPPORTED
 
 FORMAT = "rulekeeper-campaign/1"
 
