@@ -22,10 +22,16 @@ class Choice:
     player: str | None = None
     campaign: str | None = None
     fixed: str | None = None
+    _decided: tuple | None = None
 
     @property
     def language(self) -> str:
-        return self.fixed or choose(self.header, self.player, self.campaign)
+        # Asked once per rendered text (a page of events asks hundreds of times): decided again only when a
+        # note changed what it depends on.
+        key = (self.header, self.player, self.campaign, self.fixed)
+        if self._decided is None or self._decided[0] != key:
+            self._decided = (key, self.fixed or choose(self.header, self.player, self.campaign))
+        return self._decided[1]
 
 
 current: ContextVar[Choice | None] = ContextVar("rulekeeper_language", default=None)
