@@ -103,7 +103,7 @@ async def consume_refused(s, campaign: Campaign, rolled: list[DieRoll], ds: Dice
                           purpose: str, error: GameError, principal: Principal) -> GameError:
     """Log the dice a refused command drew (`drawn`), move the verifiable counter past them, and return the
     refusal to raise once this transaction commits. Nothing else of the command may have been written."""
-    refused = {"code": error.code, "status": error.status, "detail": error.detail}
+    refused = {"code": error.code, "status": error.status, "detail": str(error.detail)}
     records = log.append(s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor())
     if ds is not None:
         ds.counter = max(d.seq for d in rolled) + 1
