@@ -60,6 +60,8 @@ async def game_error(_: Request, exc: GameError) -> ProblemResponse:
 
 async def http_error(_: Request, exc: HTTPException) -> ProblemResponse:
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    # Starlette's own phrase ("Not Found"): rendered as plain text, which the catalogues carry
+    # (service/i18n/library.py).
     return problem(exc.status_code, code, str(exc.detail), headers=getattr(exc, "headers", None))
 
 

@@ -263,3 +263,11 @@ async def test_a_subscription_speaks_the_handshakes_language_or_the_campaigns(li
     russian = await _subscribed_descriptions(live_server, gm, cid, lang("ru"))
     assert polish[1] == "Zaproszono gracza Ala"
     assert russian[1] == "Приглашён игрок Ala"
+
+
+async def test_the_routers_own_refusals_are_translated_too(client):
+    r = await client.get("/v1/no-such-thing", headers=lang("pl"))
+    assert assert_problem(r, 404, "not_found")["detail"] == "Nie znaleziono"
+    r = await client.post("/graphql", content=b'{"variables": {}}', headers={"content-type": "application/json",
+                                                                            **lang("ru")})
+    assert r.json()["detail"] == "В запросе нет запроса GraphQL"
