@@ -271,3 +271,16 @@ async def test_the_routers_own_refusals_are_translated_too(client):
     r = await client.post("/graphql", content=b'{"variables": {}}', headers={"content-type": "application/json",
                                                                             **lang("ru")})
     assert r.json()["detail"] == "В запросе нет запроса GraphQL"
+
+
+async def test_export_and_import_keep_the_campaigns_and_the_players_languages(client):
+    r = await client.post("/v1/campaigns", json={"name": "K", "system": "stepdice", "language": "pl"})
+    base, gm = f"/v1/campaigns/{r.json()['campaign']['id']}", r.json()["gm_token"]
+    invited = await client.post(f"{base}/players", json={"name": "Ala"}, headers=bearer(gm))
+    ala, token = invited.json()["player"]["id"], invited.json()["token"]
+    await client.put(f"{base}/players/{ala}/language", json={"language": "ru"}, headers=bearer(token))
+    doc = (await client.get(f"{base}/export", headers=bearer(gm))).json()
+    imported = await client.post("/v1/campaigns/import", json=doc)
+    assert imported.status_code == 201, imported.text
+    assert imported.json()["campaign"]["language"] == "pl"
+    assert [p["player"]["language"] for p in imported.json()["players"]] == ["ru"]
