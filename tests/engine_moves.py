@@ -1,17 +1,22 @@
 """What every rule engine's test driver checks on every move: apply() leaves its input untouched, uses
 exactly the dice it was given, logs every die it rolled in exactly one event, returns JSON, and gives
 the same state and events again when the move is replayed from the move log (its JSON as stored, its
-recorded dice) — so every worked example is also a test that the move log rebuilds it."""
+recorded dice) — so every worked example is also a test that the move log rebuilds it; and says whose move
+is next in the shape every system shares (`table.awaiting`, and `table.requests` where a system keeps it); and,
+where a system documents its shapes (`State`, `Sheet`, `EventPayloads`), that both views and every event fit them."""
 from __future__ import annotations
 
 import copy
 import json
+import typing
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from service.dice.table import TableDice
 from service.game import movelog
+from service.rules.awaiting import AwaitingEntry
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt
 
@@ -34,11 +39,77 @@ def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: 
     logged = [d for ev in events for d in (ev.data.get("dice") or [])]
     assert logged == [d.to_dict() for d in source.rolled], "every die rolled is in exactly one event"
     json.dumps(new)
+    check_awaiting(system, new)
     for ev in events:
         json.dumps(ev.data)
         json.dumps(ev.redacted)
+    check_typed(system, new, events)
     _check_replay(system, before, action, actor, source, new, events)
     return new, events
+
+
+def check_awaiting(system, state: dict[str, Any]) -> None:
+    """Every entry of `table.awaiting` is an AwaitingEntry as engines emit it (no `until`: the application layer
+    adds that), and every move it offers is one of this system's action types. `table.requests`, where a system
+    keeps it, names its party and moves the same way (a system may add its own keys there, e.g. `when`)."""
+    table = state["table"]
+    assert isinstance(table.get("awaiting"), list), f"{system.id} keeps no table.awaiting"
+    for entry in table["awaiting"]:
+        AwaitingEntry.model_validate(entry)
+        assert "until" not in entry, entry
+    for entry in table["awaiting"] + table.get("requests", []):
+        assert entry["who"] in ("gm", "character"), entry
+        assert (entry["who"] == "gm") == (entry["character_id"] is None), entry
+        assert entry["may"] and set(entry["may"]) <= set(system.action_types), entry
+
+
+def check_typed(system, state: dict[str, Any], events: list[Event]) -> None:
+    """Where a system documents its shapes (`State`, `Sheet`, `EventPayloads`), they hold: the GM's view and a
+    player's view of the new state validate as `State`, every sheet in them as `Sheet`, and every event's data
+    and players' copy as the payload model of its type (an event type without a model fails)."""
+    if not all(hasattr(system, name) for name in ("State", "Sheet", "EventPayloads")):
+        return
+    first = next(iter(state.get("characters") or {}), None)
+    seat = Actor(role="player", player_id="typed-check", character_ids=frozenset([first] if first else []))
+    for viewer in (Actor(role="gm"), seat):
+        seen = system.view(state, viewer)
+        system.State.model_validate(seen)
+        for sheet in seen["characters"].values():
+            system.Sheet.model_validate(sheet)
+    for ev in events:
+        assert ev.type in system.EventPayloads, f"{system.id} emits {ev.type!r} but has no payload model for it"
+        model = system.EventPayloads[ev.type]
+        model.model_validate(ev.data)
+        if ev.redacted is not None:
+            model.model_validate(ev.redacted)
+
+
+def check_typed_models(system, prefix: str) -> None:
+    """The documented models are fit to generate contracts from: every model reachable from `State`, `Sheet` and
+    `EventPayloads` that the system defines forbids unknown fields and carries the system's prefix as class name
+    and title, titles are unique, and each top-level model renders a JSON Schema."""
+    seen: dict[str, type] = {}
+
+    def walk(tp: Any) -> None:
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            if tp in seen.values():
+                return
+            title = tp.model_config.get("title") or tp.__name__
+            assert seen.setdefault(title, tp) is tp, f"two models are titled {title}"
+            if tp.__module__.startswith(f"service.rules.{system.id}."):
+                assert tp.model_config.get("extra") == "forbid", f"{tp.__name__} accepts unknown fields"
+                assert tp.__name__.startswith(prefix) and title == tp.__name__, (tp.__name__, title)
+            for f in tp.model_fields.values():
+                walk(f.annotation)
+        else:
+            for arg in typing.get_args(tp):
+                walk(arg)
+
+    roots = [system.State, system.Sheet, *system.EventPayloads.values()]
+    for root in roots:
+        walk(root)
+        json.dumps(root.model_json_schema())
+    assert set(system.EventPayloads) and all(t == t.strip() for t in system.EventPayloads)
 
 
 def _check_replay(system, before, action, actor: Actor, source, new, events) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import select
@@ -65,6 +66,12 @@ async def _cached(svc: Services, s, campaign: Campaign, writing: bool) -> dict[s
     return hit.value["table"]
 
 
+def by_joining(characters: Iterable[Character]) -> dict[str, Any]:
+    """Sheets by id in the order the characters joined, as a replay of the move log adds them: an engine may
+    take seat order from it (Trikus does), so the live table and its replay must agree."""
+    return {c.id: c.sheet for c in sorted(characters, key=lambda c: (c.created_at, c.id))}
+
+
 async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) -> dict[str, Any]:
     """The whole engine state at the campaign's current version: options, characters, table.
     `writing=False` from a read-only session: a rebuilt table is put back into Redis (never over a newer
@@ -74,7 +81,7 @@ async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) ->
         metrics.TABLE_LOOKUPS.labels("miss" if table is None else "hit").inc()
     if table is not None:
         chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
-        return {"options": campaign.options, "characters": {c.id: c.sheet for c in chars}, "table": table}
+        return {"options": campaign.options, "characters": by_joining(chars), "table": table}
     if not await has_history(s, campaign):
         return await _adopt(svc, s, campaign, writing)
     state = await state_at(s, campaign, campaign.table_version)
@@ -94,7 +101,7 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
     """A campaign from before the move log: its table lived only in the live store, under that store's own
     version. That table becomes the campaign's first snapshot; history before it cannot be replayed."""
     system = SYSTEMS[campaign.system]
-    chars = {c.id: c.sheet for c in await s.scalars(select(Character).where(Character.campaign_id == campaign.id))}
+    chars = by_joining(await s.scalars(select(Character).where(Character.campaign_id == campaign.id)))
     state = system.initial_state(system.Options.model_validate(campaign.options))
     version = 0
     try:

@@ -68,7 +68,9 @@ class RuleViolation(Exception):
 
     status 409: the move conflicts with the current state (wrong phase, no Mana, not your turn);
     status 422: the move itself is malformed for the rules (a d20 cannot be helped up, bad field);
-    status 403: the actor may not make this move (a player acting for someone else's character).
+    status 403: the actor may not make this move: `gm_only` (a GM move or GM field sent by a player),
+    `not_your_character` (a player acting for someone else's character), `character_not_yours` (a character
+    the rules handed to the GM).
     """
 
     def __init__(self, code: str, detail: str, *, field: str | None = None, status: int = 409) -> None:
@@ -79,8 +81,14 @@ class RuleViolation(Exception):
         self.status = status
 
 
-def forbid(detail: str, *, field: str | None = None) -> RuleViolation:
-    return RuleViolation("forbidden", detail, field=field, status=403)
+def gm_only(detail: str, *, field: str | None = None) -> RuleViolation:
+    """A player sent a move, or set a field, that only the GM may send or set."""
+    return RuleViolation("gm_only", detail, field=field, status=403)
+
+
+def not_your_character(detail: str, *, field: str | None = None) -> RuleViolation:
+    """A player acted or decided for a character they are not bound to."""
+    return RuleViolation("not_your_character", detail, field=field, status=403)
 
 
 def not_yours(name: str, why: str, *, field: str = "character_id") -> RuleViolation:

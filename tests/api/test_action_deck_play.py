@@ -108,7 +108,7 @@ async def test_player_cannot_spend_a_benny_for_someone_elses_character(client):
     t, pid, token, hero, goon = await deck_table(client)
     await t.ok({"type": "deal"})
     r = await t.act({"type": "draw_extra_card", "character_id": goon, "benny_source": "own"}, token=token)
-    assert_problem(r, 403, "forbidden")
+    assert_problem(r, 403, "not_your_character")
 
 
 async def test_a_dice_session_does_not_close_while_its_shuffled_deck_is_dealt(client):

@@ -22,7 +22,7 @@ async def test_push_marks_progress_for_dice_above_the_danger_maximum(client):
     await t.ok({"type": "create_action_scene", "goal": "get through the bar", "leader_id": cid, "team": [cid],
                 "progress_track_length": 8})
     await t.ok({"type": "start_scene"})
-    assert_problem(await t.act({"type": "start_scene"}, token=token), 403, "forbidden")
+    assert_problem(await t.act({"type": "start_scene"}, token=token), 403, "gm_only")
     out = await t.ok({"type": "declare_action", "character_id": cid, "kind": "push", "approach": "kick the door",
                       "ability": "Wetwork", "legends": ["legend-1"], "equipment": "item-1"},
                      token=token, dice=[10, 10, 6, 6, 5, 9, 2])

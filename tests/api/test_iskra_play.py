@@ -28,7 +28,7 @@ async def test_focus_points_reduce_damage_after_gm_approval(client):
     out = await t.ok({"type": "deal_damage", "character_id": hero, "wounds": 2, "source": "fall",
                       "description": "the ledge gives way"})
     assert out["state"]["table"]["pending"]["kind"] == "damage"
-    assert_problem(await t.act({"type": "approve_focus"}, token=token), 403, "forbidden")
+    assert_problem(await t.act({"type": "approve_focus"}, token=token), 403, "gm_only")
     await t.ok({"type": "reduce_damage", "amount": 1, "description": "grabs a root"}, token=token)
     await t.ok({"type": "approve_focus"})
     await t.ok({"type": "accept_damage"}, token=token)

@@ -42,7 +42,7 @@ async def test_SD_E4_simple_melee_exchange_through_rest(client):
     assert of_type(out["events"], "test_resolved")[0]["data"]["outcome"] == "failure"
     assert out["state"]["table"]["pending"]["stage"] == "retaliation_check"
     # only the GM answers "could it reach?"
-    assert_problem(await t.act({"type": "resolve_retaliation"}, token=wt), 403, "forbidden")
+    assert_problem(await t.act({"type": "resolve_retaliation"}, token=wt), 403, "gm_only")
     await t.ok({"type": "resolve_retaliation"})
     sheet = (await client.get(f"{t.base}/characters/{w}", headers=bearer(wt))).json()["sheet"]
     assert (sheet["hearts"], sheet["hearts_max"]) == (4, 5)
@@ -102,13 +102,13 @@ async def test_player_cannot_act_for_another_players_character(client):
     w, _ = await seat(t, WARRIOR)
     _, rt = await seat(t, ROGUE)
     r = await t.act({"type": "test", "character_id": w, "attribute": "strength", "base_tn": 6}, token=rt, dice=[5])
-    assert_problem(r, 403, "forbidden")
+    assert_problem(r, 403, "not_your_character")
 
 
 async def test_player_cannot_send_gm_moves(client):
     t = await new_table(client, dice_mode="table")
     _, wt = await seat(t, WARRIOR)
-    assert_problem(await t.act({"type": "create_encounter"}, token=wt), 403, "forbidden")
+    assert_problem(await t.act({"type": "create_encounter"}, token=wt), 403, "gm_only")
 
 
 async def test_unknown_action_type_is_422_naming_the_field(client):
@@ -256,7 +256,7 @@ async def test_a_refusal_never_tells_a_player_an_unrevealed_enemys_tn_or_positio
     await t.ok({"type": "begin_turn", "character_id": w}, token=wt)
     probe = {"type": "attack", "character_id": w, "target_enemy_id": "b", "attack_type": "ranged",
              "steps": [{"source": "dark", "delta": 1}], "on_near_impossible": "refuse"}
-    body = assert_problem(await t.act(probe, token=wt), 403, "forbidden", "action.on_near_impossible")
+    body = assert_problem(await t.act(probe, token=wt), 403, "gm_only", "action.on_near_impossible")
     assert "12" not in body["detail"] and "boss" not in body["detail"]
     melee = {"type": "attack", "character_id": w, "target_enemy_id": "b", "attack_type": "melee"}
     body = assert_problem(await t.act(melee, token=wt), 409, "not_adjacent", "action.target_enemy_id")

@@ -37,11 +37,11 @@ async def test_TK_E4_team_test_through_rest_in_table_mode(client):
     await t.ok({"type": "join", "character_id": p, "line_index": 0}, token=pt)
     await t.ok({"type": "join", "character_id": z, "line_index": 0}, token=zt)
     out = await t.ok({"type": "start"})
-    assert [a["who"] for a in out["state"]["table"]["awaiting"]] == ["gm", p, z]
+    assert [a["character_id"] or "gm" for a in out["state"]["table"]["awaiting"]] == ["gm", p, z]
     await t.ok({"type": "throw"})
     await t.ok({"type": "throw", "character_id": p}, token=pt)
     out = await t.ok({"type": "throw", "character_id": z}, token=zt, dice=[6, 9, 3])
-    assert [a["who"] for a in out["state"]["table"]["awaiting"]] == ["gm", z]
+    assert [a["character_id"] or "gm" for a in out["state"]["table"]["awaiting"]] == ["gm", z]
     await t.ok({"type": "throw"})
     await t.ok({"type": "throw", "character_id": z}, token=zt, dice=[5, 4])
     out = await t.ok({"type": "throw"}, dice=[2])
@@ -130,3 +130,17 @@ async def test_gm_note_ids_and_counters_stay_with_the_gm(client):
     assert gm_table["gm_notes"][0]["id"] != "n1"
     table = (await t.state(pt))["state"]["table"]
     assert table["gm_notes"] == [] and "seq" not in table and "id_salt" not in table
+
+
+async def test_seat_order_is_the_order_characters_joined_live_and_replayed(client):
+    """Spec 3.3: seat order (tie-breaks, `party.members`, which Master pays) is the order characters joined the
+    table, never the order of their random ids; the live table and its replay from the move log agree (the
+    fixture's teardown rebuilds every campaign from its log and compares)."""
+    t, seats = await trikus_table(client)
+    joined = [cid for cid, _ in seats.values()]
+    for name in ("Ola", "Ela", "Iga", "Ula"):
+        pid, _ = await t.invite(name)
+        joined.append((await t.character(sheet(name, "beginner"), player_id=pid))["id"])
+    out = await t.ok({"type": "gm_note", "text": "the table is full"})
+    assert out["state"]["table"]["seats"] == joined
+    assert out["state"]["party"]["members"] == joined

@@ -7,13 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.action_deck import apply as _apply
+from service.rules.action_deck import awaiting
 from service.rules.action_deck.actions import ACTION_SENDERS, ACTION_TYPES, Action
-from service.rules.action_deck.context import initial_table
+from service.rules.action_deck.context import Ctx, initial_table
 from service.rules.action_deck.deck import being_dealt
+from service.rules.action_deck.events_model import EVENT_PAYLOADS
 from service.rules.action_deck.options import Options
 from service.rules.action_deck.sheet import ActionDeckCharacterInput, new_character
+from service.rules.action_deck.state_model import ActionDeckCharacter, ActionDeckState
 from service.rules.action_deck.view import view
-from service.rules.base import RuleViolation
+from service.rules.base import Actor, RuleViolation
 
 
 class ActionDeckSystem:
@@ -24,12 +27,20 @@ class ActionDeckSystem:
     Action = Action
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
+    # 2: the table gained `awaiting` and `soaks_pending`; snapshots of version 1 are replayed instead of read.
+    state_version = 2
+    State = ActionDeckState
+    Sheet = ActionDeckCharacter
+    EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: ActionDeckCharacterInput, options: Options) -> dict[str, Any]:
         return new_character(data, options)
 
     def initial_state(self, options: Options) -> dict[str, Any]:
-        return {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}
+        state = {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}
+        ctx = Ctx(state, Actor(role="gm"), None)
+        awaiting.refresh(ctx)
+        return ctx.state
 
     def apply(self, state, action, actor, dice):
         return _apply.apply(state, action, actor, dice)

@@ -159,7 +159,8 @@ class ActionDeckMove(Move):
 
 
 class ActionDeckRun(Move):
-    """Run (a free action, once per turn) before the turn's first roll (B19)."""
+    """Run (a free action, once per turn) before the turn's first roll (B19). Outside combat: run at twice
+    (Pace + the running die's top face) per turn for half the Vigor die in minutes (seed 1.3)."""
 
     sender: ClassVar[Sender] = "owner"
     type: Literal["run"]

@@ -7,12 +7,12 @@ from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.rules.action_deck import (
-    checks, conditions, countdown, draws, encounter, interrupts, opposed, session, surprise, trait_moves,
+    awaiting, checks, conditions, countdown, draws, encounter, interrupts, opposed, session, surprise, trait_moves,
     turn_moves,
 )
 from service.rules.action_deck.actions import ADAPTER
 from service.rules.action_deck.context import Ctx
-from service.rules.base import Actor, Event, forbid
+from service.rules.base import Actor, Event, gm_only
 
 HANDLERS = {
     "open_session": session.open_session, "close_session": session.close_session,
@@ -55,8 +55,9 @@ def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Acto
         action = ADAPTER.validate_python(action)
     ctx = Ctx(state, actor, dice)
     if action.sender == "gm" and not actor.is_gm:
-        raise forbid(f"{action.type} is a GM move")
+        raise gm_only(f"{action.type} is a GM move")
     auto_accept(ctx, action)
     HANDLERS[action.type](ctx, action)
     surprise.reveal_due(ctx)
+    awaiting.refresh(ctx)
     return ctx.state, ctx.events

@@ -1,7 +1,8 @@
 """Trait tests as records that live between requests (spec §3.9, §5.5): roll, reroll, substitute, accept.
 
 A test stays `rolled` while its roller may still reroll; it becomes `final` on accept, on the roller's next
-unrelated move (apply.auto_accept), when its opposed defender rolls, or at once on a critical failure.
+unrelated move (apply.auto_accept) or when its opposed defender rolls. A critical failure is the other terminal
+state, `critical_failure` (§5.5), from the roll that produced it on: no reroll, no accept.
 Effects that depend on the kept result (jump, hazard, Notice, opposed tests) run from FINAL_HOOKS.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from service.rules.action_deck.traits import RollSpec, better, evaluate, roll_at
 
 FINAL_HOOKS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {}  # purpose -> effect; filled by modules
 KEEP_FINISHED = 20
+TERMINAL = ("final", "critical_failure")
 
 
 def build(ctx: Ctx, *, roller_id: str, trait: str, where: dict[str, Any], purpose: str = "plain",
@@ -54,7 +56,8 @@ def build(ctx: Ctx, *, roller_id: str, trait: str, where: dict[str, Any], purpos
         attempt = roll_attempt(ctx.roller, spec, f"trait_test:{trait}")
     test = {"id": test_id, "kind": "trait", "roller_id": roller_id, "group": group, "trait": trait,
             "unskilled": die is None, "tn": spec.tn, "modifiers": mods, "spec": asdict(spec), "purpose": purpose,
-            "context": context or {}, "weapon": weapon, "attempts": [attempt], "kept": 0, "state": "rolled",
+            "context": context or {}, "weapon": weapon, "attempts": [attempt], "kept": 0,
+            "state": "critical_failure" if attempt["critical_failure"] else "rolled",
             "opposed_id": opposed[0] if opposed else None, "role": opposed[1] if opposed else None,
             "round": ctx.encounter["round"] if ctx.encounter else None}
     summarize(test)
@@ -113,7 +116,7 @@ def authorize(ctx: Ctx, test: dict[str, Any]) -> None:
 
 
 def finalize(ctx: Ctx, test: dict[str, Any], reason: str) -> None:
-    test["state"] = "final"
+    test["state"] = "critical_failure" if test.get("critical_failure") else "final"
     ctx.emit("test_final", {"test_id": test["id"], "roller_id": test["roller_id"], "reason": reason,
                             "result": test["result"]})
     hook = FINAL_HOOKS.get(test["purpose"])
@@ -122,7 +125,7 @@ def finalize(ctx: Ctx, test: dict[str, Any], reason: str) -> None:
     if test["opposed_id"] is not None:
         FINAL_HOOKS["opposed"](ctx, test)
     pending = ctx.table["opposed"]  # an active result an opposed test still needs is kept
-    finished = [t for t in ctx.table["tests"].values() if t["state"] == "final" and t["opposed_id"] not in pending]
+    finished = [t for t in ctx.table["tests"].values() if t["state"] in TERMINAL and t["opposed_id"] not in pending]
     for old in finished[:-KEEP_FINISHED]:
         del ctx.table["tests"][old["id"]]
 
@@ -139,7 +142,7 @@ def reroll(ctx: Ctx, a) -> None:
     if test.get("critical_failure"):
         raise violation("critical_failure_cannot_be_rerolled", "a critical failure cannot be rerolled, not even "
                         "with bennies (seed 1.4)", "test_id")
-    if test["role"] == "active" and test["state"] == "final":
+    if test["role"] == "active" and test["state"] in TERMINAL:
         raise violation("opposed_roll_locked", "the defender has rolled (or the result was accepted): the active "
                         "party spends bennies before that (seed 1.4)", "test_id")
     if test["state"] != "rolled":
@@ -166,6 +169,8 @@ def reroll(ctx: Ctx, a) -> None:
         if new["critical_failure"] or better(test["attempts"][test["kept"]], new):
             test["kept"] = len(test["attempts"]) - 1   # a critical reroll "made it worse" (seed 1.4)
     summarize(test)
+    if test["critical_failure"]:
+        test["state"] = "critical_failure"
     announce(ctx, "test_rerolled", test, ctx.roller.take(), paid_by=payer)
     if test.get("critical_failure"):
         finalize(ctx, test, "critical_failure")

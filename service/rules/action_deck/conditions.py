@@ -51,6 +51,7 @@ def set_condition(ctx: Ctx, a) -> None:
                if getattr(a, k) is not None}
     newly = (changes.get("shaken") and not sheet["shaken"]) or (changes.get("stunned") and not sheet["stunned"])
     sheet.update(changes)
+    _soak_ruled(ctx, a.character_id)
     public = {k: v for k, v in changes.items() if k in ("shaken", "stunned", "eliminated")}
     ctx.emit("condition_set", {"character_id": a.character_id, **changes, "reason": a.reason},
              redacted={"character_id": a.character_id, **public} if bennies.is_npc(ctx, a.character_id) else None)
@@ -58,6 +59,11 @@ def set_condition(ctx: Ctx, a) -> None:
         _lose_hold(ctx, a.character_id)
     if changes.get("eliminated"):
         _eliminate(ctx, a.character_id)
+
+
+def _soak_ruled(ctx: Ctx, cid: str) -> None:
+    if cid in ctx.table["soaks_pending"]:
+        ctx.table["soaks_pending"].remove(cid)
 
 
 def unshake(ctx: Ctx, a) -> None:
@@ -81,6 +87,10 @@ def soak(ctx: Ctx, a) -> None:
     sheet["wounds"] -= avoided
     if a.shaken_avoided:
         sheet["shaken"] = False
+    if ctx.actor.is_gm:
+        _soak_ruled(ctx, a.character_id)
+    elif a.character_id not in ctx.table["soaks_pending"]:
+        ctx.table["soaks_pending"].append(a.character_id)
     ctx.emit("soaked", {"character_id": a.character_id, "wounds_avoided": avoided,
                         "shaken_avoided": a.shaken_avoided, "result_pending": not ctx.actor.is_gm})
 

@@ -23,6 +23,8 @@ def initial_table() -> dict[str, Any]:
         "encounter": None,  # §3.7, see encounter.py
         "tests": {},        # trait tests and damage rolls: open ones plus the last few finished (§3.9)
         "opposed": {},      # opposed tests not yet resolved (§5.6)
+        "soaks_pending": [],  # characters whose player soaked: the GM rules what it avoided (B38)
+        "awaiting": [],     # whose move it is (awaiting.py), recomputed after every move
         "seq": {},          # id counters
     }
 

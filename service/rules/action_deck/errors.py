@@ -1,7 +1,7 @@
 """The closed set of rule-violation codes this system raises, each with its HTTP status.
 
 409: the move conflicts with the current state; 422: the move is malformed for the rules;
-403 (`forbidden`) comes from `service.rules.base.forbid`. Names follow spec §5.2 where it names one.
+403 (`gm_only`, `not_your_character`) comes from `service.rules.base`. Names follow spec §5.2 where it names one.
 """
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ CODES: dict[str, int] = {
     "action_required": CONFLICT,
     "run_must_be_declared": CONFLICT,
     "already_ran": CONFLICT,
+    "no_vigor_die": CONFLICT,
     "exceeds_pace": CONFLICT,
     "jump_too_far": INVALID,
     # trait tests, opposed tests, damage (§4.2–§4.9, §5.5, §5.6)

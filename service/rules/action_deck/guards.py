@@ -7,12 +7,12 @@ from pydantic import BaseModel
 
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
-from service.rules.base import forbid
+from service.rules.base import gm_only, not_your_character
 
 
 def gm(ctx: Ctx, detail: str, field: str | None = None) -> None:
     if not ctx.actor.is_gm:
-        raise forbid(detail, field=field)
+        raise gm_only(detail, field=field)
 
 
 def gm_fields(ctx: Ctx, action: BaseModel, *names: str) -> None:
@@ -21,14 +21,14 @@ def gm_fields(ctx: Ctx, action: BaseModel, *names: str) -> None:
         return
     for name in names:
         if name in action.model_fields_set and getattr(action, name) not in (None, [], False):
-            raise forbid(f"{name} is the GM's call", field=name)
+            raise gm_only(f"{name} is the GM's call", field=name)
 
 
 def owner(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
     """A player acts only for characters they control; the GM for anyone."""
     sheet = ctx.sheet(character_id, field)
     if not ctx.actor.controls(character_id):
-        raise forbid(f"you do not control {ctx.name(character_id)}", field=field)
+        raise not_your_character(f"you do not control {ctx.name(character_id)}", field=field)
     return sheet
 
 

@@ -80,6 +80,8 @@ def redact_view(table: dict[str, Any]) -> None:
     enc["surprise"].pop("concealed", None)
     if not hidden:
         return
+    # An ambusher's claim or interrupt would name it before it acts.
+    table["awaiting"] = [e for e in table.get("awaiting", []) if e.get("character_id") not in hidden]
     cards = set()
     for cid in hidden:
         slot = enc["participants"].pop(cid)

@@ -8,7 +8,9 @@ from typing import Any
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
-from service.rules.action_deck.movement import as_json, jump_base, jump_bonus, jump_max, segment_cost
+from service.rules.action_deck.movement import (
+    as_json, jump_base, jump_bonus, jump_max, segment_cost, sustained_run,
+)
 
 ATHLETICS = "athletics"
 
@@ -41,6 +43,9 @@ def redeclare(ctx: Ctx, a) -> None:
 
 def run(ctx: Ctx, a) -> None:
     sheet = guards.owner(ctx, a.character_id)
+    if ctx.slot(a.character_id) is None:
+        _run_outside_combat(ctx, a.character_id, sheet)
+        return
     turn = guards.own_turn(ctx, a.character_id)
     if turn["ran"]:
         raise violation("already_ran", "running is once per turn (seed 1.3)")
@@ -52,6 +57,20 @@ def run(ctx: Ctx, a) -> None:
     turn["turn_pace"] += roll
     ctx.emit("ran", {"character_id": a.character_id, "run_roll": roll, "turn_pace": turn["turn_pace"],
                      "dice": ctx.roller.take()})
+
+
+def _run_outside_combat(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
+    """Seed 1.3, AD-E3: out of combat there is no run roll; the speed and how long it lasts follow from the
+    sheet (twice Pace + the running die's top face, for half the Vigor die in minutes)."""
+    guards.alive(ctx, cid)
+    if "vigor" not in sheet["attributes"]:
+        raise violation("no_vigor_die", f"{sheet['name']} has no Vigor die: how long a run lasts outside combat "
+                        "is half of it (seed 1.3)")
+    vigor = sheet["attributes"]["vigor"]["sides"]
+    out = sustained_run(sheet["pace"], sheet["running_die"], vigor)
+    ctx.emit("ran_outside_combat", {"character_id": cid, "pace": sheet["pace"], "running_die": sheet["running_die"],
+                                    "vigor_die": vigor, "inches_per_turn": out["inches_per_turn"],
+                                    "minutes": as_json(out["minutes"])})
 
 
 def _cost(ctx: Ctx, segments: list) -> Fraction:

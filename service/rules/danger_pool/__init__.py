@@ -15,8 +15,10 @@ from service.rules.danger_pool import engine
 from service.rules.danger_pool.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.danger_pool.context import Ctx, initial_table
 from service.rules.danger_pool.errors import CODES
+from service.rules.danger_pool.events_model import EVENT_PAYLOADS
 from service.rules.danger_pool.options import Options
 from service.rules.danger_pool.sheet import CharacterInput, new_character
+from service.rules.danger_pool.state_model import DangerPoolCharacter, DangerPoolState
 from service.rules.danger_pool.view import view
 
 
@@ -35,6 +37,12 @@ class DangerPoolSystem:
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
     violation_codes = CODES
+    State = DangerPoolState
+    Sheet = DangerPoolCharacter
+    EventPayloads = EVENT_PAYLOADS
+    # 2: `awaiting` and `requests` entries became the shared AwaitingEntry shape (who: gm|character,
+    # character_id); snapshots of version 1 are replayed instead of read.
+    state_version = 2
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         return new_character(_model(CharacterInput, data), _model(Options, options))

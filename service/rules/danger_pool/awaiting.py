@@ -1,28 +1,26 @@
 """Whose move it is (spec §5.1–§5.2): `awaiting` lists who must act for the scene to go on and what they
-may send ("gm" or a character id); `requests` lists after-effects owed for the next planning scene."""
+may send, as shared AwaitingEntry dicts (service.rules.awaiting); `requests` lists after-effects owed for the
+next planning scene, in the same shape plus `when`."""
 from __future__ import annotations
 
 from typing import Any
 
+from service.rules.awaiting import character, gm
 from service.rules.danger_pool import rounds
 from service.rules.danger_pool.context import Ctx
 
 IDLE = ["create_action_scene", "create_planning_scene"]
 
 
-def _entry(who: str, *may: str) -> dict[str, Any]:
-    return {"who": who, "may": list(may)}
-
-
 def _roll(ctx: Ctx, sc: dict[str, Any]) -> list[dict[str, Any]]:
     roll = sc["roll"]
     if roll["state"] == "extraction_pending":
-        return [_entry(sc["leader_id"], "extract")]
+        return [character(sc["leader_id"], "extract")]
     out = []
     if roll["state"] == "rolled":
-        out.append(_entry("gm", "confirm_roll", "element_reroll"))
+        out.append(gm("confirm_roll", "element_reroll"))
     if roll["tie"]:
-        out.append(_entry(roll["actor_id"], "choose_tie"))
+        out.append(character(roll["actor_id"], "choose_tie"))
     return out
 
 
@@ -32,47 +30,49 @@ def _action(ctx: Ctx, sc: dict[str, Any]) -> list[dict[str, Any]]:
         ready = sc["leader_id"] in sc["team"] and all(
             ctx.characters.get(c, {}).get("status") == "active" for c in sc["team"])
         start = ("start_scene",) if ready else ()            # e.g. the successor of a dead leader
-        return [_entry("gm", *start, "configure_scene", "add_element", "end_scene")]
+        return [gm(*start, "configure_scene", "add_element", "end_scene")]
     if phase == "round_open":
         extra = ("pass_turn",) if ctx.options.allow_pass else ()
         if sc["leader_first_pending"]:
-            return [_entry(sc["leader_id"], "declare_action", "waive_first", *extra)]
-        return [_entry(c, "declare_action", *extra) for c in rounds.eligible(sc)]
+            return [character(sc["leader_id"], "declare_action", "waive_first", *extra)]
+        return [character(c, "declare_action", *extra) for c in rounds.eligible(sc)]
     if phase in ("roll_open", "bail_out_roll"):
         return _roll(ctx, sc)
     if phase == "round_end_window":
         if sc["leader_decision"] == "continue":
-            return [_entry("gm", "raise_alarm", "next_round")]
+            return [gm("raise_alarm", "next_round")]
         may = ["continue_scene"]
         if sc["participation"][sc["leader_id"]] == "in_scene":
             may.append("bail_out")
-        return [_entry(sc["leader_id"], *may)]
+        return [character(sc["leader_id"], *may)]
     return []
 
 
 def _planning(ctx: Ctx) -> list[dict[str, Any]]:
-    out = []
+    out, reviews = [], False
     for cid, sheet in sorted(ctx.characters.items()):
         if not sheet.get("pending_aftermath"):
             continue
         prop = sheet.get("aftermath_proposal")
         if prop and prop["state"] == "proposed":
-            out.append(_entry("gm", "review_aftermath"))
+            reviews = True     # one GM entry however many proposals wait: an entry is a party, not a task
         else:
-            out.append(_entry(cid, "choose_aftermath"))
-    return out or [_entry("gm", "end_scene")]
+            out.append(character(cid, "choose_aftermath"))
+    if reviews:
+        out.insert(0, gm("review_aftermath"))
+    return out or [gm("end_scene")]
 
 
 def compute(ctx: Ctx) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     sc = ctx.scene
     if sc is None:
-        awaiting = [_entry("gm", *IDLE)]
+        awaiting = [gm(*IDLE)]
     elif sc["kind"] == "planning":
         awaiting = _planning(ctx)
     else:
         awaiting = _action(ctx, sc)
     requests = []
     if sc is None or sc["kind"] != "planning":
-        requests = [{**_entry(cid, "choose_aftermath"), "when": "next_planning_scene"}
+        requests = [{**character(cid, "choose_aftermath"), "when": "next_planning_scene"}
                     for cid, s in sorted(ctx.characters.items()) if s.get("pending_aftermath")]
     return awaiting, requests

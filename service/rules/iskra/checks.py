@@ -21,10 +21,10 @@ def modifiers(ctx: Ctx, t: dict[str, Any]) -> list[dict[str, Any]]:
     sheet = ctx.characters[t["character_id"]]
     out = [_mod("gm", m["value"], m["source"], m["hidden"]) for m in t["gm_modifiers"]]
     each = ctx.options.predisposition_stacking == "all"  # 7-B21: one +2 and one −2 unless stacking is on
-    for key, sign in (("predispositions", 2), ("weaknesses", -2)):
+    for key, source, sign in (("predispositions", "predisposition", 2), ("weaknesses", "weakness", -2)):
         for n, idx in enumerate(t[key]):
             if each or n == 0:
-                out.append(_mod(key[:-1], sign, sheet[key][idx]["label"]))
+                out.append(_mod(source, sign, sheet[key][idx]["label"]))
     if derived.low_health(sheet):
         out.append(_mod("low_health", -2))                      # L64, also at 0 (7-B13)
     if t["attribute"] in PHYSICAL and derived.encumbrance(sheet, ctx.options) == "overloaded":

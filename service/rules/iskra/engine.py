@@ -7,7 +7,8 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from service.dice.types import DiceSource
-from service.rules.base import Actor, Event, forbid
+from service.rules import awaiting as shared_awaiting
+from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.iskra import (
     attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves, progress, reactions, recovery,
     resolve, world,
@@ -15,8 +16,10 @@ from service.rules.iskra import (
 from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.iskra.context import Ctx, initial_table
 from service.rules.iskra.errors import CODES, violation
+from service.rules.iskra.events_model import EVENT_PAYLOADS
 from service.rules.iskra.options import Options
 from service.rules.iskra.sheet import IskraCharacterInput, new_character
+from service.rules.iskra.state_model import IskraCharacter, IskraState
 from service.rules.iskra.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
@@ -52,10 +55,10 @@ ON_PENDING = frozenset({"roll", "accept_test", "reroll", "focus_adjust", "use_gl
 def _authorize(actor: Actor, action: BaseModel) -> None:
     sender = ACTION_SENDERS[action.type]
     if sender == "gm" and not actor.is_gm:
-        raise forbid(f"only the GM may send {action.type}", field="type")
+        raise gm_only(f"only the GM may send {action.type}", field="type")
     cid = getattr(action, "character_id", None)
     if sender == "owner" and cid is not None and not actor.controls(cid):
-        raise forbid(f"a player acts only for their own characters, not {cid}", field="character_id")
+        raise not_your_character(f"a player acts only for their own characters, not {cid}", field="character_id")
 
 
 def _refresh(ctx: Ctx) -> None:
@@ -82,6 +85,11 @@ class IskraSystem:
     action_types = ACTION_TYPES
     action_senders = ACTION_SENDERS
     violation_codes = CODES
+    # 2: a Weakness modifier's source is `weakness` (was `weaknesse`); snapshots of version 1 are replayed.
+    state_version = 2
+    State = IskraState
+    Sheet = IskraCharacter
+    EventPayloads = EVENT_PAYLOADS
 
     def __init__(self) -> None:
         self._adapter = TypeAdapter(Action)
@@ -91,7 +99,7 @@ class IskraSystem:
 
     def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         table = initial_table()
-        table["awaiting"] = [{"who": "gm", "character_id": None, "may": list(awaiting.IDLE)}]
+        table["awaiting"] = [shared_awaiting.gm(*awaiting.IDLE)]
         return {"options": _coerce(Options, options).model_dump(mode="json"), "characters": {}, "table": table}
 
     def parse_action(self, raw: dict[str, Any]) -> BaseModel:

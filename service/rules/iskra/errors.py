@@ -1,7 +1,7 @@
 """The closed set of rule-violation codes Iskra raises, each with its HTTP status.
 
 409: the move conflicts with the current state; 422: the move is malformed for the rules;
-403 (`forbidden`) comes from `service.rules.base.forbid`.
+403 (`gm_only`, `not_your_character`) comes from `service.rules.base`.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.base import forbid
+from service.rules.base import gm_only, not_your_character
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
 
@@ -20,7 +20,7 @@ def acting(ctx: Ctx, cid: str, field: str = "character_id") -> dict[str, Any]:
     """An alive character a player may act for: controlled, and approved when the campaign asks (7-B2)."""
     sheet = alive(ctx, cid, field)
     if not ctx.actor.controls(cid):
-        raise forbid(f"a player acts only for their own characters, not {cid}", field=field)
+        raise not_your_character(f"a player acts only for their own characters, not {cid}", field=field)
     if (not ctx.actor.is_gm and ctx.options.character_approval_required and not sheet.get("approved")):
         raise violation("character_not_approved", f"the GM has not approved {cid}'s sheet yet (7-B2)", field)
     return sheet
@@ -28,12 +28,12 @@ def acting(ctx: Ctx, cid: str, field: str = "character_id") -> dict[str, Any]:
 
 def owner(ctx: Ctx, cid: str, field: str | None = None) -> None:
     if not ctx.actor.controls(cid):
-        raise forbid(f"only the GM or the player of {cid} decides this", field=field)
+        raise not_your_character(f"only the GM or the player of {cid} decides this", field=field)
 
 
 def gm_field(ctx: Ctx, field: str, used: bool) -> None:
     if used and not ctx.actor.is_gm:
-        raise forbid(f"only the GM may set {field}", field=field)
+        raise gm_only(f"only the GM may set {field}", field=field)
 
 
 def option(ctx: Ctx, name: str, field: str | None = None) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.base import forbid
+from service.rules.base import gm_only
 from service.rules.iskra import guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -63,9 +63,10 @@ def end_turn(ctx: Ctx, a: Any) -> None:
     if p is None:
         raise violation("not_a_participant", f"{a.participant_id} is not in this combat", "participant_id")
     if p["kind"] == "hazard" and not ctx.actor.is_gm:
-        raise forbid("hazards are the GM's", field="participant_id")
+        raise gm_only("hazards are the GM's", field="participant_id")
     if p["kind"] == "character":
         guards.owner(ctx, a.participant_id, "participant_id")
     if turns.current(enc) != a.participant_id:
-        raise violation("not_your_turn", f"it is {turns.current(enc)}'s turn", "participant_id")
+        raise violation("not_your_turn", f"it is {turns.name(enc, turns.current(enc))}'s turn, not "
+                        f"{turns.name(enc, a.participant_id)}'s (L151)", "participant_id")
     turns.end_turn(ctx, enc)

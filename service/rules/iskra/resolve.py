@@ -36,11 +36,11 @@ def throw(ctx: Ctx, t: dict[str, Any], event: str, **extra: Any) -> None:
     t["roll"] = die.face
     t["rolls"].append(die.face)
     t["s"] = t["s0"] + t["adj"]
+    t["stage"] = "post_roll"   # the event reports the test as it stands after the die
     checks.emit_test(ctx, event, t, dice=[die.to_dict()], roll=die.face, **extra)
 
 
 def after_roll(ctx: Ctx, t: dict[str, Any]) -> None:
-    t["stage"] = "post_roll"
     if not post_roll_open(ctx, t):
         finalize(ctx, t)
 

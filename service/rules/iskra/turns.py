@@ -96,13 +96,20 @@ def skip_if_gone(ctx: Ctx) -> None:
         end_turn(ctx, enc)
 
 
+def name(enc: dict[str, Any], pid: str | None) -> str:
+    """How players know a participant (a character's or a hazard's name), not its id."""
+    p = enc["participants"].get(pid or "")
+    return p["name"] if p is not None else str(pid)
+
+
 def spend(ctx: Ctx, cid: str, kind: str, field: str = "character_id") -> bool:
     """Use one of the turn's actions (spec 4.12.1). Outside combat budgets are not enforced (L145)."""
     enc = ctx.encounter
     if enc is None or ctx.participant(cid) is None:
         return False
     if current(enc) != cid:
-        raise violation("not_your_turn", f"it is {current(enc)}'s turn, not {cid}'s (L151)", field)
+        raise violation("not_your_turn", f"it is {name(enc, current(enc))}'s turn, not {name(enc, cid)}'s (L151)",
+                        field)
     budget = enc["budget"][cid]
     if budget[kind] < 1:
         hint = "; give up the Major for a second Minor with convert_major" if kind == "minor" and budget[

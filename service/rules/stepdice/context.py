@@ -16,6 +16,7 @@ def initial_table() -> dict[str, Any]:
         "encounter": None,        # see combat modules; None when no encounter was opened
         "clocks": {},             # clock_id -> clock (spec 3.4)
         "pending": None,          # the one in-flight choice of spec 5.1, or None
+        "awaiting": [],           # who must act next and what they may send (recomputed after every move)
         "failed_tests": [],       # signatures of failed tests in this scene, for the §3.7 warning
         "seq": {},                # id counters: test, scene, encounter, enemy, clock, hit
     }

@@ -7,16 +7,18 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from service.dice.types import DiceSource
-from service.rules.base import Actor, Event, forbid
+from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.stepdice import (
-    advancement, allies, attack, checks, clocks, encounter, enemies, grid, health, magic, narrative, pending,
+    advancement, allies, attack, awaiting, checks, clocks, encounter, enemies, grid, health, magic, narrative, pending,
     scenes, turns,
 )
 from service.rules.stepdice.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.stepdice.context import Ctx, initial_table
 from service.rules.stepdice.errors import CODES, violation
+from service.rules.stepdice.events_model import EVENT_PAYLOADS
 from service.rules.stepdice.options import Options
 from service.rules.stepdice.sheet import StepDiceCharacterInput, new_character
+from service.rules.stepdice.state_model import StepDiceSheet, StepDiceState
 from service.rules.stepdice.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
@@ -45,10 +47,10 @@ NOT_BLOCKED = frozenset({"choose_benefit", "resolve_retaliation", "choose_armor"
 def _authorize(actor: Actor, action: BaseModel) -> None:
     sender = ACTION_SENDERS[action.type]
     if sender == "gm" and not actor.is_gm:
-        raise forbid(f"only the GM may send {action.type}", field="type")
+        raise gm_only(f"only the GM may send {action.type}", field="type")
     cid = getattr(action, "character_id", None)
     if sender == "owner" and cid is not None and not actor.controls(cid):
-        raise forbid(f"a player acts only for their own characters, not {cid}", field="character_id")
+        raise not_your_character(f"a player acts only for their own characters, not {cid}", field="character_id")
 
 
 class StepDiceSystem:
@@ -60,6 +62,11 @@ class StepDiceSystem:
     action_types = ACTION_TYPES
     action_senders = ACTION_SENDERS
     violation_codes = CODES
+    # 2: the table carries `awaiting`; older snapshots are passed over and the table replayed (see movelog).
+    state_version = 2
+    State = StepDiceState
+    Sheet = StepDiceSheet
+    EventPayloads = EVENT_PAYLOADS
 
     def __init__(self) -> None:
         self._adapter = TypeAdapter(Action)
@@ -74,7 +81,9 @@ class StepDiceSystem:
     def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         opts = options if isinstance(options, Options) else Options.model_validate(
             options if isinstance(options, dict) else options.model_dump())
-        return {"options": opts.model_dump(mode="json"), "characters": {}, "table": initial_table()}
+        state = {"options": opts.model_dump(mode="json"), "characters": {}, "table": initial_table()}
+        state["table"]["awaiting"] = awaiting.compute(state, opts)
+        return state
 
     def parse_action(self, raw: dict[str, Any]) -> BaseModel:
         return self._adapter.validate_python(raw)
@@ -91,6 +100,7 @@ class StepDiceSystem:
                             "type")
         HANDLERS[action.type](ctx, action)
         encounter.refresh_suggestion(ctx)
+        ctx.table["awaiting"] = awaiting.compute(ctx.state, ctx.options)
         return ctx.state, ctx.events
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.base import forbid
+from service.rules import base
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 
@@ -60,7 +60,7 @@ def spend_action(ctx: Ctx, character_id: str, slot: dict[str, Any] | None) -> No
 
 def gm_only(ctx: Ctx, field: str, detail: str) -> None:
     if not ctx.actor.is_gm:
-        raise forbid(detail, field=field)
+        raise base.gm_only(detail, field=field)
 
 
 def option(ctx: Ctx, name: str, field: str | None = None) -> None:

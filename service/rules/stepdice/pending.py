@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.base import forbid
+from service.rules.base import not_your_character
 from service.rules.stepdice import effects, health
 from service.rules.stepdice.actions_gm import StepDiceRecordConsequence, StepDiceResolveRetaliation
 from service.rules.stepdice.actions_player import StepDiceChooseArmor, StepDiceChooseBenefit
@@ -44,7 +44,7 @@ def _take(ctx: Ctx, pending_id: str | None, stage: str) -> dict[str, Any]:
 
 def _owner(ctx: Ctx, p: dict[str, Any]) -> None:
     if not ctx.actor.controls(p["character_id"]):
-        raise forbid(f"only the GM or the player of {p['character_id']} makes this choice")
+        raise not_your_character(f"only the GM or the player of {p['character_id']} makes this choice")
 
 
 def _benefits(p: dict[str, Any]) -> list[str]:

@@ -6,11 +6,16 @@ from typing import Any
 
 from service.rules.base import Actor
 from service.rules.move import hide_id_secrets
+from service.rules.stepdice.awaiting import compute
+from service.rules.stepdice.options import Options
 from service.rules.stepdice.enemies import public
 
 
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     out = copy.deepcopy(state)
+    if "table" in out and "awaiting" not in out["table"]:
+        # A table stored before `awaiting` was kept gets it here, until its next move stores it.
+        out["table"]["awaiting"] = compute(out, Options.model_validate(out.get("options") or {}))
     if actor.is_gm:
         return out
     table = hide_id_secrets(out.get("table") or {})

@@ -14,8 +14,10 @@ from service.rules.base import Actor, Event
 from service.rules.trikus import engine, legal
 from service.rules.trikus.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.trikus.context import Ctx, initial_table
+from service.rules.trikus.events_model import EVENT_PAYLOADS
 from service.rules.trikus.options import Options
 from service.rules.trikus.sheet import CharacterInput, new_character
+from service.rules.trikus.state_model import TrikusSheet, TrikusState
 from service.rules.trikus.view import view
 
 
@@ -27,6 +29,11 @@ class TrikusSystem:
     Action = Action
     action_types: list[str] = ACTION_TYPES
     action_senders: dict[str, str] = ACTION_SENDERS
+    # 2: awaiting/requests entries carry `who: gm|character` and `character_id`; older snapshots are replayed.
+    state_version = 2
+    State = TrikusState
+    Sheet = TrikusSheet
+    EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         data = data if isinstance(data, CharacterInput) else CharacterInput.model_validate(

@@ -1,9 +1,11 @@
 """Whose move it is (spec 5.0): `awaiting` lists who must act for the open activity to go on and
-what they may send; `requests` lists non-blocking asks (dark-side acknowledgements, new sides)."""
+what they may send; `requests` lists non-blocking asks (dark-side acknowledgements, new sides).
+Both use the shared entry shape of service.rules.awaiting."""
 from __future__ import annotations
 
 from typing import Any
 
+from service.rules import awaiting as shared
 from service.rules.trikus import combat, contest
 from service.rules.trikus.context import Ctx
 
@@ -11,7 +13,13 @@ IDLE = ["open_test", "open_pvp_test", "open_combat", "start_session", "force_res
 
 
 def _entry(who: str, *may: str) -> dict[str, Any]:
-    return {"who": who, "may": list(may)}
+    """`who` as the activity records it: "gm" or a character id."""
+    return shared.gm(*may) if who == "gm" else shared.character(who, *may)
+
+
+def party(entry: dict[str, Any]) -> str:
+    """The entry's party as the activity records it: "gm" or a character id."""
+    return entry["character_id"] or "gm"
 
 
 def _contest_thrower(ctx: Ctx, act: dict[str, Any], who: str) -> dict[str, Any]:

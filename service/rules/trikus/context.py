@@ -6,6 +6,7 @@ from typing import Any
 from service.dice.types import DiceSource, DieRoll
 from service.rules.base import Actor
 from service.rules.move import MoveContext
+from service.rules.trikus import seats
 from service.rules.trikus.errors import violation
 from service.rules.trikus.options import Options
 
@@ -21,6 +22,7 @@ def initial_table() -> dict[str, Any]:
         "gm_notes": [],            # the GM's private notes (spec 8.2); never in a player's view
         "awaiting": [],            # who must move next, and what they may do (recomputed after every move)
         "requests": [],            # non-blocking asks: acknowledge a dark side, write new sides
+        "seats": [],               # character ids in the order they joined the table (spec 3.3 seat order)
         "seq": {},                 # id counters
     }
 
@@ -33,6 +35,7 @@ class Ctx(MoveContext):
     def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource) -> None:
         super().__init__(state, actor, dice)
         self.state["options"] = self.options.model_dump(mode="json")
+        self.table["seats"] = seats.order(self.state)
 
     @property
     def activity(self) -> dict[str, Any] | None:
@@ -43,5 +46,5 @@ class Ctx(MoveContext):
         return self.dice.roll(10, purpose=purpose)
 
     def active_ids(self) -> list[str]:
-        """Active party members in a stable order (the campaign's character ids, sorted)."""
-        return sorted(cid for cid, s in self.characters.items() if s.get("status") == "active")
+        """Active party members in seat order (spec 3.3), the order every tie-break follows."""
+        return [cid for cid in self.table["seats"] if self.characters[cid].get("status") == "active"]

@@ -6,7 +6,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
-from service.rules.base import Actor, Event, forbid, not_yours
+from service.rules.base import Actor, Event, gm_only, not_your_character, not_yours
 from service.rules.trikus import awaiting, flow
 from service.rules.trikus.actions import ADAPTER
 from service.rules.trikus.context import Ctx
@@ -22,12 +22,12 @@ def authorize(ctx: Ctx, action: BaseModel) -> None:
     """GM-only moves are 403 for players; a player acts only for characters they control."""
     sender = type(action).sender
     if sender == "gm" and not ctx.actor.is_gm:
-        raise forbid(f"only the GM may send {action.type}", field="type")
+        raise gm_only(f"only the GM may send {action.type}", field="type")
     cid = getattr(action, "character_id", None)
     if sender != "gm" and cid is not None:
         sheet = ctx.sheet(cid)
         if not ctx.actor.controls(cid):
-            raise forbid(f"you do not control {cid}", field="character_id")
+            raise not_your_character(f"you do not control {cid}", field="character_id")
         if not ctx.actor.is_gm and sheet.get("controller") == "gm":
             raise not_yours(sheet["name"], "has turned to the dark side (L300)")
 

@@ -1,7 +1,7 @@
 """The closed set of rule-violation codes Trikus raises, each with its HTTP status.
 
 409: the move conflicts with the current state; 422: the move is malformed for the rules;
-403 (`forbidden`, `character_not_yours`) comes from `service.rules.base` (`forbid`, `not_yours`).
+403 (`gm_only`, `not_your_character`, `character_not_yours`) comes from `service.rules.base`.
 """
 from __future__ import annotations
 

@@ -70,12 +70,17 @@ def remove_from_activity(ctx: Ctx, cid: str) -> None:
 
 def master_consequence(ctx: Ctx, act: dict[str, Any], victim: str) -> None:
     """L212–L214: in a powerful fight, a player losing the last die costs the party its Master:
-    death if he took part (A31), the dark side if not. Once per combat (A32)."""
+    death if he took part (A31), the dark side if not. Once per combat (A32).
+
+    The rule assumes one Master (L21). With several, the first in seat order pays (spec 3.3's tie-break), so
+    the same moves give the same outcome in every campaign; the event warns when the party is not one per tier."""
     if act.get("master_consequence_applied"):
         return
     act["master_consequence_applied"] = True
-    master = next((c for c in ctx.active_ids() if ctx.characters[c]["tier"] == "master"), None)
-    ctx.emit("master_consequence", {"activity_id": act["id"], "victim": victim, "master": master})
+    masters = [c for c in ctx.active_ids() if ctx.characters[c]["tier"] == "master"]
+    master = masters[0] if masters else None
+    ctx.emit("master_consequence", {"activity_id": act["id"], "victim": victim, "master": master,
+                                    "masters": masters, "warnings": composition_warnings(ctx)})
     if master is None:
         return                                            # no active Master: nothing more (A32)
     part = act["participants"].get(master)
@@ -84,6 +89,13 @@ def master_consequence(ctx: Ctx, act: dict[str, Any], victim: str) -> None:
         kill(ctx, master, "sacrifice")                     # L308
     else:
         turn_dark(ctx, master, "absent_from_powerful_fight")   # L212, L302
+
+
+def composition_warnings(ctx: Ctx) -> list[str]:
+    """Spec 3.3 (L21, A34): a party that is not one Beginner, one Advanced and one Master is allowed, with a
+    warning, since rules written for one of each then pick among several or none."""
+    counts = {t: sum(1 for c in ctx.active_ids() if ctx.characters[c]["tier"] == t) for t in TIERS}
+    return [] if all(n == 1 for n in counts.values()) else ["party_not_one_per_tier"]
 
 
 def succession(ctx: Ctx, lost: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.base import forbid
+from service.rules.base import gm_only
 from service.rules.trikus import activity, combat, combat_round, contest, fate, flow, negotiation
 from service.rules.trikus.constants import BOOST_DICE
 from service.rules.trikus.context import Ctx
@@ -19,7 +19,7 @@ def _blocked(c: dict[str, Any]) -> None:
 def throw(ctx: Ctx, a: Any) -> None:
     who = a.character_id or "gm"
     if who == "gm" and not ctx.actor.is_gm:
-        raise forbid("only the GM throws the GM's dice", field="character_id")
+        raise gm_only("only the GM throws the GM's dice", field="character_id")
     if who != "gm":
         activity.active_sheet(ctx, who)
     act = activity.require(ctx, "contest", "attack_rolls", "gm_rolls")

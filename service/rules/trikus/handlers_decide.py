@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.base import forbid
+from service.rules.base import gm_only
 from service.rules.trikus import activity, boom, combat_round, lines, negotiation, opposed
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -25,7 +25,7 @@ def answer_negotiation(ctx: Ctx, a: Any) -> None:
     responder = c["negotiation"]["responder"]
     if responder == "gm":
         if not ctx.actor.is_gm:
-            raise forbid("the GM answers a negotiation proposed against his die")
+            raise gm_only("the GM answers a negotiation proposed against his die")
     elif a.character_id != responder:
         raise violation("not_your_turn", f"{responder} answers this negotiation (spec 4.23)", "character_id")
     negotiation.answer(ctx, act, a.accept)

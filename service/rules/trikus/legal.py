@@ -100,8 +100,9 @@ def legal_moves(state: dict[str, Any], actor: Actor | None = None) -> list[dict[
     if act is not None:
         for entry in awaiting.activity_awaiting(ctx, act):
             for kind in entry["may"]:
-                for params in _options(ctx, act, entry["who"], kind):
-                    moves.append({"who": entry["who"], "action": {"type": kind, **params}})
+                who = awaiting.party(entry)
+                for params in _options(ctx, act, who, kind):
+                    moves.append({"who": who, "action": {"type": kind, **params}})
         moves += _interrupts(ctx, act)
     for p in ctx.table["dark_side_prompts"]:
         if ctx.characters[p["character_id"]]["dark_sides"]:

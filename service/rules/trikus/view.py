@@ -6,7 +6,7 @@ from typing import Any
 
 from service.rules.base import Actor
 from service.rules.move import hide_id_secrets
-from service.rules.trikus import redact
+from service.rules.trikus import redact, seats
 from service.rules.trikus.constants import TIERS
 from service.rules.trikus.options import Options
 from service.rules.trikus.sheet import exhausted
@@ -37,7 +37,7 @@ def _activity(act: dict[str, Any] | None, actor: Actor, options: Options) -> dic
 
 def party(state: dict[str, Any]) -> dict[str, Any]:
     """L21: one character of each tier is the intended party; other compositions only warn (spec 3.3)."""
-    members = sorted(cid for cid, s in state["characters"].items() if s.get("status") == "active")
+    members = [cid for cid in seats.order(state) if state["characters"][cid].get("status") == "active"]
     counts = {t: sum(1 for c in members if state["characters"][c]["tier"] == t) for t in TIERS}
     return {"members": members, "composition": counts,
             "composition_ok": all(n == 1 for n in counts.values()),
@@ -56,5 +56,5 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
         "options": options.model_dump(mode="json"),
         "characters": {cid: _sheet(s, cid, actor, options) for cid, s in chars.items()},
         "table": table,
-        "party": party({"characters": chars}),
+        "party": party({"characters": chars, "table": table}),
     }

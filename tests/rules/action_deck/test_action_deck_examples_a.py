@@ -83,9 +83,21 @@ def test_AD_E2c_a_fourth_action_is_rejected():
 
 def test_AD_E3_running_outside_combat():
     t = Table()
-    s = t.add("fleet", pace=8, running_die="d8", attributes={"vigor": "d6"})
-    out = sustained_run(s["pace"], s["running_die"], s["attributes"]["vigor"]["sides"])
-    assert out == {"inches_per_turn": 32, "minutes": Fraction(3)}
+    t.add("fleet", pace=8, running_die="d8", attributes={"vigor": "d6"})
+    t.session({"p-fleet": ["fleet"]})
+    ev = one(t.do({"type": "run", "character_id": "fleet"}, actor=player("p-fleet", "fleet")), "ran_outside_combat")
+    assert (ev.data["inches_per_turn"], ev.data["minutes"]) == (32, 3)    # 2 × (8 + 8)"; d6 / 2
+    assert sustained_run(8, 8, 6) == {"inches_per_turn": 32, "minutes": Fraction(3)}
+
+
+def test_AD_E3_running_outside_the_encounter_rolls_no_die():
+    t = Table()
+    t.add("ann", pace=6, running_die="d6", attributes={"vigor": "d4"})
+    t.add("bob", attributes={"vigor": "d12"})
+    t.session({"p-bob": ["bob"]})
+    t.fight({"bob": "AS"})                      # ann is not in the encounter: she runs outside it
+    ev = one(t.do({"type": "run", "character_id": "ann"}), "ran_outside_combat")
+    assert (ev.data["inches_per_turn"], ev.data["minutes"], ev.data.get("dice")) == (24, 2, None)
 
 
 def test_AD_E4abc_aces_explode_and_modifiers_come_after():
@@ -220,7 +232,7 @@ def test_AD_E9_wild_card_critical_failure_cannot_be_rerolled():
     t = party("ann", skills={"fighting": "d8"})
     t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[1, 1])
     test = t.last_test()
-    assert test["critical_failure"] and test["state"] == "final" and not test["result"]["success"]
+    assert test["critical_failure"] and test["state"] == "critical_failure" and not test["result"]["success"]
     t.fails({"type": "reroll", "test_id": test["id"]}, "critical_failure_cannot_be_rerolled")
     assert t.bennies("p-ann") == 3
     t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[1, 4])

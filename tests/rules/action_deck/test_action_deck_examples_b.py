@@ -183,7 +183,7 @@ def test_AD_E20_reroll_keeps_the_better_unless_critical():
     assert t.test(tid)["result"]["total"] == 3 and t.bennies("pa") == 2
     t.do({"type": "reroll", "test_id": tid}, dice=[1, 1], actor=ann)
     test = t.test(tid)
-    assert test["critical_failure"] and test["state"] == "final" and t.bennies("pa") == 1
+    assert test["critical_failure"] and test["state"] == "critical_failure" and t.bennies("pa") == 1
 
 
 def test_AD_E21_session_lifecycle():

@@ -6,7 +6,7 @@ import random
 
 from pydantic import ValidationError
 
-from action_deck_support import GM, SeededDice, player
+from action_deck_support import GM, SeededDice, check_awaiting, check_typed, player
 from service.dice.types import DiceError
 from service.rules.action_deck import SYSTEM
 from service.rules.action_deck.actions import ADAPTER, MODELS
@@ -92,6 +92,8 @@ def test_random_actions_never_crash():
                 actor = player(f"p-{cid}", cid) if cid in PCS and rnd.random() < 0.4 else GM
                 dice = (RandomTableDice if rnd.random() < 0.3 else SeededDice)(rnd.randint(0, 10**9))
                 try:
-                    t.state, _ = SYSTEM.apply(t.state, action, actor, dice)
+                    t.state, events = SYSTEM.apply(t.state, action, actor, dice)
                 except (RuleViolation, DiceError):
-                    pass
+                    events = []
+                check_awaiting(t.state)
+                check_typed(SYSTEM, t.state, events)

@@ -91,3 +91,10 @@ def test_a_party_ambush_is_no_secret_from_the_party():
     t.do({"type": "deal", "cards": ["5S"]})
     enc = SYSTEM.view(t.state, P)["table"]["encounter"]
     assert enc["surprise"]["attackers"] == ["p"] and enc["participants"]["p"]["on_hold"]
+
+
+def test_AD_E16_players_awaiting_does_not_name_a_concealed_attacker():
+    t = _ambush()
+    gm_waits = {e["character_id"] for e in SYSTEM.view(t.state, GM)["table"]["awaiting"]}
+    assert set(AMBUSHERS) <= gm_waits   # on hold: they may claim their turn at any moment
+    assert _named(SYSTEM.view(t.state, P)["table"]["awaiting"]) == set()

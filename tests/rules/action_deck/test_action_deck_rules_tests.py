@@ -99,7 +99,7 @@ def test_reroll_by_ability_is_confirmed_by_the_gm_and_costs_no_benny():
     t = solo()
     t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[2, 2])
     tid = t.last_test()["id"]
-    t.fails({"type": "reroll", "test_id": tid, "paid_by": "ability", "ability": "Elan"}, "forbidden", actor=ANN)
+    t.fails({"type": "reroll", "test_id": tid, "paid_by": "ability", "ability": "Elan"}, "gm_only", actor=ANN)
     t.do({"type": "reroll", "test_id": tid, "paid_by": "ability", "ability": "Elan"}, dice=[7, 2])
     assert t.test(tid)["result"]["total"] == 7 and t.bennies("p1") == 3
 
@@ -148,7 +148,7 @@ def test_benny_reroll_of_damage_keeps_the_better():
 
 def test_players_name_a_weapon_for_damage():
     t = solo()
-    t.fails({"type": "damage_roll", "character_id": "ann", "dice": ["d12"]}, "forbidden", actor=ANN)
+    t.fails({"type": "damage_roll", "character_id": "ann", "dice": ["d12"]}, "gm_only", actor=ANN)
 
 
 def test_unshake_with_a_benny_at_any_moment_but_not_stunned():
@@ -163,7 +163,7 @@ def test_soak_records_the_spend_and_the_gms_result():
     t.do({"type": "apply_wounds", "character_id": "ann", "wounds": 2})
     ev = t.do({"type": "soak", "character_id": "ann"}, actor=ANN)
     assert one(ev, "soaked").data["result_pending"] and t.char("ann")["wounds"] == 2 and t.bennies("p1") == 2
-    t.fails({"type": "soak", "character_id": "ann", "wounds_avoided": 2}, "forbidden", actor=ANN)
+    t.fails({"type": "soak", "character_id": "ann", "wounds_avoided": 2}, "gm_only", actor=ANN)
     t.do({"type": "soak", "character_id": "ann", "wounds_avoided": 1, "shaken_avoided": True})
     assert t.char("ann")["wounds"] == 1 and t.bennies("p1") == 1
 
@@ -235,3 +235,18 @@ def test_unskilled_die_and_penalty_are_settings():
     t.do({"type": "trait_test", "character_id": "mook", "trait": "lockpicking"}, dice=[5])
     test = t.last_test()
     assert test["spec"]["sides"] == 6 and test["result"]["total"] == 4
+
+
+def test_a_critical_failure_is_terminal_from_the_roll_on():
+    """§5.5: requested → rolled | critical_failure; a critical failure takes no reroll and no accept."""
+    t = solo()
+    ev = t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[1, 1], actor=ANN)
+    rolled = one(ev, "trait_test_rolled").data["test"]
+    assert rolled["state"] == "critical_failure" and one(ev, "test_final").data["reason"] == "critical_failure"
+    tid = rolled["id"]
+    assert t.test(tid)["state"] == "critical_failure"
+    t.fails({"type": "accept_test", "test_id": tid}, "test_not_open", actor=ANN)
+    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[2, 2], actor=ANN)
+    tid = t.last_test()["id"]
+    ev = t.do({"type": "reroll", "test_id": tid}, dice=[1, 1], actor=ANN)
+    assert one(ev, "test_rerolled").data["test"]["state"] == "critical_failure" == t.test(tid)["state"]

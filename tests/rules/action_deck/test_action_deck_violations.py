@@ -205,6 +205,8 @@ SCENARIOS = {
                                                         "run_must_be_declared"))),
     "already_ran": (acting, lambda t: (t.do({"type": "run", "character_id": "ann"}, dice=[3]),
                                        t.fails({"type": "run", "character_id": "ann"}, "already_ran"))),
+    "no_vigor_die": (base, lambda t: (t.add("wisp", attributes={"agility": "d6"}),
+                                      t.fails({"type": "run", "character_id": "wisp"}, "no_vigor_die"))),
     "exceeds_pace": (acting, lambda t: t.fails({"type": "move", "character_id": "ann", "segments": [{"inches": 7}]},
                                                "exceeds_pace")),
     "jump_too_far": (acting, lambda t: t.fails({"type": "jump", "character_id": "ann", "distance": 3},
@@ -243,19 +245,19 @@ def test_violation(code):
 
 def test_forbidden_player_for_someone_elses_character():
     t = base()
-    err = t.fails({"type": "trait_test", "character_id": "bob", "trait": "fighting"}, "forbidden", actor=ANN)
+    err = t.fails({"type": "trait_test", "character_id": "bob", "trait": "fighting"}, "not_your_character", actor=ANN)
     assert err.status == 403
 
 
 def test_forbidden_player_sending_a_gm_move():
-    assert base().fails({"type": "award_benny", "player_ids": ["p1"]}, "forbidden", actor=ANN).status == 403
+    assert base().fails({"type": "award_benny", "player_ids": ["p1"]}, "gm_only", actor=ANN).status == 403
 
 
 def test_forbidden_player_setting_the_gms_modifiers():
     t = base()
     t.fails({"type": "trait_test", "character_id": "ann", "trait": "fighting",
-             "modifiers": [{"source": "me", "value": 6}]}, "forbidden", actor=ANN)
-    t.fails({"type": "trait_test", "character_id": "ann", "trait": "fighting", "tn": 2}, "forbidden", actor=ANN)
+             "modifiers": [{"source": "me", "value": 6}]}, "gm_only", actor=ANN)
+    t.fails({"type": "trait_test", "character_id": "ann", "trait": "fighting", "tn": 2}, "gm_only", actor=ANN)
 
 
 def test_forbidden_player_out_of_turn_roll_in_a_running_round():

@@ -22,7 +22,7 @@ def test_rule_take_the_hit_needs_gm_approval():
     t = owed()
     choose(t, "take_the_hit", ability="Wetwork", description="my aim is gone")
     assert t.sheet("ann")["abilities"]["Wetwork"] == 3 and t.sheet("ann")["pending_aftermath"]
-    assert t.table["awaiting"] == [{"who": "gm", "may": ["review_aftermath"]}]
+    assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["review_aftermath"]}]
     t.do({"type": "review_aftermath", "character_id": "ann", "decision": "request_change", "note": "not aim"})
     choose(t, "take_the_hit", ability="Wetwork", description="my hands shake")
     events = t.do({"type": "review_aftermath", "character_id": "ann", "decision": "approve"})
@@ -93,7 +93,7 @@ def test_option_aftermath_scope_character():
 
 def test_rule_planning_scene_cannot_close_with_an_after_effect_owed():
     t = owed()
-    assert t.table["awaiting"] == [{"who": "ann", "may": ["choose_aftermath"]}]
+    assert t.table["awaiting"] == [{"who": "character", "character_id": "ann", "may": ["choose_aftermath"]}]
     t.fails({"type": "end_scene"}, "aftermath_pending")
 
 
@@ -103,7 +103,8 @@ def test_rule_after_effect_waits_for_a_planning_scene():
     t.scene_for(["ann"])
     t.state["characters"]["ann"]["stamina"] = 1
     t.declare("ann", [5], [10, 3])
-    assert t.table["requests"] == [{"who": "ann", "may": ["choose_aftermath"], "when": "next_planning_scene"}]
+    assert t.table["requests"] == [
+        {"who": "character", "character_id": "ann", "may": ["choose_aftermath"], "when": "next_planning_scene"}]
     t.fails({"type": "choose_aftermath", "character_id": "ann", "option": "hide_the_pain"}, "not_in_planning_scene")
 
 
@@ -151,3 +152,15 @@ def test_option_betrayal_track_boxes_and_stamina_default():
     assert t.scene["progress_track_length"] == 8 + 2
     t.do({"type": "configure_scene", "progress_track_length": 3})
     assert t.scene["progress_track_length"] == 3 + 2
+
+
+def test_awaiting_names_the_gm_once_however_many_proposals_wait():
+    t = Table()
+    for cid in ("ann", "bob"):
+        t.pc(cid, {"Wetwork": 3}, player_id=f"P-{cid}")
+        t.state["characters"][cid]["pending_aftermath"] = True
+    t.planning()
+    for cid in ("ann", "bob"):
+        t.do({"type": "choose_aftermath", "character_id": cid, "option": "take_the_hit", "ability": "Wetwork"},
+             actor=player(cid, player_id=f"P-{cid}"))
+    assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["review_aftermath"]}]

@@ -78,7 +78,7 @@ def test_rule_taken_out_leader_cannot_bail_out_but_continues():
     t.state["characters"]["lead"]["stamina"] = 1
     t.declare("lead", [5], [10, 3])
     t.declare("ann", [5], [6, 3])
-    assert t.table["awaiting"] == [{"who": "lead", "may": ["continue_scene"]}]
+    assert t.table["awaiting"] == [{"who": "character", "character_id": "lead", "may": ["continue_scene"]}]
     t.fails({"type": "bail_out", "character_id": "lead", "approach": "run", "ability": "Wetwork"},
             "leader_out_of_scene")
     t.do({"type": "continue_scene", "character_id": "lead"})
@@ -116,7 +116,8 @@ def test_rule_successor_of_a_dead_leader_gets_a_new_leader():
     bail(t, [2, 6, 3])
     assert t.sheet("lead")["status"] == "dead" and t.scene["team"] == ["ann", "bob"]
     t.fails({"type": "start_scene"}, "leader_not_in_team")
-    assert t.table["awaiting"] == [{"who": "gm", "may": ["configure_scene", "add_element", "end_scene"]}]
+    assert t.table["awaiting"] == [
+        {"who": "gm", "character_id": None, "may": ["configure_scene", "add_element", "end_scene"]}]
     t.do({"type": "configure_scene", "leader_id": "ann"})
     t.do({"type": "start_scene"})
     assert t.scene["leader_id"] == "ann" and t.scene["leader_first_pending"]

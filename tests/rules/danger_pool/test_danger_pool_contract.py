@@ -45,7 +45,8 @@ def test_initial_state_is_json_and_has_the_shared_shape():
     assert set(state) == {"options", "characters", "table"} and state["characters"] == {}
     assert json.loads(json.dumps(state)) == state
     assert state["table"]["scene"] is None
-    assert state["table"]["awaiting"] == [{"who": "gm", "may": ["create_action_scene", "create_planning_scene"]}]
+    assert state["table"]["awaiting"] == [
+        {"who": "gm", "character_id": None, "may": ["create_action_scene", "create_planning_scene"]}]
 
 
 def test_action_union_matches_action_types_and_senders():
@@ -83,10 +84,10 @@ def test_player_moves_only_for_own_characters_and_gm_moves_are_403():
     t.pc("ann")
     t.pc("bob")
     t.scene_for(["ann", "bob"])
-    for action, who in (({"type": "waive_first", "character_id": "ann"}, player("bob")),
-                        ({"type": "end_scene"}, player("ann")),
-                        ({"type": "raise_alarm", "amount": 1}, player("ann"))):
-        err = t.fails(action, "forbidden", actor=who)
+    for action, who, code in (({"type": "waive_first", "character_id": "ann"}, player("bob"), "not_your_character"),
+                              ({"type": "end_scene"}, player("ann"), "gm_only"),
+                              ({"type": "raise_alarm", "amount": 1}, player("ann"), "gm_only")):
+        err = t.fails(action, code, actor=who)
         assert err.status == 403
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from danger_pool_support import GM, Table, player
+from danger_pool_support import GM, Table, check_awaiting, check_typed, player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -74,7 +74,7 @@ def pick(t: Table, draw) -> tuple[dict[str, Any], str] | None:
     if sc is not None and sc["kind"] == "action" and sc["round"] > GM_CLOSES_AFTER_ROUND:
         return {"type": "end_scene"}, "gm"
     entry = draw(st.sampled_from(aw))
-    who, kind = entry["who"], draw(st.sampled_from(entry["may"]))
+    who, kind = entry["character_id"] or "gm", draw(st.sampled_from(entry["may"]))
     if kind == "create_action_scene":
         team = sorted(c for c, s in t.state["characters"].items() if s["status"] == "active")
         if not team:
@@ -159,6 +159,8 @@ def test_random_legal_play_keeps_invariants_and_replays(data, options):
         t.state = new
         log.append((action, actor, faces, [(e.type, e.data) for e in events]))
         check(t)
+        check_awaiting(t.state)
+        check_typed(SYSTEM, t.state, events)
         sc = t.scene
         scene_moves = scene_moves + 1 if sc is not None and sc["id"] == scene_id else 0
         scene_id = sc["id"] if sc is not None else None

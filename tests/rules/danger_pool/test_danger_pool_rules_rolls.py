@@ -115,7 +115,7 @@ def test_rule_roll_waits_for_the_gm_while_an_element_could_reroll():
     t = element_table()
     t.declare("ann", [9], [3, 2])
     assert t.roll["state"] == "rolled"
-    assert t.table["awaiting"] == [{"who": "gm", "may": ["confirm_roll", "element_reroll"]}]
+    assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["confirm_roll", "element_reroll"]}]
     events = t.do({"type": "confirm_roll"})
     assert types(events)[:2] == ["roll_confirmed", "progress_marked"] and t.scene["progress_marked"] == 1
 
@@ -145,9 +145,9 @@ def test_rule_element_window_closes_at_the_first_tie_choice():
     t = element_table()
     t.set_scene(danger_pool_size=3)
     t.declare("ann", [7], [7, 7, 2])
-    assert {a["who"] for a in t.table["awaiting"]} == {"gm", "ann"}
+    assert {a["character_id"] or a["who"] for a in t.table["awaiting"]} == {"gm", "ann"}
     t.tie("ann", "take_the_hit")
-    assert t.table["awaiting"] == [{"who": "ann", "may": ["choose_tie"]}]
+    assert t.table["awaiting"] == [{"who": "character", "character_id": "ann", "may": ["choose_tie"]}]
     t.fails({"type": "element_reroll", "element_id": element_id(1)}, "reroll_window_closed")
     t.tie("ann", "take_the_hit")
     assert t.last_roll["outcome"] == "win" and t.sheet("ann")["stamina"] == 1

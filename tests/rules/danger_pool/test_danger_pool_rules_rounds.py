@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from danger_pool_support import Table, end_round, of, one, player, types
 
+from service.rules.danger_pool import SYSTEM
+
 
 def trio(**options) -> Table:
     t = Table(**options)
@@ -14,11 +16,12 @@ def trio(**options) -> Table:
 
 def test_rule_leader_may_act_first_and_others_wait():
     t = trio()
-    assert t.table["awaiting"] == [{"who": "lead", "may": ["declare_action", "waive_first"]}]
+    assert t.table["awaiting"] == [
+        {"who": "character", "character_id": "lead", "may": ["declare_action", "waive_first"]}]
     t.fails({"type": "declare_action", "character_id": "ann", "kind": "push", "approach": "x",
              "ability": "Wetwork"}, "leader_acts_first", actor=player("ann"))
     t.declare("lead", [5], [3, 2])
-    assert {a["who"] for a in t.table["awaiting"]} == {"ann", "bob"}
+    assert {a["character_id"] for a in t.table["awaiting"]} == {"ann", "bob"}
 
 
 def test_rule_leader_or_gm_waives_first():
@@ -40,7 +43,7 @@ def test_rule_order_among_members_is_free_and_each_acts_once():
     t.declare("lead", [5], [3, 2])
     t.declare("ann", [5], [3, 2])
     assert t.scene["phase"] == "round_end_window"
-    assert t.table["awaiting"] == [{"who": "lead", "may": ["continue_scene", "bail_out"]}]
+    assert t.table["awaiting"] == [{"who": "character", "character_id": "lead", "may": ["continue_scene", "bail_out"]}]
 
 
 def test_rule_first_round_has_no_plus_two_later_rounds_do():
@@ -150,7 +153,7 @@ def test_option_alarm_timing_round_boundary():
         t.declare(c, [5], [3, 2])
     t.fails({"type": "raise_alarm", "amount": 1}, "alarm_not_now")        # before the leader's decision
     t.do({"type": "continue_scene", "character_id": "lead"})
-    assert t.table["awaiting"] == [{"who": "gm", "may": ["raise_alarm", "next_round"]}]
+    assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["raise_alarm", "next_round"]}]
     t.do({"type": "raise_alarm", "amount": 0})                             # A12: 0 still uses it
     assert t.scene["alarm_used"] and t.scene["danger_pool_size"] == 4 and t.scene["round"] == 2
     for c in ("lead", "ann", "bob"):
@@ -179,3 +182,16 @@ def test_option_allow_pass():
     u.declare("bob", [5], [3, 2])
     assert u.scene["phase"] == "round_end_window" and u.scene["passed_this_round"] == ["lead", "ann"]
     assert of(u.log, "turn_passed")
+
+
+def test_a_table_stored_before_state_version_2_moves_on_in_the_shared_awaiting_shape():
+    """Snapshots of version 1 hold `{who: gm|<character id>, may}`; replaying any move rewrites the entries."""
+    assert SYSTEM.state_version == 2
+    t = Table()
+    t.pc("lead", player_id="P1")
+    t.state["table"]["awaiting"] = [{"who": "gm", "may": ["create_action_scene", "create_planning_scene"]}]
+    t.state["table"]["requests"] = [{"who": "lead", "may": ["choose_aftermath"], "when": "next_planning_scene"}]
+    t.scene_for(["lead"], start=False)
+    assert t.table["awaiting"] == [
+        {"who": "gm", "character_id": None, "may": ["start_scene", "configure_scene", "add_element", "end_scene"]}]
+    assert t.table["requests"] == []

@@ -134,12 +134,12 @@ def test_code_duplicate_ability():
 def test_forbidden_gm_moves_and_other_players_characters():
     t = owed()
     for action in ({"type": "end_scene"}, {"type": "record_tale", "character_id": "ann"}):
-        refuse_403(t, action, player("ann", player_id="P1"))
-    refuse_403(t, aftermath("hide_the_pain"), player("bob", player_id="P2"))
+        refuse_403(t, action, player("ann", player_id="P1"), "gm_only")
+    refuse_403(t, aftermath("hide_the_pain"), player("bob", player_id="P2"), "not_your_character")
 
 
-def refuse_403(t: Table, action: dict, actor) -> None:
-    err = t.fails(action, "forbidden", actor=actor)
+def refuse_403(t: Table, action: dict, actor, code: str) -> None:
+    err = t.fails(action, code, actor=actor)
     assert err.status == 403
 
 

@@ -21,7 +21,7 @@ def test_turn_budget_major_minor_passing():
     t.fails({"type": "minor_action", "character_id": "a", "kind": "interact", "description": "opens a door"},
             "no_minor_action", actor=A)
     t.fails({"type": "passing_action", "character_id": "a", "description": "runs"}, "no_passing_action", actor=A)
-    t.fails({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1}, "forbidden",
+    t.fails({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1}, "gm_only",
             actor=A)  # weapon Wounds are the GM's to enter (7-B30)
     t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1})
     t.do({"type": "roll"}, dice=[1])
@@ -42,6 +42,19 @@ def test_only_the_current_participant_acts():
     t = _duel()
     t.fails({"type": "passing_action", "character_id": "b", "description": "runs"}, "not_your_turn", actor=B)
     t.fails({"type": "end_turn", "participant_id": "b"}, "not_your_turn", actor=B)
+
+
+def test_not_your_turn_names_the_characters_not_their_ids():
+    t = Table()
+    t.pc("a")
+    t.pc("b")
+    t.set("a", name="Ala")
+    t.set("b", name="Bronek")
+    t.fight(["a"], ["b"])
+    for action in ({"type": "passing_action", "character_id": "b", "description": "runs"},
+                   {"type": "end_turn", "participant_id": "b"}):
+        err = t.fails(action, "not_your_turn", actor=B)
+        assert "it is Ala's turn, not Bronek's" in err.detail, err.detail
 
 
 def test_offhand_attack_needs_ambidexterity_and_uses_a_minor():
@@ -228,7 +241,7 @@ def test_hazard_turns_belong_to_the_gm():
     t.fight(["a"], ["fire"], hazards=[{"participant_id": "fire", "name": "fire"}])
     t.do({"type": "end_turn", "participant_id": "a"})
     assert t.table["awaiting"][0]["who"] == "gm"
-    t.fails({"type": "end_turn", "participant_id": "fire"}, "forbidden", actor=A)
+    t.fails({"type": "end_turn", "participant_id": "fire"}, "gm_only", actor=A)
     t.do({"type": "end_turn", "participant_id": "fire"})
     assert t.current == "a" and t.enc["round"] == 2
 

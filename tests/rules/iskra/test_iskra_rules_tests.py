@@ -60,6 +60,22 @@ def test_predisposition_and_weakness_cancel_out():
     assert t.pending["s0"] == 2
 
 
+def test_modifier_sources_name_a_predisposition_and_a_weakness():
+    t = _t()
+    t.open("ala", "charisma", predispositions=[0], weaknesses=[0])
+    by_source = {m["source"]: m for m in t.pending["modifiers"]}
+    assert by_source["predisposition"]["value"] == 2 and by_source["predisposition"]["label"] == "Skradanie się"
+    assert by_source["weakness"]["value"] == -2 and by_source["weakness"]["label"] == "Publiczne Przemówienia"
+
+
+def test_test_rolled_reports_the_stage_after_the_roll():
+    t = _t()
+    t.set("ala", focus_points=5)   # a reroll stays possible, so the test waits in post_roll
+    t.open("ala", "strength")
+    rolled = one(t.do({"type": "roll"}, dice=[4], actor=ALA), "test_rolled")
+    assert rolled["roll"] == 4 and rolled["test"]["stage"] == "post_roll" == t.pending["stage"]
+
+
 def _three_each(**options) -> Table:
     t = Table(**options)
     traits = [{"label": f"t{n}"} for n in range(3)]
@@ -168,7 +184,7 @@ def test_focus_spend_waits_for_gm_approval_by_default():
 def test_focus_only_on_your_own_test():
     t = _t()
     t.open("ala", "strength")
-    t.fails({"type": "focus_adjust", "amount": 1, "description": "I help"}, "forbidden", actor=player("bob"))
+    t.fails({"type": "focus_adjust", "amount": 1, "description": "I help"}, "not_your_character", actor=player("bob"))
 
 
 def test_without_focus_the_test_finalizes_after_the_roll():

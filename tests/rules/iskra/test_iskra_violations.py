@@ -254,25 +254,25 @@ def test_attribute_budget_exceeded_names_the_field():
 
 def test_forbidden_player_for_someone_elses_character():
     t = base()
-    assert t.fails({"type": "passing_action", "character_id": "bob", "description": "x"}, "forbidden",
+    assert t.fails({"type": "passing_action", "character_id": "bob", "description": "x"}, "not_your_character",
                    actor=ALA).status == 403
 
 
 def test_forbidden_player_sending_a_gm_move():
-    assert base().fails({"type": "open_test", "character_id": "ala", "attribute": "strength"}, "forbidden",
+    assert base().fails({"type": "open_test", "character_id": "ala", "attribute": "strength"}, "gm_only",
                         actor=ALA).status == 403
 
 
 def test_forbidden_player_deciding_anothers_dodge_or_pending_test():
     t = hurt()
-    t.fails({"type": "accept_damage"}, "forbidden", actor=player("bob"))
+    t.fails({"type": "accept_damage"}, "not_your_character", actor=player("bob"))
     t2 = in_test()
-    t2.fails({"type": "roll"}, "forbidden", actor=player("bob"))
+    t2.fails({"type": "roll"}, "not_your_character", actor=player("bob"))
 
 
 def test_forbidden_player_setting_gm_only_fields():
     t = base()
     t.fails({"type": "add_item", "character_id": "ala", "name": "amulet", "weight": 0,
-             "protects_from_temperature": True}, "forbidden", actor=ALA)
+             "protects_from_temperature": True}, "gm_only", actor=ALA)
     t.fails({"type": "attack", "character_id": "ala", "target_id": "bob", "mode": "melee",
-             "critical_bonus_wounds": 1}, "forbidden", actor=ALA)
+             "critical_bonus_wounds": 1}, "gm_only", actor=ALA)

@@ -75,7 +75,7 @@ def test_resolve_retaliation_is_gm_only():
     t = skirmish()
     begin(t, "w")
     t.do(attack(), [3])
-    t.fails({"type": "resolve_retaliation"}, "forbidden", actor=player("w"))
+    t.fails({"type": "resolve_retaliation"}, "gm_only", actor=player("w"))
 
 
 def test_minion_pressure_step():
@@ -148,7 +148,7 @@ def test_armor_choice_player_may_keep_the_token():
     t.do({"type": "end_player_phase"})
     _hit(t)
     assert t.pending["stage"] == "armor_choice"
-    t.fails({"type": "choose_armor", "use_armor": False}, "forbidden", actor=player("r"))
+    t.fails({"type": "choose_armor", "use_armor": False}, "not_your_character", actor=player("r"))
     t.do({"type": "choose_armor", "use_armor": False}, actor=player("w"))
     assert t.sheet("w")["hearts"] == 4 and t.sheet("w")["armor_token_available"] is True
 

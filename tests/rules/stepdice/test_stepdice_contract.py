@@ -12,6 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from service.dice.table import TableDice
 from service.rules.base import RuleViolation
 from service.rules.stepdice import SYSTEM
+from engine_moves import check_typed_models
 from stepdice_support import GM, Table, clock_id, one, player
 
 SPEC_3_6_DEFAULTS = {
@@ -122,8 +123,8 @@ def test_gm_only_moves_are_forbidden_to_players():
                 action = TypeAdapter(SYSTEM.Action).validate_python(action)
             except ValidationError:
                 continue  # needs more fields; covered by the model-level check below
-            t.fails(action.model_dump(), "forbidden", actor=player("w"), status=403)
-    t.fails({"type": "harm", "character_id": "w"}, "forbidden", actor=player("w"))
+            t.fails(action.model_dump(), "gm_only", actor=player("w"), status=403)
+    t.fails({"type": "harm", "character_id": "w"}, "gm_only", actor=player("w"))
 
 
 def test_apply_is_pure_and_does_no_io(monkeypatch):
@@ -220,3 +221,7 @@ def test_player_view_drops_planned_complication_from_the_pending_choice():
           "planned_complication": "slips on the blood"}, [2])
     assert t.pending["planned_complication"] == "slips on the blood"
     assert "planned_complication" not in SYSTEM.view(t.state, player("w"))["table"]["pending"]
+
+
+def test_typed_models_forbid_unknown_fields_and_carry_unique_prefixed_titles():
+    check_typed_models(SYSTEM, "StepDice")

@@ -75,7 +75,7 @@ def test_gm_forces_end_of_player_phase_and_help_expires():
 
 
 def test_end_player_phase_is_gm_only():
-    skirmish().fails({"type": "end_player_phase"}, "forbidden", actor=player("w"))
+    skirmish().fails({"type": "end_player_phase"}, "gm_only", actor=player("w"))
 
 
 def test_enemy_phase_then_next_round():
@@ -230,7 +230,7 @@ def test_choose_benefit_belongs_to_the_acting_player():
     t = skirmish()
     begin(t, "w")
     t.do(attack(), [10])
-    t.fails({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, "forbidden",
+    t.fails({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, "not_your_character",
             actor=player("r"))
     t.do({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, actor=player("w"))
 
@@ -299,3 +299,14 @@ def test_move_needs_a_position():
     t.fails({"type": "move", "character_id": "w", "path": [P1]}, "position_unknown")
     t.do({"type": "set_position", "combatant_id": "w", "position": P0})
     t.do({"type": "move", "character_id": "w", "path": [P1]})
+
+
+def test_using_equipment_in_combat_takes_the_turns_action():
+    """Seed L80, §5.3: equipment is a permission, never a bonus; in combat using it is the turn's Action."""
+    t = skirmish()
+    begin(t, "w")
+    ev = t.do({"type": "use_equipment", "character_id": "w", "item": "rope", "description": "ties the goblin"},
+              actor=player("w"))
+    assert one(ev, "equipment_used") == {"character_id": "w", "item": "rope", "description": "ties the goblin"}
+    assert t.enc["pcs"]["w"]["action_available"] is False
+    t.fails({"type": "use_equipment", "character_id": "w", "item": "torch"}, "no_action_available")

@@ -39,7 +39,7 @@ def test_players_see_neither_the_id_counters_nor_the_id_salt():
 def test_a_player_cannot_probe_an_unrevealed_enemys_tn_with_a_refusable_attack():
     t = _ambush()
     probe = attack("w", "b", "ranged", steps=[{"source": "dark", "delta": 1}], on_near_impossible="refuse")
-    refusal = t.fails(probe, "forbidden", actor=player("w"), status=403)
+    refusal = t.fails(probe, "gm_only", actor=player("w"), status=403)
     assert refusal.field == "on_near_impossible"
     assert "12" not in refusal.detail and "boss" not in refusal.detail
 

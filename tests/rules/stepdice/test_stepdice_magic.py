@@ -47,14 +47,14 @@ def test_trick_may_cost_one():
 
 def test_other_costs_are_gm_only():
     t = _mage()
-    t.fails(_cast(mana_cost=0), "forbidden", actor=player("m"))
+    t.fails(_cast(mana_cost=0), "gm_only", actor=player("m"))
     t.do(_cast(mana_cost=0), [7])
     assert t.sheet("m")["mana"] == 3
 
 
 def test_tn_override_is_gm_only():
     t = _mage()
-    t.fails(_cast(tn=8), "forbidden", actor=player("m"))
+    t.fails(_cast(tn=8), "gm_only", actor=player("m"))
     assert one(t.do(_cast(tn=8), [7]), "test_resolved")["tn"] == 8
 
 
@@ -123,8 +123,8 @@ def test_heal_cannot_reach_the_dead():
 
 def test_other_heals_are_gm_only():
     t = _mage()
-    t.fails(_cast(tier="standard", heal_target_id="w"), "forbidden", actor=player("m"))
-    t.fails(_cast(tier="strong", heal_target_id="w", heal_amount=3), "forbidden", actor=player("m"))
+    t.fails(_cast(tier="standard", heal_target_id="w"), "gm_only", actor=player("m"))
+    t.fails(_cast(tier="strong", heal_target_id="w", heal_amount=3), "gm_only", actor=player("m"))
     t.fails(_cast(heal_amount=3), "field_not_applicable")
 
 

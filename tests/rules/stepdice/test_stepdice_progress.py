@@ -31,9 +31,9 @@ def test_grant_then_step_die():
 
 def test_grant_is_gm_only_and_advance_is_the_owners():
     t = _t()
-    t.fails({"type": "grant_advancement", "character_ids": ["w"]}, "forbidden", actor=player("w"))
+    t.fails({"type": "grant_advancement", "character_ids": ["w"]}, "gm_only", actor=player("w"))
     _grant(t)
-    t.fails({"type": "advance", "character_id": "w", "choice": "heart"}, "forbidden", actor=player("r"))
+    t.fails({"type": "advance", "character_id": "w", "choice": "heart"}, "not_your_character", actor=player("r"))
 
 
 def test_no_pending_advancement():
@@ -124,7 +124,7 @@ def test_rest_not_during_an_encounter():
     t = _t()
     t.do({"type": "create_encounter"})
     t.fails({"type": "rest"}, "encounter_in_progress")
-    t.fails({"type": "rest"}, "forbidden", actor=player("w"))
+    t.fails({"type": "rest"}, "gm_only", actor=player("w"))
 
 
 # --- scenes -------------------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def test_failures_advance_and_trigger_the_clock():
 def test_gm_may_exclude_a_test():
     t = _clocked()
     t.fails({"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 6, "advance_clocks": False},
-            "forbidden", actor=player("w"))
+            "gm_only", actor=player("w"))
     _fail(t, advance_clocks=False)
     assert t.table["clocks"][clock_id(1)]["value"] == 0
 

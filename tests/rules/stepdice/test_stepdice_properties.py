@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from service.dice.types import DieRoll
 from service.rules.base import Actor, RuleViolation
 from service.rules.stepdice import SYSTEM
+from engine_moves import check_awaiting, check_typed
 from stepdice_support import GM, Table
 
 PCS = ("w", "r", "m")
@@ -191,5 +192,7 @@ def test_random_legal_sequences_keep_invariants(data):
         for ev in events:
             json.dumps(ev.data)
         _check(state, new)
+        check_awaiting(SYSTEM, new)
+        check_typed(SYSTEM, new, events)
         state = new
         APPLIED[action["type"]] = APPLIED.get(action["type"], 0) + 1

@@ -42,7 +42,7 @@ def test_natural_one_requires_a_complication_text():
 def test_record_consequence_is_gm_only():
     t = _t()
     t.do(_test(), [1])
-    t.fails({"type": "record_consequence", "text": "x"}, "forbidden", actor=player("w"), status=403)
+    t.fails({"type": "record_consequence", "text": "x"}, "gm_only", actor=player("w"), status=403)
 
 
 def test_max_face_is_exceptional_even_below_tn_by_default():
@@ -74,7 +74,7 @@ def test_near_certain_skip_roll_succeeds_without_a_die():
 
 def test_skip_roll_is_gm_only():
     _t().fails(_test(base_tn=4, steps=[{"source": "x", "delta": -1}], on_near_certain="skip_roll"),
-               "forbidden", actor=player("w"))
+               "gm_only", actor=player("w"))
 
 
 def test_skip_roll_ignored_outside_near_certain_band():
@@ -203,15 +203,15 @@ def test_auto_success_is_recorded_without_a_roll():
 
 
 def test_auto_success_is_gm_only():
-    _t().fails({"type": "auto_success", "character_id": "w", "intent": "x"}, "forbidden", actor=player("w"))
+    _t().fails({"type": "auto_success", "character_id": "w", "intent": "x"}, "gm_only", actor=player("w"))
 
 
 def test_player_acts_only_for_own_character():
-    _t().fails(_test(), "forbidden", actor=player("r"), status=403)
+    _t().fails(_test(), "not_your_character", actor=player("r"), status=403)
 
 
 def test_planned_complication_is_gm_only():
-    _t().fails(_test(planned_complication="alarm"), "forbidden", actor=player("w"))
+    _t().fails(_test(planned_complication="alarm"), "gm_only", actor=player("w"))
 
 
 def test_dice_error_propagates_untouched():

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from pydantic import TypeAdapter, ValidationError
+from engine_moves import check_typed_models
 from trikus_support import GM, Table, character_input, player
 
 from service.dice.table import TableDice
@@ -94,3 +95,7 @@ def test_contract_validation_happens_before_any_die():
     with pytest.raises(Exception):
         SYSTEM.apply(t.state, {"type": "throw", "character_id": "pawel"}, player("zuzia"), dice)
     assert dice.rolled == []
+
+
+def test_contract_typed_models_forbid_unknown_fields_and_carry_unique_prefixed_titles():
+    check_typed_models(SYSTEM, "Trikus")

@@ -237,7 +237,8 @@ def test_TK_E12_zuzias_dark_side_token():
     t.do({"type": "spend_dark_token", "character_id": "zuzia", "note": "she has the holodisk"})
     z = t.sheet("zuzia")
     assert (z["dark_tokens"]["active"], z["dark_tokens"]["used_total"]) == (0, 1)
-    assert t.state["table"]["requests"] == [{"who": "zuzia", "may": ["acknowledge_dark_side"]}]
+    assert t.state["table"]["requests"] == [
+        {"who": "character", "character_id": "zuzia", "may": ["acknowledge_dark_side"]}]
     t.do({"type": "acknowledge_dark_side", "character_id": "zuzia", "side_index": 0,
           "text": "destroys the valuable holodisk in a fit of anger"})
     assert t.sheet("zuzia")["dark_sides"][0]["revealed"] is True
@@ -268,4 +269,5 @@ def test_TK_E13_zuzia_turns_to_the_dark_side():
     t.do({"type": "start_session"})
     assert t.sheet("pawel")["tier"] == "advanced" and t.sheet("michal")["tier"] == "master"
     assert [ln["dice"] for ln in t.sheet("pawel")["lines"]] == [2, 1]
-    assert t.state["table"]["requests"] == [{"who": "pawel", "may": ["set_sides"]}]
+    assert t.state["table"]["requests"] == [
+        {"who": "character", "character_id": "pawel", "may": ["set_sides"]}]

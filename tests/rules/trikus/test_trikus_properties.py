@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from engine_moves import salted
+from engine_moves import check_awaiting, check_typed, salted
 from trikus_support import GM, character_input, dice_in, player
 
 from service.dice.table import TableDice
@@ -155,6 +155,8 @@ def test_property_random_legal_play(start, data):
         for cid, s in new["characters"].items():
             check_sheet(cid, s)
         check_table(new)
+        check_awaiting(SYSTEM, new)
+        check_typed(SYSTEM, new, events)
         check_resets(state, new, events)
         moves_in_scope = 0 if any(e.type in ("round_started", "activity_closed") for e in events) \
             else moves_in_scope + 1

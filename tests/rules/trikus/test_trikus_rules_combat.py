@@ -228,6 +228,60 @@ def test_rule_master_consequence_once_per_combat():
     assert t.sheet("m")["status"] == "turned_dark"
 
 
+def _two_master_knockout(seated_first: str, seated_second: str) -> Table:
+    """A powerful fight with two Masters at the table (ids chosen so id order and seat order disagree)."""
+    t = Table()
+    t.pc(seated_first, "master")
+    t.pc(seated_second, "master")
+    t.pc("b", "beginner")
+    fight(t, ["b"], 2, powerful_opponent=True)
+    declare(t, "b")
+    t.wave(gm=9, b=1)
+    return t
+
+
+def test_rule_master_consequence_with_two_masters_falls_on_the_first_in_seat_order():
+    """Spec 3.3 tie-break: the Master seated first pays, whatever the characters' ids."""
+    t = _two_master_knockout("zed", "amy")
+    data = t.events("master_consequence")[0].data
+    assert (data["master"], data["masters"]) == ("zed", ["zed", "amy"])
+    assert t.sheet("zed")["status"] == "turned_dark" and t.sheet("amy")["status"] == "active"
+    other = _two_master_knockout("amy", "zed")
+    assert other.events("master_consequence")[0].data["master"] == "amy"
+    assert other.sheet("zed")["status"] == "active"
+
+
+def test_rule_seat_order_survives_a_reordered_character_mapping():
+    """Once seated, a character keeps its seat even if the stored characters come back in another order."""
+    t = Table()
+    t.pc("zed", "master")
+    t.pc("amy", "master")
+    t.pc("b", "beginner")
+    t.do({"type": "gm_note", "text": "the party sits down"})
+    assert t.state["table"]["seats"] == ["zed", "amy", "b"]
+    t.state["characters"] = dict(sorted(t.state["characters"].items()))
+    fight(t, ["b"], 2, powerful_opponent=True)
+    declare(t, "b")
+    t.wave(gm=9, b=1)
+    assert t.events("master_consequence")[0].data["master"] == "zed"
+
+
+def test_rule_master_consequence_warns_when_the_party_is_not_one_per_tier():
+    """Spec 3.3 (L21, A34): other compositions are played, with a warning."""
+    t = _two_master_knockout("zed", "amy")
+    assert t.events("master_consequence")[0].data["warnings"] == ["party_not_one_per_tier"]
+
+
+def test_rule_master_consequence_has_no_warning_for_one_of_each_tier():
+    t = Table()
+    t.party()
+    fight(t, ["pawel"], 2, powerful_opponent=True)
+    declare(t, "pawel")
+    t.wave(gm=9, pawel=1)
+    data = t.events("master_consequence")[0].data
+    assert (data["master"], data["warnings"]) == ("michal", [])
+
+
 def test_rule_no_master_no_consequence():
     t = Table()
     t.pc("a", "beginner")

@@ -208,7 +208,7 @@ def test_rule_pvp_negotiation_answered_by_the_opponent():
     t.do({"type": "propose_negotiation", "character_id": "zuzia"})
     assert t.whose() == ["pawel"]
     t.fails({"type": "answer_negotiation", "accept": True, "character_id": "zuzia"}, "not_your_turn")
-    t.fails({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, "forbidden",
+    t.fails({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, "not_your_character",
             actor=player("zuzia"))
     t.do({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, actor=player("pawel"))
     t.throw("pawel", 2)
@@ -291,7 +291,7 @@ def test_rule_dark_tokens_gm_only_spend():
     t = Table()
     t.pc("zuzia", "advanced")
     t.sheet("zuzia")["dark_tokens"].update(active=1, received_total=1)
-    t.fails({"type": "spend_dark_token", "character_id": "zuzia"}, "forbidden", actor=player("zuzia"))
+    t.fails({"type": "spend_dark_token", "character_id": "zuzia"}, "gm_only", actor=player("zuzia"))
     t.do({"type": "spend_dark_token", "character_id": "zuzia"})
     t.fails({"type": "acknowledge_dark_side", "character_id": "zuzia", "side_index": 2}, "no_such_side")
 
@@ -320,3 +320,15 @@ def test_rule_reset_loop_is_bounded_when_only_lost_lines_remain():
     t.wave(gm=10, michal=1)
     t.do({"type": "auto"}, [1, 1, 1, 1])
     assert t.state["table"]["reset_count"] == 2 and t.sheet("michal")["lines"][0]["state"] == "free"
+
+
+def test_rule_awaiting_entries_name_the_gm_by_role_and_a_player_by_character_id():
+    """The shared shape (service.rules.awaiting): who is `gm` or `character`, and a character's id is its own
+    field, for awaiting and for the non-blocking requests alike."""
+    t = Table()
+    t.pc("michal", "master")
+    t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 1})
+    assert t.state["table"]["awaiting"] == [
+        {"who": "character", "character_id": "michal", "may": ["join", "bad_feeling"]}]
+    t.do({"type": "join", "character_id": "michal", "line_index": 0})
+    assert t.state["table"]["awaiting"] == [{"who": "gm", "character_id": None, "may": ["start"]}]

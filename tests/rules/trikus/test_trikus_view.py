@@ -28,7 +28,8 @@ def test_view_a_submitted_throw_has_no_value_to_leak():
     t.submit("gm")
     c = SYSTEM.view(t.state, player("michal"))["table"]["activity"]["contest"]
     assert c["submitted"] == ["gm"] and c["dice"] == []
-    assert SYSTEM.view(t.state, player("michal"))["table"]["awaiting"] == [{"who": "michal", "may": ["throw"]}]
+    assert SYSTEM.view(t.state, player("michal"))["table"]["awaiting"] == [
+        {"who": "character", "character_id": "michal", "may": ["throw"]}]
 
 
 def test_view_players_see_dark_token_counts_and_other_dark_sides():
@@ -72,4 +73,16 @@ def test_view_gm_private_notes_never_reach_players():
     assert events[0].visibility == "gm"
     assert SYSTEM.view(t.state, player("zuzia"))["table"]["gm_notes"] == []
     assert SYSTEM.view(t.state, GM)["table"]["gm_notes"][0]["text"].startswith("spend")
-    t.fails({"type": "gm_note", "text": "x"}, "forbidden", actor=player("zuzia"))
+    t.fails({"type": "gm_note", "text": "x"}, "gm_only", actor=player("zuzia"))
+
+
+def test_view_party_members_are_in_seat_order():
+    """Spec 3.3: `members` is the seat order (the order characters joined), not the order of their ids."""
+    t = Table()
+    t.pc("zed", "master")
+    t.pc("amy", "advanced")
+    t.pc("bob", "beginner")
+    assert SYSTEM.view(t.state, GM)["party"]["members"] == ["zed", "amy", "bob"]
+    t.do({"type": "gm_note", "text": "seated"})
+    t.state["characters"] = dict(sorted(t.state["characters"].items()))
+    assert SYSTEM.view(t.state, player("amy"))["party"]["members"] == ["zed", "amy", "bob"]

@@ -1,4 +1,5 @@
-"""One test per violation code (errors.CODES, plus `forbidden`): the move is refused, nothing changes.
+"""One test per violation code (errors.CODES, plus `gm_only` and `not_your_character`): the move is refused,
+nothing changes.
 
 Continued in test_trikus_violations_more.py, which also checks that every code has its test."""
 from __future__ import annotations

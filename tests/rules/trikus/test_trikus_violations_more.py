@@ -212,16 +212,21 @@ def test_code_same_character(t):
     t.fails({"type": "open_pvp_test", "challenger_id": "pawel", "opponent_id": "pawel"}, "same_character")
 
 
-def test_code_forbidden(t):
-    """403: a player acts only for characters they control; GM-only moves and the GM's die are the GM's."""
+def test_code_not_your_character(t):
+    """403: a player acts only for characters they control."""
     t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 1})
-    t.fails({"type": "join", "character_id": "michal", "line_index": 0}, "forbidden", actor=player("pawel"),
+    t.fails({"type": "join", "character_id": "michal", "line_index": 0}, "not_your_character", actor=player("pawel"),
             status=403)
-    t.fails({"type": "start"}, "forbidden", actor=player("michal"), status=403)
+
+
+def test_code_gm_only(t):
+    """403: GM-only moves and the GM's die are the GM's."""
+    t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 1})
+    t.fails({"type": "start"}, "gm_only", actor=player("michal"), status=403)
     t.do({"type": "join", "character_id": "michal", "line_index": 0})
     t.do({"type": "start"})
-    t.fails({"type": "throw"}, "forbidden", actor=player("michal"), status=403)
-    t.fails({"type": "award_light_token", "character_id": "michal", "reason": "me"}, "forbidden",
+    t.fails({"type": "throw"}, "gm_only", actor=player("michal"), status=403)
+    t.fails({"type": "award_light_token", "character_id": "michal", "reason": "me"}, "gm_only",
             actor=player("michal"))
 
 

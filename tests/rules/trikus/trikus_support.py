@@ -108,10 +108,10 @@ class Table:
         return self.act["contest"]
 
     def whose(self) -> list[str]:
-        return [e["who"] for e in self.state["table"]["awaiting"]]
+        return [e["character_id"] or "gm" for e in self.state["table"]["awaiting"]]
 
     def may(self, who: str) -> list[str]:
-        return next(e["may"] for e in self.state["table"]["awaiting"] if e["who"] == who)
+        return next(e["may"] for e in self.state["table"]["awaiting"] if (e["character_id"] or "gm") == who)
 
     def pair(self, cid: str) -> dict[str, Any]:
         return next(p for p in self.contest["pairs"] if cid in (p["a"], p["b"]))

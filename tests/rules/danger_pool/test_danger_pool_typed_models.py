@@ -1,0 +1,18 @@
+"""The typed contract of the system (State, Sheet, EventPayloads): every emitted event type has a payload model,
+and the models are strict, described and uniquely titled. Values are checked after every move by the driver."""
+from __future__ import annotations
+
+from danger_pool_support import check_models, emitted_event_types
+
+from service.rules.danger_pool import SYSTEM
+
+
+def test_every_emitted_event_type_has_a_payload_model():
+    assert emitted_event_types("danger_pool") <= set(SYSTEM.EventPayloads)
+    # Named at run time: character_{status} when a doomed character leaves, danger_added_{cause} after a roll.
+    assert {"character_dead", "character_departed", "danger_added_player_ones", "danger_added_stupid"} <= set(
+        SYSTEM.EventPayloads)
+
+
+def test_models_are_strict_described_and_uniquely_titled():
+    check_models(SYSTEM, "DangerPool")
