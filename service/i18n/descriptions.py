@@ -204,6 +204,7 @@ DESCRIPTIONS: dict[str, str] = {
     "power_regained": N_("Power points regained: {power_points}"),
     "progress_marked": N_("Progress: {progress_marked} of {progress_track_length}"),
     "ran": N_("A character ran"),
+    "ran_outside_combat": N_("A character ran outside combat"),
     "reaction_spent": N_("A Reaction was spent"),
     "ready_declined": N_("A Ready was not used"),
     "ready_set": N_("A Ready action waits"),
