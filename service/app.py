@@ -24,6 +24,7 @@ from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
 from service.game import feed
 from service.game.context import Services
+from service.game.deadline_worker import DeadlineWorker
 from service.game.delivery import Worker as WebhookWorker
 from service.game.errors import GameError
 from service.health import Schema, healthz, readiness
@@ -86,6 +87,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.services = services
         webhooks = WebhookWorker(services)
         webhooks.start()
+        deadlines = DeadlineWorker(services)
+        deadlines.start()
+        app.state.deadlines = deadlines
         limited = any((settings.rate_per_token, settings.rate_per_address, settings.rate_auth_failures))
         app.state.rate_buckets = open_buckets(settings.redis_url) if limited else None
         log.info("rulekeeper ready: records on %s, live store %s, notifier %s", engine.dialect.name,
@@ -93,6 +97,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            await deadlines.stop()
             await webhooks.stop()
             await notifier.close()
             if app.state.rate_buckets is not None:

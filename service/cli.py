@@ -20,10 +20,26 @@ def _serve(args) -> int:
     # uvicorn buffers a whole WebSocket message (16 MiB by default) before the application sees it.
     # log_config=None: uvicorn's loggers go through ours (service/logs.py), one format for every line; the
     # access log is the service's own, which carries the request id.
-    uvicorn.run("service.asgi:app", host=args.host, port=args.port, workers=args.workers, log_level="warning",
-                proxy_headers=True, ws_max_size=settings.max_body_bytes, log_config=None, access_log=False,
-                timeout_graceful_shutdown=settings.graceful_shutdown_seconds)
+    uvicorn.run("service.asgi:app", host=args.host, port=args.port, workers=args.workers,
+                ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
+                **server_options())
     return 0
+
+
+def server_options() -> dict:
+    """How uvicorn serves: shared with the benchmark, whose ceiling endpoint must be served the same way.
+
+    uvloop and httptools (both installed with the service) more than double what one worker answers; a
+    platform without them (uvloop has no Windows build) falls back to asyncio and h11."""
+    return {"log_level": "warning", "proxy_headers": True, "log_config": None, "access_log": False,
+            "loop": "uvloop" if _installed("uvloop") else "asyncio",
+            "http": "httptools" if _installed("httptools") else "h11"}
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
 
 
 def _migrate(_args) -> int:

@@ -96,6 +96,8 @@ class Settings:
     webhooks_timeout_seconds: float = 10.0
     # When set, webhook signing secrets are stored encrypted under a key derived from this.
     webhooks_secrets_key: Secret | None = field(default=None, repr=False)
+    # How often each replica looks for turn deadlines due for a warning or expiry.
+    deadline_scan_seconds: float = 1.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -144,6 +146,7 @@ class Settings:
             webhooks_backoff_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS", cls.webhooks_backoff_seconds),
             webhooks_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS", cls.webhooks_timeout_seconds),
             webhooks_secrets_key=Secret(wkey) if (wkey := env.get("RULEKEEPER_WEBHOOKS_SECRETS_KEY")) else None,
+            deadline_scan_seconds=_seconds(env, "RULEKEEPER_DEADLINE_SCAN_SECONDS", cls.deadline_scan_seconds),
         )
 
 

@@ -28,7 +28,8 @@ class AuthFailures:
 auth_failures: ContextVar[AuthFailures | None] = ContextVar("auth_failures", default=None)
 
 
-def _refused() -> None:
+def refused() -> None:
+    """Count a refused credential against this request's client."""
     failures = auth_failures.get()
     if failures is not None:
         failures.count += 1
@@ -65,7 +66,7 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
         .where(Credential.token_hash == hash_token(token)))).first()
     cred = row[0] if row is not None else None
     if cred is None or cred.campaign_id != campaign_id:
-        _refused()
+        refused()
         raise unauthorized(_("the bearer token is not valid for this campaign"))
     i18n_context.note_preferences(player=row[2], campaign=row[1])
     chars: frozenset[str] = frozenset()
@@ -89,7 +90,7 @@ def check_operator_key(settings: Settings, given: str | None) -> None:
         return
     if not given or not hmac.compare_digest(given.encode(), str(expected).encode()):
         if given:
-            _refused()
+            refused()
         raise GameError(401, "operator_key_required", _("this deployment requires the operator key to create "
                                                         "campaigns"),
                         field="Authorization")

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from service.dice import verifiable
 from service.game import events as log
-from service.game import idempotency, movelog, play, tables
+from service.game import deadline_admin, deadline_sync, idempotency, movelog, play, tables
 from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
@@ -87,6 +87,8 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
         initial = system.initial_state(system.Options.model_validate(options))
         with_id_salt(initial["table"], secrets.token_hex(16))
         movelog.snapshot(s, c, 0, initial)
+        if body.turn_deadlines is not None:
+            deadline_admin.keep(s, c, body.turn_deadlines, SYSTEM_ACTOR)
         await s.flush()
         return await idempotency.complete(s, {"campaign": campaign_view(c), "gm_token": token})
 
@@ -174,6 +176,7 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
         movelog.record(s, c, "character", {"character_id": ch.id, "sheet": ch.sheet}, principal.actor(), [],
                        first_seq, state)
         await s.flush()
+        await deadline_sync.after_move(s, c, state["table"])
         await tables.publish(svc, s, c, state["table"])
         return await idempotency.complete(s, character_view(ch, c, _with(principal, ch)))
 
@@ -208,6 +211,10 @@ async def assign_character(svc: Services, campaign_id: str, character_id: str, t
         ch.version += 1
         log.append(s, c, [Event("character_assigned", {"character_id": ch.id, "player_id": body.player_id})],
                    principal.actor())
+        # Only a player's waits are timed, so who plays the character decides whether its wait has a deadline.
+        if c.status == "active" and (await deadline_sync.clock_of(s, c.id))[0] is not None:
+            await s.flush()
+            await deadline_sync.after_move(s, c, (await tables.load(svc, s, c))["table"])
         return character_view(ch, c, principal.actor())
 
 

@@ -18,6 +18,7 @@ from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
 from service.store.live.base import LiveStore
+from service.store.live.local import LocalTables
 
 log = logging.getLogger("rulekeeper")
 
@@ -34,6 +35,8 @@ class Services:
     _sqlite_writer: asyncio.Lock = field(default_factory=asyncio.Lock)
     # Set when a transaction committed webhook deliveries, so the delivery worker need not wait for its poll.
     deliveries_due: asyncio.Event = field(default_factory=asyncio.Event)
+    # This process's copies of the newest tables, in front of `live` (service/store/live/local.py).
+    local_tables: LocalTables = field(default_factory=LocalTables)
 
     @property
     def is_sqlite(self) -> bool:

@@ -18,6 +18,7 @@ from service.dice.table import TableDice
 from service.dice.types import DiceSource, DieRoll
 from service.dice.verifiable import VerifiableDice
 from service.game import events as log
+from service.game import movewrite
 from service.game.errors import GameError, invalid
 from service.game.auth import Principal
 from service.i18n.message import _
@@ -104,10 +105,11 @@ async def consume_refused(s, campaign: Campaign, rolled: list[DieRoll], ds: Dice
     """Log the dice a refused command drew (`drawn`), move the verifiable counter past them, and return the
     refusal to raise once this transaction commits. Nothing else of the command may have been written."""
     refused = {"code": error.code, "status": error.status, "detail": str(error.detail)}
-    records = log.append(s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor())
+    records = log.append(s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor(),
+                         add=False)
     if ds is not None:
         ds.counter = max(d.seq for d in rolled) + 1
-    await s.flush()
+    await movewrite.write(s, campaign, records)
     views = [v for v in (log.view(r, principal) for r in records) if v is not None]
     return GameError(error.status, error.code, error.detail, field=error.field,
                      extra={**error.extra, "dice_consumed": views})

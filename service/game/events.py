@@ -4,14 +4,14 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from service import requestid
 from service.game.auth import Principal
 from service.i18n.describe import describe
 from service.rules.base import Actor, Event, seen_by
-from service.store.records.models import Campaign, EventRecord
+from service.store.records.models import Campaign, EventRecord, utcnow
 
 MAX_PAGE = 500
 # Where `append` notes its records on the session, so the webhook outbox (service/game/outbox.py) can write
@@ -29,18 +29,28 @@ async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign |
 _APPENDED = "rulekeeper.events_appended"
 
 
-def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor) -> list[EventRecord]:
+# What a writer that inserts the rows itself (service/game/movewrite.py) takes from each record.
+EVENT_COLUMNS = ("campaign_id", "seq", "type", "data", "redacted", "visibility", "actor_role", "actor_player_id",
+                 "request_id", "created_at")
+
+
+def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor, *,
+           add: bool = True) -> list[EventRecord]:
+    """Number the events after the campaign's last and note them for the webhook outbox and the subscribers.
+    `add=False`: the caller inserts the records itself; they are left out of the session."""
     if events:
         session.info.setdefault(_APPENDED, {})[campaign.id] = campaign.last_seq + len(events)
     records = []
+    now = utcnow()
     for ev in events:
         campaign.last_seq += 1
         rec = EventRecord(
             campaign_id=campaign.id, seq=campaign.last_seq, type=ev.type, data=ev.data,
             redacted=ev.redacted, visibility=ev.visibility, actor_role=actor.role,
-            actor_player_id=actor.player_id, request_id=requestid.current.get(),
+            actor_player_id=actor.player_id, request_id=requestid.current.get(), created_at=now,
         )
-        session.add(rec)
+        if add:
+            session.add(rec)
         records.append(rec)
     session.info.setdefault(APPENDED, []).extend(records)
     return records
@@ -59,7 +69,7 @@ def utc_iso(at: datetime | None) -> str | None:
     return (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).isoformat()
 
 
-def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
+def view(rec: Any, principal: Principal) -> dict[str, Any] | None:
     """An event as this principal may see it, or None when it is GM-only."""
     data = seen_by(rec.visibility, rec.data, rec.redacted, principal.is_gm)
     if data is None:
@@ -74,17 +84,21 @@ def view(rec: EventRecord, principal: Principal) -> dict[str, Any] | None:
     }
 
 
-async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit: int) -> list[EventRecord]:
+_events = EventRecord.__table__
+# Core rows, not ORM entities: a page is up to 500 events that are only read, and loading them as entities
+# cost more than the query. The rows have the attributes `view` reads. Built once, with its parameters bound.
+_AFTER = (select(*[_events.c[c] for c in EVENT_COLUMNS])
+          .where(_events.c.campaign_id == bindparam("campaign_id"), _events.c.seq > bindparam("after"))
+          .order_by(_events.c.seq).limit(bindparam("limit")))
+
+
+async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit: int) -> list[Any]:
     """The next `limit` events after `after`, for everyone: `page` filters them per reader."""
-    return list(await session.scalars(
-        select(EventRecord)
-        .where(EventRecord.campaign_id == campaign_id, EventRecord.seq > after)
-        .order_by(EventRecord.seq)
-        .limit(limit)
-    ))
+    conn = await session.connection()
+    return list(await conn.execute(_AFTER, {"campaign_id": campaign_id, "after": after, "limit": limit}))
 
 
-def page(rows: list[EventRecord], principal: Principal, after: int, limit: int) -> dict[str, Any]:
+def page(rows: list[Any], principal: Principal, after: int, limit: int) -> dict[str, Any]:
     """One page of the log as this principal sees it. The cursor moves past hidden events too, so resuming
     from `next_after` neither repeats nor skips anything."""
     items = [v for v in (view(r, principal) for r in rows) if v is not None]

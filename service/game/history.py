@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from service.game import events as log
-from service.game import idempotency, movelog, play, tables
+from service.game import deadline_sync, idempotency, movelog, play, tables
 from service.game.auth import authenticate, require_gm
 from service.game.campaigns import campaign_view
 from service.game.context import Services
@@ -71,10 +71,11 @@ async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -
         })], actor)
         movelog.record(s, campaign, "undo", {"target": target, "undone": undone}, actor, [], first_seq, state)
         await s.flush()
+        await deadline_sync.after_move(s, campaign, state["table"])
         await tables.publish(svc, s, campaign, state["table"])
         return await idempotency.complete(s, {
             "version": campaign.table_version, "events": [v for v in (log.view(r, principal) for r in records) if v],
-            "state": SYSTEMS[campaign.system].view(state, actor)})
+            "state": await deadline_sync.annotate(s, campaign.id, SYSTEMS[campaign.system].view(state, actor))})
 
 
 async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
@@ -88,6 +89,7 @@ async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str
         if not await s.get(movelog.SnapshotRecord, (campaign.id, campaign.table_version)):
             movelog.snapshot(s, campaign, campaign.table_version, state)
         campaign.status = "finished"
+        await deadline_sync.stop_all(s, campaign.id)
         log.append(s, campaign, [Event("campaign_finished", {"version": campaign.table_version})], principal.actor())
         await tables.evict(svc, s, campaign.id)
         return await idempotency.complete(s, campaign_view(campaign))

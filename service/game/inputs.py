@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from service.dice.types import DiceMode
+from service.game.deadline_settings import TurnDeadlines
 from service.i18n import SUPPORTED
 from service.rules.registry import SYSTEMS
 
@@ -43,6 +44,9 @@ class CampaignCreate(_In):
                                                       "check after the session closes; table: clients enter physical dice.")
     language: Language = Field("en", description="The campaign's default language for messages, event descriptions "
                                                   "and rule terms: en, pl or ru. The GM may change it later.")
+    turn_deadlines: TurnDeadlines | None = Field(None, description="Time limits for players' turns and pending "
+                                                 "choices, kept by the server; omitted: no deadlines (the GM may "
+                                                 "set them later).")
 
 
 class PlayerInvite(_In):

@@ -143,20 +143,32 @@ async def state_at(s, campaign: Campaign, version: int, *, from_scratch: bool = 
 
 
 def snapshot(s, campaign: Campaign, version: int, state: dict[str, Any]) -> None:
-    s.add(SnapshotRecord(campaign_id=campaign.id, version=version,
-                         engine_version=engine_version(SYSTEMS[campaign.system]), state=copy.deepcopy(state)))
+    s.add(snapshot_record(campaign, version, state))
+
+
+def snapshot_record(campaign: Campaign, version: int, state: dict[str, Any]) -> SnapshotRecord:
+    return SnapshotRecord(campaign_id=campaign.id, version=version,
+                          engine_version=engine_version(SYSTEMS[campaign.system]), state=copy.deepcopy(state))
 
 
 def record(s, campaign: Campaign, kind: str, body: dict[str, Any], actor: Actor, dice: list[DieRoll],
            first_seq: int, state_after: dict[str, Any]) -> MoveRecord:
     """Append the move that produced `state_after`; bumps the table version. Call after the move's
     events were appended, so `campaign.last_seq` closes its range of events."""
+    move, snap = next_move(campaign, kind, body, actor, dice, first_seq, state_after)
+    s.add(move)
+    if snap is not None:
+        s.add(snap)
+    return move
+
+
+def next_move(campaign: Campaign, kind: str, body: dict[str, Any], actor: Actor, dice: list[DieRoll],
+              first_seq: int, state_after: dict[str, Any]) -> tuple[MoveRecord, SnapshotRecord | None]:
+    """As `record`, for a caller that writes the rows itself: the move, and the snapshot when one is due."""
     campaign.table_version += 1
     campaign.table_token = secrets.token_hex(8)
     move = MoveRecord(campaign_id=campaign.id, version=campaign.table_version, kind=kind, body=body,
                       actor=actor_record(actor), dice=[d.to_dict() for d in dice],
                       first_seq=first_seq, last_seq=campaign.last_seq)
-    s.add(move)
-    if kind == "undo" or campaign.table_version % SNAPSHOT_EVERY == 0:
-        snapshot(s, campaign, campaign.table_version, state_after)
-    return move
+    due = kind == "undo" or campaign.table_version % SNAPSHOT_EVERY == 0
+    return move, snapshot_record(campaign, campaign.table_version, state_after) if due else None

@@ -53,13 +53,23 @@ def new_delivery_id() -> str:
     return "msg_" + uuid.uuid4().hex
 
 
+# session.info key: campaigns this transaction already found without an active webhook, while holding their lock.
+_HOOKLESS = "rulekeeper.hookless"
+
+
+def no_webhooks(session: AsyncSession, campaign_id: str) -> None:
+    """The campaign had no active webhook when this transaction locked it: `enqueue` need not ask again."""
+    session.info.setdefault(_HOOKLESS, set()).add(campaign_id)
+
+
 async def enqueue(session: AsyncSession, wake: asyncio.Event | None = None) -> int:
     """Write the deliveries for the events this transaction appended; `wake` is set once it commits."""
     records: list[EventRecord] = session.info.pop(events.APPENDED, None) or []
-    if not records:
+    campaigns = {r.campaign_id for r in records} - session.info.get(_HOOKLESS, set())
+    if not campaigns:
         return 0
     hooks = list(await session.scalars(
-        select(Webhook).where(Webhook.campaign_id.in_({r.campaign_id for r in records}), Webhook.status == "active")
+        select(Webhook).where(Webhook.campaign_id.in_(campaigns), Webhook.status == "active")
         .order_by(Webhook.created_at)))
     if not hooks:
         return 0

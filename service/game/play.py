@@ -5,15 +5,16 @@ import re
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import select
 
 from service import metrics
 from service.dice.types import DiceError
 from service.game import events as log
-from service.game import idempotency, movelog, tables
-from service.game.auth import authenticate
+from service.game import deadline_sync, idempotency, movelog, movewrite, tables
+from service.game.access import open_for_reading, open_for_writing
 from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
-from service.game.errors import GameError, from_validation, not_found
+from service.game.errors import GameError, from_validation
 from service.game.inputs import ActionRequest
 from service.i18n.message import _
 from service.rules.base import RuleViolation
@@ -45,13 +46,11 @@ def parse_if_match(value: str | None) -> int | None:
 async def get_state(svc: Services, campaign_id: str, token: str | None, version: int | None = None) -> dict[str, Any]:
     """The table as this caller may see it: now, or as it stood at an earlier `version`."""
     async with svc.read() as s:
-        principal = await authenticate(s, token, campaign_id)
-        campaign = await s.get(log.Campaign, campaign_id)
-        if campaign is None:
-            raise not_found("campaign", "campaign_id")
+        opened = await open_for_reading(s, token, campaign_id)
+        principal, campaign = opened.principal, opened.campaign
         system = SYSTEMS[campaign.system]
         if version is None or version == campaign.table_version:
-            state = await tables.load(svc, s, campaign, writing=False)
+            state = await tables.load(svc, s, campaign, writing=False, characters=opened.characters)
             version = campaign.table_version
         elif version > campaign.table_version:
             raise GameError(404, "not_found", _("the table is at version {table_version}; version {version} does "
@@ -59,7 +58,10 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
                                                 table_version=campaign.table_version, version=version), field="version")
         else:
             state = await movelog.state_at(s, campaign, version)
-        return {"version": version, "state": system.view(state, principal.actor())}
+        seen = system.view(state, principal.actor())
+        if version == campaign.table_version:   # deadlines belong to the table as it is now
+            seen = await deadline_sync.annotate(s, campaign.id, seen)
+        return {"version": version, "state": seen}
 
 
 def require_active(campaign) -> None:
@@ -78,10 +80,8 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
     expected = parse_if_match(if_match)
     refusal: BaseException | None = None
     async with svc.write() as s:
-        principal = await authenticate(s, token, campaign_id)
-        campaign = await log.locked_campaign(s, campaign_id)
-        if campaign is None:
-            raise not_found("campaign", "campaign_id")
+        opened = await open_for_writing(s, token, campaign_id)
+        principal, campaign = opened.principal, opened.campaign
         metrics.system_is(campaign.system)
         require_active(campaign)
         system = SYSTEMS[campaign.system]
@@ -95,12 +95,12 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
                                                        "reload and retry",
                                                        version=version, expected=expected),
                             field="If-Match", extra={"current_version": version})
-        state = await tables.load(svc, s, campaign)
+        state = await tables.load(svc, s, campaign, characters=opened.characters)
         dice, dice_session = await dice_for(s, campaign, body.dice)
         actor = principal.actor()
         try:
             new_state, all_events = _decide(system, state, action, actor, dice, dice_session)
-            changed = await _changed_characters(s, campaign.id, state["characters"], new_state["characters"])
+            sheets = _changed_sheets(opened.characters, state["characters"], new_state["characters"])
         except Exception as exc:
             if not drawn(dice):
                 raise
@@ -109,18 +109,18 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
                                              error=error, principal=principal)
             refusal = consumed if isinstance(exc, GameError) else exc
         else:
-            for ch, sheet in changed:
-                ch.sheet = sheet
-                ch.version += 1
             first_seq = campaign.last_seq + 1
-            records = log.append(s, campaign, all_events, actor)
-            movelog.record(s, campaign, "action", {"action": body.action}, actor, dice.rolled, first_seq, new_state)
-            await s.flush()
+            records = log.append(s, campaign, all_events, actor, add=False)
+            move, snap = movelog.next_move(campaign, "action", {"action": body.action}, actor, dice.rolled,
+                                           first_seq, new_state)
+            # Before the counters are written: the deadlines' own events take the next seqs.
+            await deadline_sync.after_move(s, campaign, new_state["table"])
+            await movewrite.write(s, campaign, records, move, snap, sheets)
             await tables.publish(svc, s, campaign, new_state["table"])
             return await idempotency.complete(s, {
                 "version": campaign.table_version,
                 "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
-                "state": system.view(new_state, actor),
+                "state": await deadline_sync.annotate(s, campaign.id, system.view(new_state, actor)),
             })
     raise refusal
 
@@ -142,14 +142,48 @@ def _action_field(field: str | None) -> str | None:
     return field if field.startswith(("action", "dice")) else f"action.{field}"
 
 
-async def _changed_characters(s, campaign_id: str, before: dict, after: dict) -> list[tuple[Character, dict]]:
+def _changed_sheets(characters: list[Character], before: dict, after: dict) -> dict[str, dict]:
     """The sheets this move changes, checked before anything is written."""
-    out = []
+    known = {c.id for c in characters}
+    out = {}
     for cid, sheet in after.items():
         if before.get(cid) == sheet:
             continue
-        ch = await s.get(Character, cid)
-        if ch is None or ch.campaign_id != campaign_id:
-            raise GameError(409, "unknown_character", _("character {cid} is not in this campaign", cid=cid), field="action")
-        out.append((ch, sheet))
+        if cid not in known:
+            raise GameError(409, "unknown_character", _("character {cid} is not in this campaign", cid=cid),
+                            field="action")
+        out[cid] = sheet
     return out
+
+
+async def act_unattended(svc: Services, s, campaign, raw_action: dict[str, Any], principal) -> list:
+    """A move the service makes for an absent player (a turn deadline ran out), through the same rules and the
+    same records as a client's move: logged with its dice and events, replayable like any other. Runs inside the
+    caller's transaction, under the campaign's lock, on the session's own (attached) campaign. A refusal after
+    dice were drawn still logs them."""
+    system = SYSTEMS[campaign.system]
+    action = movelog.action_adapter(campaign.system).validate_python(raw_action)
+    characters = list(await s.scalars(select(Character).where(Character.campaign_id == campaign.id)))
+    state = await tables.load(svc, s, campaign, characters=characters)
+    dice, dice_session = await dice_for(s, campaign, None)
+    actor = principal.actor()
+    try:
+        new_state, all_events = _decide(system, state, action, actor, dice, dice_session)
+        sheets = _changed_sheets(characters, state["characters"], new_state["characters"])
+    except Exception as exc:
+        if not drawn(dice):
+            raise
+        error = exc if isinstance(exc, GameError) else BUG
+        raise await consume_refused(s, campaign, drawn(dice), dice_session, purpose=action.type, error=error,
+                                    principal=principal) from None
+    by_id = {c.id: c for c in characters}
+    for cid, sheet in sheets.items():
+        by_id[cid].sheet = sheet
+        by_id[cid].version += 1
+    first_seq = campaign.last_seq + 1
+    records = log.append(s, campaign, all_events, actor)
+    movelog.record(s, campaign, "action", {"action": raw_action}, actor, dice.rolled, first_seq, new_state)
+    await s.flush()
+    await deadline_sync.after_move(s, campaign, new_state["table"])
+    await tables.publish(svc, s, campaign, new_state["table"])
+    return records

@@ -7,11 +7,11 @@ from service import metrics
 from service.dice.expression import evaluate_expression, parse_expression
 from service.dice.types import DiceError
 from service.game import events as log
-from service.game import idempotency
-from service.game.auth import authenticate
+from service.game import idempotency, movewrite
+from service.game.access import open_for_writing
 from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
-from service.game.errors import GameError, not_found
+from service.game.errors import GameError
 from service.game.inputs import RollRequest
 from service.rules.base import Event
 
@@ -20,10 +20,8 @@ from service.rules.base import Event
 async def roll(svc: Services, campaign_id: str, token: str | None, body: RollRequest) -> dict[str, Any]:
     refusal: BaseException | None = None
     async with svc.write() as s:
-        principal = await authenticate(s, token, campaign_id)
-        campaign = await log.locked_campaign(s, campaign_id)
-        if campaign is None:
-            raise not_found("campaign", "campaign_id")
+        opened = await open_for_writing(s, token, campaign_id, characters=False)
+        principal, campaign = opened.principal, opened.campaign
         metrics.system_is(campaign.system)
         try:
             tree = parse_expression(body.expression)  # everything knowable from the text, before any die
@@ -46,8 +44,9 @@ async def roll(svc: Services, campaign_id: str, token: str | None, body: RollReq
         else:
             outcome = {"expression": body.expression, "label": body.label, "total": result.total,
                        "text": result.render(), "tree": result.to_dict()}
-            records = log.append(s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor())
-            await s.flush()
+            records = log.append(s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor(),
+                                 add=False)
+            await movewrite.write(s, campaign, records)
             return await idempotency.complete(s, {**outcome, "dice": [d.to_dict() for d in result.dice],
                                                   "events": [v for v in (log.view(r, principal) for r in records) if v]})
     raise refusal

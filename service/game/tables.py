@@ -72,16 +72,27 @@ def by_joining(characters: Iterable[Character]) -> dict[str, Any]:
     return {c.id: c.sheet for c in sorted(characters, key=lambda c: (c.created_at, c.id))}
 
 
-async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True) -> dict[str, Any]:
+async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True,
+               characters: list[Character] | None = None) -> dict[str, Any]:
     """The whole engine state at the campaign's current version: options, characters, table.
     `writing=False` from a read-only session: a rebuilt table is put back into Redis (never over a newer
-    copy), but not into the embedded store, whose writes wait for the campaign's writers."""
-    table = await _cached(svc, s, campaign, writing) if campaign.table_version else None
+    copy), but not into the embedded store, whose writes wait for the campaign's writers. `characters`: every
+    character of the campaign, when the caller has them already (service/game/access.py)."""
+    table = None
     if campaign.table_version:
+        # Writers take this process's copy (checked against the row they hold locked); readers ask the live
+        # store, so a copy it lost is rebuilt and put back there for every replica.
+        if writing:
+            table = svc.local_tables.get(campaign.id, campaign.table_version, campaign.table_token)
+        if table is None:
+            table = await _cached(svc, s, campaign, writing)
+            if table is not None:
+                svc.local_tables.put(campaign.id, campaign.table_version, campaign.table_token, table)
         metrics.TABLE_LOOKUPS.labels("miss" if table is None else "hit").inc()
     if table is not None:
-        chars = await s.scalars(select(Character).where(Character.campaign_id == campaign.id))
-        return {"options": campaign.options, "characters": by_joining(chars), "table": table}
+        if characters is None:
+            characters = list(await s.scalars(select(Character).where(Character.campaign_id == campaign.id)))
+        return {"options": campaign.options, "characters": by_joining(characters), "table": table}
     if not await has_history(s, campaign):
         return await _adopt(svc, s, campaign, writing)
     state = await state_at(s, campaign, campaign.table_version)
@@ -130,6 +141,7 @@ async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -
     next reader rebuilds). `s` is the writing transaction the embedded store joins; None: its own."""
     if campaign.table_version < 1:
         return
+    svc.local_tables.put(campaign.id, campaign.table_version, campaign.table_token, table)
     try:
         await svc.live.put_newer(table_key(campaign.id), campaign.table_version,
                                  {"token": campaign.table_token, "table": table}, ttl=svc.settings.table_idle_ttl,
@@ -144,6 +156,7 @@ async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -
 
 async def evict(svc: Services, s, campaign_id: str) -> None:
     """Drop the cached table (a finished campaign is served from the records database)."""
+    svc.local_tables.drop(campaign_id)
     try:
         await svc.live.delete(table_key(campaign_id), **await _on_session(svc, s))
     except Exception as exc:

@@ -8,6 +8,15 @@ FALLBACK = N_("Event {type}")
 
 DESCRIPTIONS: dict[str, str] = {
     # The application's own events.
+    "deadline_set": N_("A deadline is running: {seconds} s, until {until}"),
+    "deadline_warning": N_("A deadline runs out in {seconds_left} s"),
+    "deadline_expired": N_("A deadline ran out; the rules' default applies"),
+    "deadline_default_refused": N_("A deadline ran out, but its default move was refused: {code}"),
+    "deadline_extended": N_("A deadline was extended by {seconds} s"),
+    "deadline_cleared": N_("A deadline was cleared"),
+    "deadline_settings_changed": N_("The turn deadlines changed"),
+    "deadlines_paused": N_("The GM paused the deadlines"),
+    "deadlines_resumed": N_("The GM resumed the deadlines"),
     "campaign_created": N_("Campaign “{name}” created ({system}, dice: {dice_mode})"),
     "campaign_language_changed": N_("The campaign's language is now {language}"),
     "player_invited": N_("Player {name} invited"),

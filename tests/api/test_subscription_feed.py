@@ -65,8 +65,8 @@ async def test_idle_subscribers_do_not_touch_the_database(app, client):
         await asyncio.sleep(1.2)
     finally:
         sa_event.remove(svc.engine.sync_engine, "before_cursor_execute", listener)
-    # The webhook delivery worker looks for due deliveries on its own clock; subscribers add nothing.
-    assert [q for q in statements if "webhook" not in q] == []
+    # The webhook delivery and turn deadline workers look for due work on their own clocks; subscribers add nothing.
+    assert [q for q in statements if "webhook" not in q and "turn_deadlines" not in q] == []
     for w in waiting:
         w.cancel()
     await asyncio.gather(*waiting, return_exceptions=True)

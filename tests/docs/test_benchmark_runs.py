@@ -27,3 +27,15 @@ def test_subscribers_benchmark_runs_and_prints_its_table():
                           "--moves", "2"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "idle CPU % of a core" in out.stdout and "embedded" in out.stdout
+
+
+def test_one_run_benchmark_runs_and_prints_figures_ratios_and_targets():
+    """--quick: two tables, half a second per scenario, the embedded defaults; wrk when installed, else the
+    in-process client (the script then says how to install wrk)."""
+    out = subprocess.run([sys.executable, "benchmarks/bench.py", "--quick"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    for heading in ("ceiling (bare Starlette JSON POST, same uvicorn)", "x ceiling", "REST roll 3d10, one table",
+                    "GraphQL stepdice moves, 2 tables", "GET events, log of 1e3 events", "d20 same dice/s",
+                    "targets (issue 12), this run:"):
+        assert heading in out.stdout, heading

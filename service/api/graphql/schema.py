@@ -14,6 +14,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from service.api.graphql import types as t
+from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
@@ -67,6 +68,7 @@ class CreateCampaignInput:
     system: str
     options: JSON | None = None
     dice_mode: str = "server"
+    turn_deadlines: JSON | None = None
     language: str = strawberry.field(default="en", description="The campaign's default language: en, pl or ru.")
 
 
@@ -197,7 +199,7 @@ def _bad_query(message: str, field: str) -> GraphQLError:
 
 
 @strawberry.type
-class Query:
+class Query(DeadlineQuery):
     @strawberry.field(description="The rule systems, their options and actions.")
     def systems(self) -> list[t.SystemSummary]:
         return [t.build(t.SystemSummary, s) for s in systems.summaries()]
@@ -286,13 +288,14 @@ def _action_payload(out: dict[str, Any]) -> t.ActionPayload:
 
 
 @strawberry.type
-class Mutation:
+class Mutation(DeadlineMutation):
     @strawberry.mutation
     async def create_campaign(self, info: Info, input: CreateCampaignInput) -> t.CreateCampaignPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system,
                                                     "options": input.options or {}, "dice_mode": input.dice_mode,
-                                                    "language": input.language}))
+                                                    "language": input.language,
+                                                    "turn_deadlines": input.turn_deadlines}))
         out = await run(campaigns.create_campaign(svc, body, token))
         return t.CreateCampaignPayload(campaign=t.campaign(out["campaign"]), gm_token=out["gm_token"])
 

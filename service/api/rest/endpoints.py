@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.api.rest import deadlines
 from service.api.rest.request import Call
 from service.game import campaigns, dicesessions, history, languages, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
@@ -188,3 +189,4 @@ INPUTS = {
     "updateWebhook": webhooks.WebhookUpdate, "setCampaignLanguage": CampaignLanguage,
     "setPlayerLanguage": PlayerLanguage,
 }
+INPUTS.update(deadlines.INPUTS)

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from service.api.rest import deadlines as dl
 from service.api.rest import endpoints as ep
 from service.api.rest import responses as r
 
@@ -150,3 +151,4 @@ OPERATIONS: list[Operation] = [
               "Send a delivery again, with the same webhook-id and a fresh budget of attempts (GM)",
               r.WebhookDeliveryDetail, tag="webhooks", errors=(401, 403, 404, 503)),
 ]
+OPERATIONS += dl.operations(Operation, C, READ, WRITE)

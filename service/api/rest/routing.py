@@ -6,11 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from service.game.idempotency import run_once
 from service.game.play import etag
+from service.api.rest.jsonresponse import FastJSONResponse
 from service.api.rest.operations import OPERATIONS, Operation
 from service.api.rest.request import Call, bearer, parse, read_json
 
@@ -38,7 +39,7 @@ def _replayed(op: Operation, body: Any) -> tuple[int, Any, dict[str, str]]:
 
 
 def endpoint(op: Operation):
-    async def handle(request: Request) -> JSONResponse:
+    async def handle(request: Request) -> Response:
         svc = request.app.state.services
         token = bearer(request)
         data = body = None
@@ -60,7 +61,7 @@ def endpoint(op: Operation):
             status, payload, headers = await run()
         if status == 204:
             return Response(status_code=204, headers=headers)
-        return JSONResponse(payload, status_code=status, headers=headers)
+        return FastJSONResponse(payload, status_code=status, headers=headers)
 
     handle.__name__ = op.operation_id
     return handle

@@ -1,0 +1,558 @@
+"""What users feel, in one run: Rulekeeper beside a bare Starlette endpoint served by the same uvicorn.
+
+    .venv/bin/python benchmarks/bench.py [--quick] [--seconds 4] [--tables 32] [--backends embedded,servers]
+
+Load comes from `wrk` (install it: `apt-get install wrk` on Debian/Ubuntu, `brew install wrk` on macOS); without
+it an in-process asyncio client stands in and the script says so (its figures are low: it shares the machine).
+Every scenario is closed-loop with 32 connections (--tables), one uvicorn worker, for --seconds each:
+
+- the ceiling: POST of a small JSON body to a bare Starlette `JSONResponse` (benchmarks/ceiling.py);
+- writes, REST and GraphQL: a free roll (3d10) and each rule system's real moves (benchmarks/workload.py),
+  over 32 tables at once (--tables) (one connection per table) and on one contended table;
+- reads: the table's state, and the event log (the last 100 events) over the 32 tables;
+- the event log of one campaign holding 10^4 and 10^6 events (inserted in bulk), pages at its start, middle
+  and end;
+- Redis bytes per in-flight encounter (PostgreSQL + Redis only);
+- in process: each engine's resolutions per second beside the `d20` library rolling the same dice, and the
+  free-expression roller beside `d20` on the same expressions.
+
+The embedded defaults (SQLite + its SQL live store) and PostgreSQL + Redis (TEST_DATABASE_URL, TEST_REDIS_URL;
+in a database of its own) are measured in the same run. It prints requests/s, p50 and p99 and the ratio to the
+ceiling for each scenario, then the issue's targets and whether this run reached them. Figures only: the
+machine is shared and noisy, so compare ratios within one run. --quick is the smoke run the tests use.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+from api_bench import free_port  # noqa: E402  (sibling scripts, not a package)
+from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
+from workload import WORKLOADS, Workload  # noqa: E402
+
+ROLL_GQL = ("mutation($i: RollInput!) { rollExpression(input: $i) "
+            "{ total text dice { sides face } events { seq type data } } }")
+ACT_GQL = "mutation($i: ActInput!) { act(input: $i) { version state events { seq type data } } }"
+EXPRESSIONS = ["1d20", "3d10", "4d6kh3", "10d10e10"]
+
+
+@dataclass
+class Table:
+    id: str
+    gm: str
+    character: str
+
+
+@dataclass
+class Row:
+    backend: str
+    scenario: str
+    result: Result
+    cpu_ms: float | None = None   # the server's CPU time per request: steadier than req/s on a shared machine
+
+
+@dataclass
+class Run:
+    rows: list[Row] = field(default_factory=list)
+    # The same scenarios on --baseline's server, each run right after the current server's.
+    baseline: list[Row] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    ceiling: float = 0.0
+
+    def get(self, backend: str, scenario: str) -> Result | None:
+        return next((r.result for r in self.rows if r.backend == backend and r.scenario == scenario), None)
+
+
+# ---- servers ---------------------------------------------------------------------------------------------------
+
+def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(HERE / "ceiling.py"), str(port), *(["plain"] if plain else [])], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/readyz").status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"ceiling server did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+def start_service(env: dict[str, str], root: Path) -> tuple[subprocess.Popen, str]:
+    """`rulekeeper serve` from the checkout at `root` (`python -m` imports the package from the working
+    directory), so an earlier commit's code can be measured beside this one."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], cwd=root,
+                            # One client and one token at full speed: rate limits would measure themselves.
+                            env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+                                 "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", **env},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/readyz").status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(proc: subprocess.Popen, base: str, cycles: list[list[Req]], args, use_wrk: bool) -> tuple[Result, float | None]:
+    try:
+        c0 = cpu_seconds(proc.pid)
+    except OSError:   # no /proc: figures without the CPU column
+        return run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk), None
+    result = run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk)
+    return result, (cpu_seconds(proc.pid) - c0) * 1000 / max(1, result.requests)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+class Backend:
+    """A records database (and live store) for one server, created for this run and dropped after it."""
+
+    def __init__(self, kind: str, tmp: str) -> None:
+        self.kind = kind
+        self.title = "embedded" if kind == "embedded" else "pg+redis"
+        self.admin = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test").replace(
+            "postgresql+asyncpg://", "postgresql://")
+        self.redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+        self.sqlite_path = f"{tmp}/bench.db"
+        self.dbname = f"rk_bench_{uuid.uuid4().hex[:8]}"
+
+    def env(self) -> dict[str, str]:
+        if self.kind == "embedded":
+            return {"DATABASE_URL": f"sqlite:///{self.sqlite_path}"}
+        subprocess.run(["psql", self.admin, "-qc", f'CREATE DATABASE "{self.dbname}"'], check=True)
+        return {"DATABASE_URL": self.pg_url, "REDIS_URL": self.redis_url}
+
+    @property
+    def pg_url(self) -> str:
+        return self.admin.rsplit("/", 1)[0] + f"/{self.dbname}"
+
+    def drop(self) -> None:
+        if self.kind != "embedded":
+            subprocess.run(["psql", self.admin, "-qc", f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)'],
+                           check=False, capture_output=True)
+
+    def sql(self, statement: str) -> None:
+        if self.kind == "embedded":
+            with sqlite3.connect(self.sqlite_path, timeout=120) as db:
+                db.executescript(statement)
+        else:
+            subprocess.run(["psql", self.pg_url, "-qc", statement], check=True, capture_output=True)
+
+    def bulk_events(self, campaign: str, n: int) -> None:
+        """n more events copied from the campaign's last one: the log a long campaign ends up with."""
+        series = ("generate_series(1, {n}) AS g(x)" if self.kind != "embedded" else "g").format(n=n)
+        head = "" if self.kind != "embedded" else \
+            f"WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < {n}) "
+        self.sql(f"""{head}INSERT INTO events (campaign_id, seq, type, data, redacted, visibility, actor_role,
+                       actor_player_id, request_id, created_at)
+                     SELECT e.campaign_id, e.seq + g.x, e.type, e.data, e.redacted, e.visibility, e.actor_role,
+                            e.actor_player_id, e.request_id, e.created_at
+                     FROM events e, {series}
+                     WHERE e.campaign_id = '{campaign}'
+                       AND e.seq = (SELECT last_seq FROM campaigns WHERE id = '{campaign}');
+                     UPDATE campaigns SET last_seq = last_seq + {n} WHERE id = '{campaign}';""")
+
+
+# ---- setting tables up -----------------------------------------------------------------------------------------
+
+async def new_table(c: httpx.AsyncClient, w: Workload) -> Table:
+    r = await c.post("/v1/campaigns", json={"name": "bench", "system": w.system, "dice_mode": w.dice_mode})
+    r.raise_for_status()
+    cid, gm = r.json()["campaign"]["id"], r.json()["gm_token"]
+    h = {"Authorization": f"Bearer {gm}"}
+    r = await c.post(f"/v1/campaigns/{cid}/characters", json={"sheet": w.sheet}, headers=h)
+    r.raise_for_status()
+    character = r.json()["id"]
+    for action in w.setup(character):
+        r = await c.post(f"/v1/campaigns/{cid}/actions", json={"action": action}, headers=h)
+        if r.status_code != 200:
+            raise SystemExit(f"{w.system} setup move {action['type']} refused: {r.text[:500]}")
+    return Table(cid, gm, character)
+
+
+def move_body(w: Workload, action: dict) -> dict:
+    faces = (w.dice or {}).get(action["type"])
+    return {"action": action, **({"dice": faces} if faces is not None else {})}
+
+
+async def check_cycle(c: httpx.AsyncClient, w: Workload, t: Table) -> None:
+    """Play the cycle once through, so a workload that stopped repeating fails here, not as a wall of 409s."""
+    for action in w.cycle(t.character):
+        r = await c.post(f"/v1/campaigns/{t.id}/actions", json=move_body(w, action),
+                         headers={"Authorization": f"Bearer {t.gm}"})
+        if r.status_code != 200:
+            raise SystemExit(f"{w.system} move {action['type']} refused: {r.text[:500]}")
+
+
+async def tables_for(c: httpx.AsyncClient, w: Workload, n: int, *, check: bool = True) -> list[Table]:
+    out = []
+    for start in range(0, n, 8):
+        out += await asyncio.gather(*(new_table(c, w) for _ in range(min(8, n - start))))
+    if check:
+        await check_cycle(c, w, out[0])
+    return out
+
+
+def act_req(w: Workload, t: Table, action: dict, graphql: bool) -> Req:
+    body = move_body(w, action)
+    if graphql:
+        return Req.json("POST", "/graphql", {"query": ACT_GQL, "variables": {"i": {"campaignId": t.id, **body}}}, t.gm)
+    return Req.json("POST", f"/v1/campaigns/{t.id}/actions", body, t.gm)
+
+
+def roll_req(t: Table, graphql: bool) -> Req:
+    if graphql:
+        return Req.json("POST", "/graphql", {"query": ROLL_GQL, "variables": {"i": {"campaignId": t.id,
+                                                                                     "expression": "3d10"}}}, t.gm)
+    return Req.json("POST", f"/v1/campaigns/{t.id}/rolls", {"expression": "3d10"}, t.gm)
+
+
+# ---- one backend -----------------------------------------------------------------------------------------------
+
+def measure_backend(run_: Run, kind: str, tmp: str, args, use_wrk: bool) -> None:
+    """Every scenario on this checkout's server and, with --baseline, on the baseline's right after it."""
+    servers = [("current", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
+    started = []
+    try:
+        for label, root in servers:
+            backend = Backend(kind, tempfile.mkdtemp(dir=tmp))
+            proc, base = start_service(backend.env(), root)
+            started.append((label, backend, proc, base))
+        prepared = [asyncio.run(prepare(base, backend, args)) for _, backend, _, base in started]
+        names = [name for name, _ in prepared[0][0]]
+        for i, name in enumerate(names):
+            for (label, backend, proc, base), (scenarios, _) in zip(started, prepared):
+                result, cpu = timed(proc, base, scenarios[i][1], args, use_wrk)
+                (run_.rows if label == "current" else run_.baseline).append(Row(backend.title, name, result, cpu))
+                show(label, backend.title, name, result, cpu)
+        logs = [list(event_log_scenarios(base, backend, extra, args))
+                for (_, backend, _, base), (_, extra) in zip(started, prepared)]
+        for i in range(len(logs[0])):
+            for (label, backend, proc, base), scenarios in zip(started, logs):
+                name, cycles = scenarios[i]
+                result, cpu = timed(proc, base, cycles, args, use_wrk)
+                (run_.rows if label == "current" else run_.baseline).append(Row(backend.title, name, result, cpu))
+                show(label, backend.title, name, result, cpu)
+        if kind != "embedded":
+            run_.notes += asyncio.run(redis_bytes(started[0][3], started[0][1]))
+    finally:
+        for _, backend, proc, _ in started:
+            stop(proc)
+            backend.drop()
+
+
+def show(label: str, backend: str, name: str, r: Result, cpu: float | None) -> None:
+    print(f"  {label:<8} {backend:<9} {name:<40} {r.rps:>8.0f}/s p99 {r.p99_ms:>7.1f} ms"
+          + (f" cpu {cpu:.2f} ms/req" if cpu is not None else "") + (f"  ({r.failed} failed)" if r.failed else ""),
+          flush=True)
+
+
+async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, list[list[Req]]]], dict]:
+    n = args.tables
+    scenarios: list[tuple[str, list[list[Req]]]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
+        step = replace(WORKLOADS[0], dice_mode="server", dice=None)   # the service rolls the free rolls
+        rollers = await tables_for(c, step, n, check=False)
+        contended = (await tables_for(c, step, 1, check=False))[0]
+        scenarios += [
+            (f"REST roll 3d10, {n} tables", [[roll_req(t, False)] for t in rollers]),
+            (f"GraphQL roll 3d10, {n} tables", [[roll_req(t, True)] for t in rollers]),
+            ("REST roll 3d10, one table", [[roll_req(contended, False)]]),
+            ("GraphQL roll 3d10, one table", [[roll_req(contended, True)]]),
+        ]
+        for w in WORKLOADS:
+            for graphql in (False, True):
+                tables = await tables_for(c, w, n)
+                api = "GraphQL" if graphql else "REST"
+                scenarios.append((f"{api} {w.system} moves, {n} tables",
+                                  [[act_req(w, t, a, graphql) for a in w.cycle(t.character)] for t in tables]))
+            if w.single_move:
+                for graphql in (False, True):
+                    api = "GraphQL" if graphql else "REST"
+                    t = (await tables_for(c, w, 1))[0]
+                    scenarios.append((f"{api} {w.system} move, one table",
+                                      [[act_req(w, t, w.cycle(t.character)[0], graphql)]]))
+        scenarios += [
+            (f"GET state, {n} tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/state", token=t.gm)] for t in rollers]),
+            (f"GET events (last 100), {n} tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/events?after=0&limit=100",
+                                                            token=t.gm)] for t in rollers]),
+        ]
+        logs = {size: await tables_for(c, step, 1, check=False) for size in args.log_sizes}
+    return scenarios, {"logs": {size: ts[0] for size, ts in logs.items()}}
+
+
+def event_log_scenarios(base: str, backend: Backend, extra: dict, args):
+    for size, t in extra["logs"].items():
+        t0 = time.perf_counter()
+        backend.bulk_events(t.id, size)
+        print(f"  {backend.title:<9} (inserted {size:,} events in {time.perf_counter() - t0:.1f} s)", flush=True)
+        reads = [Req.json("GET", f"/v1/campaigns/{t.id}/events?after={after}&limit=100", token=t.gm)
+                 for after in (0, size // 2, size - 100)]
+        yield f"GET events, log of {size:.0e} events".replace("+0", ""), [reads[i:] + reads[:i] for i in range(3)]
+
+
+async def redis_bytes(base: str, backend: Backend) -> list[str]:
+    """What one table in the middle of a fight holds in Redis: the whole value, by MEMORY USAGE."""
+    import redis.asyncio as aioredis
+
+    notes = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
+        step = await new_table(c, WORKLOADS[0])
+        h = {"Authorization": f"Bearer {step.gm}"}
+        fight = [{"type": "create_encounter"}, {"type": "add_character", "character_id": step.character,
+                                                 "position": {"x": 0, "y": 0}}]
+        fight += [{"type": "add_enemy", "enemy_id": f"e{i}", "name": f"Goblin {i}", "kind": "minion",
+                   "position": {"x": 1 + i, "y": 0}} for i in range(4)]
+        fight += [{"type": "start_encounter"}, {"type": "begin_turn", "character_id": step.character}]
+        deck = await new_table(c, WORKLOADS[1])
+        r = await c.post(f"/v1/campaigns/{deck.id}/characters", headers={"Authorization": f"Bearer {deck.gm}"},
+                         json={"sheet": {**WORKLOADS[1].sheet, "name": "Goon", "kind": "extra", "side": "opposition"}})
+        goon = r.json()["id"]
+        cases = [("stepdice encounter (1 PC, 4 enemies)", step, fight),
+                 ("action_deck encounter (2 participants, dealt)", deck,
+                  [{"type": "open_session", "players": []},
+                   {"type": "start_encounter", "participants": [deck.character, goon]}, {"type": "deal"}])]
+        client = aioredis.Redis.from_url(backend.redis_url)
+        try:
+            for label, t, moves in cases:
+                for action in moves:
+                    r = await c.post(f"/v1/campaigns/{t.id}/actions", json={"action": action},
+                                     headers={"Authorization": f"Bearer {t.gm}"})
+                    if r.status_code != 200:
+                        notes.append(f"Redis bytes, {label}: setup move {action['type']} refused ({r.status_code})")
+                        break
+                else:
+                    key = f"rk:campaign:{t.id}:table"
+                    usage = await client.memory_usage(key)
+                    value = await client.hstrlen(key, "d")
+                    notes.append(f"Redis bytes per in-flight {label}: {usage} (MEMORY USAGE), JSON value {value}")
+        finally:
+            await client.aclose()
+    return notes
+
+
+# ---- in process ------------------------------------------------------------------------------------------------
+
+def rate(fn, seconds: float) -> float:
+    n, t0 = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds:
+        for _ in range(20):
+            fn()
+        n += 20
+    return n / elapsed
+
+
+def engines(seconds: float) -> list[tuple[str, float, float, str]]:
+    """(system, moves per cycle, engine cycles/s, d20 rolls/s of the dice one cycle throws, that expression)."""
+    import d20
+
+    from service.app import create_app
+    from service.dice.server import ServerDice
+    from service.game import movelog
+    from service.rules.base import Actor
+    from service.rules.registry import SYSTEMS
+    from service.settings import Settings
+    from service.store.records.models import Campaign
+
+    gm = Actor(role="gm", player_id=None, character_ids=frozenset())
+
+    async def states() -> dict[str, tuple[dict, Table]]:
+        with tempfile.TemporaryDirectory() as tmp:
+            app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp}/engines.db"))
+            async with app.router.lifespan_context(app):
+                async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as c:
+                    out = {}
+                    for w in WORKLOADS:
+                        t = await new_table(c, w)
+                        async with app.state.services.read() as s:
+                            campaign = await s.get(Campaign, t.id)
+                            out[w.system] = (await movelog.state_at(s, campaign, campaign.table_version), t)
+                    return out
+
+    rows = []
+    for w, (system_id, (state0, t)) in zip(WORKLOADS, asyncio.run(states()).items()):
+        system = SYSTEMS[system_id]
+        adapter = movelog.action_adapter(system_id)
+        actions = [adapter.validate_python(a) for a in w.cycle(t.character)]
+        sides: list[int] = []
+
+        def cycle(record: list[int] | None = None) -> None:
+            state = state0
+            for action in actions:
+                dice = ServerDice()
+                state, _ = system.apply(state, action, gm, dice)
+                if record is not None:
+                    record += [d.sides for d in dice.rolled]
+
+        cycle(sides)
+        expr = "+".join(f"{sides.count(s)}d{s}" for s in sorted(set(sides))) or "0"
+        cycles = rate(cycle, seconds)
+        rows.append((system_id, len(actions), cycles, rate(lambda: d20.roll(expr), seconds), expr))
+    return rows
+
+
+def roller(seconds: float) -> list[tuple[str, float, float]]:
+    import d20
+
+    from service.dice.expression import evaluate_expression, parse_expression
+    from service.dice.server import ServerDice
+
+    rows = []
+    for expr in EXPRESSIONS:
+        ours = rate(lambda: evaluate_expression(expr, parse_expression(expr), ServerDice()), seconds)
+        rows.append((expr, ours, rate(lambda: d20.roll(expr), seconds)))
+    return rows
+
+
+# ---- report ----------------------------------------------------------------------------------------------------
+
+def report(run_: Run, engine_rows, roller_rows, args) -> None:
+    print(f"\nceiling (bare Starlette JSON POST, same uvicorn): {run_.ceiling:,.0f}/s")
+    print(f"\n{'backend':<10}{'scenario':<42}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x ceiling':>11}{'failed':>8}"
+          f"{'CPU ms/req':>12}")
+    for row in run_.rows:
+        r = row.result
+        cpu = f"{row.cpu_ms:>12.2f}" if row.cpu_ms is not None else f"{'-':>12}"
+        print(f"{row.backend:<10}{row.scenario:<42}{r.rps:>9.0f}{r.p50_ms:>9.1f}{r.p99_ms:>9.1f}"
+              f"{r.rps / run_.ceiling:>10.3f}x{r.failed:>8}{cpu}")
+    if run_.baseline:
+        print(f"\nbaseline ({args.baseline}) beside this checkout, each scenario back to back:")
+        print(f"{'backend':<10}{'scenario':<42}{'req/s before':>13}{'after':>8}{'ratio':>8}{'p99 before':>12}"
+              f"{'after':>8}{'CPU ms before':>15}{'after':>7}")
+        for before in run_.baseline:
+            after = next(r for r in run_.rows if r.backend == before.backend and r.scenario == before.scenario)
+            b, a = before.result, after.result
+            cpu = (f"{before.cpu_ms:>15.2f}{after.cpu_ms:>7.2f}" if before.cpu_ms is not None and after.cpu_ms
+                   is not None else "")
+            if not b.requests or not a.requests:
+                # A server that answered nothing for a whole scenario has stalled: say so, no ratio.
+                print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}   "
+                      f"{'baseline' if not b.requests else 'this checkout'} answered nothing")
+                continue
+            print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}{a.rps / b.rps:>7.2f}x"
+                  f"{b.p99_ms:>12.1f}{a.p99_ms:>8.1f}{cpu}")
+    print(f"\n{'engine':<14}{'moves':>6}{'moves/s':>10}{'cycles/s':>10}{'d20 same dice/s':>17}{'ratio':>8}"
+          "   dice of one cycle (as d20 rolls them)")
+    for system, moves, cycles, ref, expr in engine_rows:
+        print(f"{system:<14}{moves:>6}{cycles * moves:>10.0f}{cycles:>10.0f}{ref:>17.0f}{cycles / ref:>7.2f}x   {expr}")
+    print(f"\n{'expression':<14}{'ours/s':>10}{'d20/s':>10}{'ratio':>8}")
+    for expr, ours, ref in roller_rows:
+        print(f"{expr:<14}{ours:>10.0f}{ref:>10.0f}{ours / ref:>7.2f}x")
+    for note in run_.notes:
+        print(note)
+    targets(run_, engine_rows, args)
+
+
+def targets(run_: Run, engine_rows, args) -> None:
+    print("\ntargets (issue 12), this run:")
+
+    def line(ok: bool | None, text: str) -> None:
+        print(f"  [{'n/a ' if ok is None else ('met ' if ok else 'MISS')}] {text}")
+
+    c = run_.ceiling
+    for backend in ("pg+redis", "embedded"):
+        if not any(r.backend == backend for r in run_.rows):
+            continue
+        writes = [(r.scenario, r.result) for r in run_.rows if r.backend == backend and r.scenario.endswith(" tables")
+                  and r.scenario.startswith("REST")]
+        for name, r in writes:
+            if backend == "pg+redis":
+                line(r.rps / c >= 0.25 and r.p99_ms < 50,
+                     f"{backend} {name}: {r.rps / c:.3f} of the ceiling (>= 0.25), p99 {r.p99_ms:.0f} ms (< 50)")
+            else:
+                line(r.rps / c >= 0.15, f"{backend} {name}: {r.rps / c:.3f} of the ceiling (>= 0.15)")
+        for r in run_.rows:
+            if r.backend == backend and "one table" in r.scenario:
+                line(r.result.p99_ms < 150, f"{backend} {r.scenario}: p99 {r.result.p99_ms:.0f} ms (< 150)")
+        for r in run_.rows:
+            if r.backend == backend and r.scenario.startswith("GraphQL"):
+                rest = run_.get(backend, r.scenario.replace("GraphQL", "REST", 1))
+                if rest:
+                    line(r.result.rps / rest.rps >= 0.6,
+                         f"{backend} {r.scenario}: {r.result.rps / rest.rps:.2f} of REST (>= 0.6)")
+        sizes = [r for r in run_.rows if r.backend == backend and r.scenario.startswith("GET events, log of")]
+        if len(sizes) == 2:
+            small, big = sizes[0].result, sizes[1].result
+            line(big.rps / small.rps >= 0.8 and big.p99_ms <= 1.5 * small.p99_ms + 5,
+                 f"{backend} event log, {sizes[0].scenario.split(' of ')[1]} -> {sizes[1].scenario.split(' of ')[1]}: "
+                 f"{big.rps / small.rps:.2f} of the throughput, p99 {small.p99_ms:.1f} -> {big.p99_ms:.1f} ms (flat)")
+    for system, _, cycles, ref, _ in engine_rows:
+        line(cycles / ref >= 2, f"{system} engine: {cycles / ref:.2f}x d20 on the same dice (>= 2)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a smoke run: 2 tables, short runs, small logs, embedded")
+    ap.add_argument("--seconds", type=float, default=4.0, help="per scenario")
+    ap.add_argument("--tables", type=int, default=32, help="tables at once = connections")
+    ap.add_argument("--backends", default="embedded,servers")
+    ap.add_argument("--no-wrk", action="store_true", help="use the in-process client even when wrk is installed")
+    ap.add_argument("--baseline", metavar="CHECKOUT", help="a checkout of an earlier commit (git archive REV | tar -x "
+                    "-C DIR) whose server runs every scenario right after this one's, for before/after in one run")
+    args = ap.parse_args(argv)
+    args.log_sizes = [10**4, 10**6]
+    if args.quick:
+        args.seconds, args.tables, args.log_sizes = 0.5, 2, [10**2, 10**3]
+        if "--backends" not in (argv or sys.argv):
+            args.backends = "embedded"
+    use_wrk = have_wrk() and not args.no_wrk
+    print(f"load: {'wrk' if use_wrk else 'in-process asyncio client'}, {args.tables} connections, "
+          f"{args.seconds:g} s per scenario, one uvicorn worker")
+    if not have_wrk():
+        print(f"wrk not found: {WRK_INSTALL}")
+    run_ = Run()
+    for plain in (False, True):
+        proc, base = start_ceiling(plain)
+        try:
+            ceiling, cpu = timed(proc, base, [[Req.json("POST", "/", {"expression": "3d10"})]], args, use_wrk)
+        finally:
+            stop(proc)
+        name = "ceiling, asyncio + h11 (plain uvicorn)" if plain else "ceiling: bare Starlette POST"
+        run_.ceiling = run_.ceiling or ceiling.rps
+        run_.rows.append(Row("-", name, ceiling, cpu))
+        print(f"  {name} {ceiling.rps:,.0f}/s p99 {ceiling.p99_ms:.1f} ms", flush=True)
+    for kind in args.backends.split(","):
+        with tempfile.TemporaryDirectory() as tmp:
+            measure_backend(run_, kind, tmp, args, use_wrk)
+    seconds = 0.2 if args.quick else 1.0
+    report(run_, engines(seconds), roller(seconds), args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

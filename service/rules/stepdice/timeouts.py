@@ -1,0 +1,25 @@
+"""Step Dice on a run-out deadline: an open player turn ends (seed §5.2: the player phase goes on with the
+others). A turn not yet begun, and a pending benefit or armour choice, have no default in the rules: the GM
+decides. A granted advancement is never a wait (`advance` blocks nothing), so it is not timed."""
+from __future__ import annotations
+
+from typing import Any
+
+from service.rules.timeouts import Kind
+
+
+def kind(table: dict[str, Any], entry: dict[str, Any]) -> Kind | None:
+    may = set(entry["may"])
+    if entry["who"] != "character":
+        return None
+    if may & {"begin_turn", "end_turn"}:
+        return "turn"
+    if may & {"choose_benefit", "choose_armor"}:
+        return "choice"
+    return None
+
+
+def default(table: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:
+    if "end_turn" in entry["may"]:
+        return {"type": "end_turn", "character_id": entry["character_id"]}
+    return None
