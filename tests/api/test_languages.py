@@ -284,3 +284,32 @@ async def test_export_and_import_keep_the_campaigns_and_the_players_languages(cl
     assert imported.status_code == 201, imported.text
     assert imported.json()["campaign"]["language"] == "pl"
     assert [p["player"]["language"] for p in imported.json()["players"]] == ["ru"]
+
+
+async def test_a_rule_refusal_speaks_the_callers_language_with_the_same_code(client):
+    t = await new_table(client)
+    refusals = {}
+    for code in ("en", "pl", "ru"):
+        r = await t.act({"type": "end_encounter", "outcome": "victory"}, headers=lang(code))
+        refusals[code] = assert_problem(r, 409, "no_encounter")
+    assert refusals["en"]["detail"] == "no combat encounter is open"
+    assert refusals["pl"]["detail"] == "żadna walka nie jest otwarta"
+    assert refusals["ru"]["detail"] == "нет открытого боя"
+    assert {k for k in refusals["pl"]} == {k for k in refusals["en"]} == {k for k in refusals["ru"]}
+    act = """mutation($c: String!) { act(input: {campaignId: $c, action: {type: "end_encounter", outcome: "victory"}})
+        { version } }"""
+    over_graphql = await gql(client, act, {"c": t.id}, t.gm, headers=lang("ru"))
+    assert over_graphql["errors"][0]["message"] == "нет открытого боя"
+    assert over_graphql["errors"][0]["extensions"]["code"] == "no_encounter"
+
+
+async def test_a_players_own_language_reaches_the_move_path(client):
+    """A move reads who is asking in one statement of its own (service/game/access.py): the player's language
+    comes with it."""
+    t = await new_table(client)
+    ala, token = await t.invite("Ala")
+    await client.put(f"{t.base}/players/{ala}/language", json={"language": "pl"}, headers=bearer(token))
+    polish = await t.act({"type": "end_encounter", "outcome": "victory"}, token=token)
+    english = await t.act({"type": "end_encounter", "outcome": "victory"}, token=token, headers=lang("en"))
+    assert polish.headers["content-language"] == "pl" and english.headers["content-language"] == "en"
+    assert assert_problem(polish, 403, "gm_only")["detail"] != assert_problem(english, 403, "gm_only")["detail"]
