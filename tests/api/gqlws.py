@@ -11,7 +11,7 @@ from typing import Any
 import websockets
 
 EVENTS = """subscription($c: String!, $a: Int!) {
-  campaignEvents(campaignId: $c, after: $a) { seq type data actor { role playerId } createdAt } }"""
+  campaignEvents(campaignId: $c, after: $a) { seq type description data actor { role playerId } createdAt } }"""
 
 
 class Subscriber:
@@ -58,6 +58,6 @@ async def subscribe(base_url: str, token: str, campaign_id: str, after: int = 0)
 
 def as_rest(event: dict[str, Any]) -> dict[str, Any]:
     """A subscription event in the REST log's shape, to compare the two."""
-    return {"seq": event["seq"], "type": event["type"], "data": event["data"],
+    return {"seq": event["seq"], "type": event["type"], "description": event["description"], "data": event["data"],
             "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},
             "created_at": event["createdAt"]}
