@@ -18,6 +18,7 @@ from starlette.routing import Route
 from service.api import httpmetrics, problems
 from service.api.graphql.app import graphql_routes
 from service.api.guard import RequestGuard
+from service.api.language import Language
 from service.api.ratelimit import RateLimit
 from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
@@ -118,9 +119,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        # Outermost first: every request gets its id, is measured and logged, answered with CORS headers (429s
+        # Outermost first: every request gets its id and its language, is measured and logged, answered with CORS headers (429s
         # and 413s too), then rate limited, then checked for size and characters.
-        middleware=[Middleware(RequestId), Middleware(httpmetrics.HttpMetrics, routes=routes), Middleware(AccessLog),
+        middleware=[Middleware(RequestId), Middleware(Language), Middleware(httpmetrics.HttpMetrics, routes=routes),
+                    Middleware(AccessLog),
                     # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
                     # (GraphQL clients add their own). WebSockets are not subject to CORS.
                     Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_headers=["*"],

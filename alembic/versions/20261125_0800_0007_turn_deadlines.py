@@ -11,7 +11,7 @@ from alembic import op
 
 
 revision = '0007'
-down_revision = '0005'
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 

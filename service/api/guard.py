@@ -15,13 +15,14 @@ import re
 
 from service.api.problems import GRAPHQL_PATH, problem
 from service.game.errors import GameError
+from service.i18n.message import _
 
 _CTL_BYTES = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 _CTL = re.compile("[\x00-\x1f\x7f]")
 
 
 def too_large(limit: int) -> GameError:
-    return GameError(413, "payload_too_large", f"request bodies are limited to {limit} bytes", field="body")
+    return GameError(413, "payload_too_large", _("request bodies are limited to {limit} bytes", limit=limit), field="body")
 
 
 class RequestGuard:
@@ -46,11 +47,12 @@ class RequestGuard:
         for name, value in scope["headers"]:
             if _CTL_BYTES.search(value):
                 header = name.decode("latin-1")
-                return GameError(400, "invalid_header", f"the {header} header contains control characters", field=header)
+                return GameError(400, "invalid_header", _("the {header} header contains control characters",
+                                                          header=header), field=header)
             if name == b"content-length" and value.strip().isdigit() and int(value) > self.limit(scope):
                 return too_large(self.limit(scope))
         if _CTL.search(scope["path"]):
-            return GameError(404, "not_found", "no resource has control characters in its path")
+            return GameError(404, "not_found", _("no resource has control characters in its path"))
         return None
 
     async def _http(self, scope, receive, send) -> None:

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 
 from service.game.errors import GameError
+from service.i18n.message import _
 from service.metrics import REQUEST_SECONDS, REQUESTS
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -66,8 +67,8 @@ def endpoint(token: str | None):
         if expected is not None:
             given = request.headers.get("authorization", "").encode("latin-1", "replace")
             if not hmac.compare_digest(given, expected):
-                raise GameError(401, "metrics_token_required", "this deployment requires its metrics token "
-                                "(RULEKEEPER_METRICS_TOKEN) to read metrics")
+                raise GameError(401, "metrics_token_required", _("this deployment requires its metrics token "
+                                                                 "(RULEKEEPER_METRICS_TOKEN) to read metrics"))
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     return metrics

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from service.game.errors import GameError
+from service.i18n.message import _
 
 MAX_DEPTH = 32
 INT64 = 2**63
@@ -22,7 +23,7 @@ UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def _constant(name: str) -> Any:
-    raise GameError(400, "invalid_json", f"{name} is not a JSON number", field="body")
+    raise GameError(400, "invalid_json", _("{name} is not a JSON number", name=name), field="body")
 
 
 def loads(raw: bytes | str, *, where: str = "body") -> Any:
@@ -30,13 +31,15 @@ def loads(raw: bytes | str, *, where: str = "body") -> Any:
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as exc:
-        raise GameError(400, "invalid_json", f"the {where} is not UTF-8 (byte {exc.start})", field=where) from None
+        raise GameError(400, "invalid_json", _("the {where} is not UTF-8 (byte {start})",
+                                               where=where, start=exc.start), field=where) from None
     try:
         data = json.loads(text, parse_constant=_constant)
     except RecursionError:
-        raise GameError(400, "invalid_json", f"the {where} nests deeper than {MAX_DEPTH} levels", field=where) from None
+        raise GameError(400, "invalid_json", _("the {where} nests deeper than {max_depth} levels",
+                                               where=where, max_depth=MAX_DEPTH), field=where) from None
     except ValueError as exc:
-        raise GameError(400, "invalid_json", f"the {where} is not valid JSON: {exc}", field=where) from None
+        raise GameError(400, "invalid_json", _("the {where} is not valid JSON: {exc}", where=where, exc=exc), field=where) from None
     check(data, where)
     return data
 
@@ -51,7 +54,7 @@ def check(data: Any, where: str = "body") -> None:
                 raise _too_deep(where)
             for key, item in value.items():
                 if UNSTORABLE.search(key):  # named by its object: the key itself may not be printable
-                    raise _unstorable(where, path, "a key")
+                    raise _unstorable(where, path, _("a key"))
                 stack.append((item, path + (key,), depth + 1))
         elif isinstance(value, list):
             if depth > MAX_DEPTH:
@@ -59,15 +62,17 @@ def check(data: Any, where: str = "body") -> None:
             stack.extend((item, path + (i,), depth + 1) for i, item in enumerate(value))
         elif isinstance(value, str):
             if UNSTORABLE.search(value):
-                raise _unstorable(where, path, "a string")
+                raise _unstorable(where, path, _("a string"))
         elif isinstance(value, bool) or value is None:
             continue
         elif isinstance(value, int):
             if not -INT64 <= value < INT64:
-                raise GameError(422, "invalid_input", f"{_name(where, path)}: integers are limited to 64 bits",
+                raise GameError(422, "invalid_input", _("{field}: integers are limited to 64 bits",
+                                                        field=_name(where, path)),
                                 field=_name(where, path))
         elif isinstance(value, float) and not math.isfinite(value):
-            raise GameError(422, "invalid_input", f"{_name(where, path)}: the number is out of range",
+            raise GameError(422, "invalid_input", _("{field}: the number is out of range",
+                                                    field=_name(where, path)),
                             field=_name(where, path))
 
 
@@ -80,10 +85,13 @@ def _name(where: str, path: tuple) -> str:
 
 
 def _too_deep(where: str) -> GameError:
-    return GameError(400, "invalid_json", f"the {where} nests deeper than {MAX_DEPTH} levels", field=where)
+    return GameError(400, "invalid_json", _("the {where} nests deeper than {max_depth} levels",
+                                            where=where, max_depth=MAX_DEPTH), field=where)
 
 
 def _unstorable(where: str, path: tuple, what: str) -> GameError:
     name = _name(where, path)
-    return GameError(422, "invalid_input", f"{name}: {what} may not contain NUL or unpaired surrogates (\\ud800-\\udfff)",
+    return GameError(422, "invalid_input", _("{name}: {what} may not contain NUL or unpaired surrogates "
+                                             "(\\ud800-\\udfff)",
+                                             name=name, what=what),
                      field=name)

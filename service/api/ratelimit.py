@@ -19,6 +19,7 @@ import math
 from service.api.problems import GRAPHQL_PATH, problem
 from service.game.auth import AuthFailures, auth_failures
 from service.game.tokens import hash_token
+from service.i18n.message import _
 from service.settings import Settings
 from service.store.buckets import Bucket, Buckets
 
@@ -112,7 +113,7 @@ class RateLimit:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1013})  # try again later; before accept: a 403
             return
-        response = problem(429, "rate_limited", f"too many requests; retry in {seconds} s",
+        response = problem(429, "rate_limited", _("too many requests; retry in {seconds} s", seconds=seconds),
                            extra={"retry_after": seconds}, headers={"Retry-After": str(seconds)},
                            graphql=scope["path"] == GRAPHQL_PATH)
         await response(scope, receive, send)

@@ -17,6 +17,7 @@ from d20 import diceast as ast
 
 from service.dice import rolled as r
 from service.dice.budget import Budget, invalid
+from service.i18n.message import _
 
 Interval = tuple[Fraction, Fraction]
 
@@ -57,7 +58,7 @@ class _Bounds:
             return self._set(node.value, droppable)
         if isinstance(node, ast.NumberSet):
             return self._set(node, False)
-        raise invalid(f"this kind of expression is not supported: {node}")
+        raise invalid(_("this kind of expression is not supported: {node}", node=node))
 
     def _set(self, node: ast.Node, droppable: bool) -> Interval:
         members = node.values if isinstance(node, ast.NumberSet) else [node]
@@ -86,16 +87,17 @@ class _Bounds:
 
     def _binop(self, node: ast.BinOp) -> Interval:
         if node.op not in r.BinOp.OPS:
-            raise invalid(f"the operator {node.op!r} is not supported")
+            raise invalid(_("the operator {op!r} is not supported", op=node.op))
         a_lo, a_hi = self.of(node.left)
         b_lo, b_hi = self.of(node.right)
         op = node.op
         if op in ("/", "//", "%"):
             if b_lo == b_hi == 0:
-                raise invalid(f"{node}: cannot divide by zero")
+                raise invalid(_("{node}: cannot divide by zero", node=node))
             if b_lo <= 0 <= b_hi:
-                raise invalid(f"{node}: the divisor {node.right} can be zero (it ranges from {_text(b_lo)} to "
-                              f"{_text(b_hi)}), so this roll is refused before any die is thrown")
+                raise invalid(_("{node}: the divisor {right} can be zero (it ranges from {low} to "
+                                "{high}), so this roll is refused before any die is thrown",
+                                node=node, right=node.right, low=_text(b_lo), high=_text(b_hi)))
         if op == "+":
             return a_lo + b_lo, a_hi + b_hi
         if op == "-":

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from d20 import diceast as ast
 
 from service.dice.types import DiceError
+from service.i18n.message import _
 
 FIELD = "expression"
 
@@ -61,9 +62,9 @@ def check_tree(tree: ast.Node, budget: Budget) -> None:
 def _check_dice(dice: ast.Dice, budget: Budget) -> None:
     if dice.size == "%":
         # d20 rolls d% as a tens die showing 0-90, which surprises everyone who meant d100.
-        raise invalid("d% (percentile dice) is not supported; roll d100 instead")
+        raise invalid(_("d% (percentile dice) is not supported; roll d100 instead"))
     if dice.size < 1:
-        raise invalid(f"{dice}: a die needs at least one side")
+        raise invalid(_("{dice}: a die needs at least one side", dice=dice))
     if dice.size > budget.max_sides:
         raise too_large(f"{dice}: a die may have at most {budget.max_sides} sides")
     if dice.num > budget.max_dice_per_term:
@@ -72,7 +73,7 @@ def _check_dice(dice: ast.Dice, budget: Budget) -> None:
 
 def _check_dice_op(dice: ast.Dice, op: ast.SetOperator) -> None:
     if op.op in ast.SetOperator.IMMEDIATE and op.sels[-1].cat is not None:
-        raise invalid(f"{op}: {op.op} takes a plain number (like {op.op}3), not a selector")
+        raise invalid(_("{op}: {op_2} takes a plain number (like {op_2}3), not a selector", op=op, op_2=op.op))
     if dice.num == 0:
         return
     if op.op == "rr" and any(sel.cat in ("h", "l") and sel.num > 0 for sel in op.sels):

@@ -13,6 +13,7 @@ from service.dice import operators
 from service.dice import rolled as r
 from service.dice.budget import Budget, invalid, too_large
 from service.dice.types import DiceSource, DieRoll
+from service.i18n.message import _
 
 
 class Evaluator:
@@ -36,7 +37,7 @@ class Evaluator:
     def eval(self, node: ast.Node) -> r.Rolled:
         handler = self._handlers.get(type(node))
         if handler is None:
-            raise invalid(f"this kind of expression is not supported: {node}")
+            raise invalid(_("this kind of expression is not supported: {node}", node=node))
         return handler(node)
 
     def throw(self, sides: int, purpose: str) -> r.Face:
@@ -74,14 +75,14 @@ class Evaluator:
 
     def _binop(self, node: ast.BinOp) -> r.Rolled:
         if node.op not in r.BinOp.OPS:
-            raise invalid(f"the operator {node.op!r} is not supported")
+            raise invalid(_("the operator {op!r} is not supported", op=node.op))
         result = r.BinOp(self.eval(node.left), node.op, self.eval(node.right))
         try:
             # Computed now so x/0 fails here, not while rendering. bounds.py has already refused every divisor
             # that may be zero, before any die: this is the backstop, never the rule.
             result.number  # noqa: B018
         except ZeroDivisionError:
-            raise invalid(f"{node}: cannot divide by zero") from None
+            raise invalid(_("{node}: cannot divide by zero", node=node)) from None
         return result
 
     def _numberset(self, node: ast.NumberSet) -> r.Rolled:
@@ -93,7 +94,7 @@ class Evaluator:
         else:
             target = self.eval(node.value)
         if not isinstance(target, r.Dice | r.Set | r.Parenthetical):
-            raise invalid(f"{node}: operators apply to dice, sets and parentheses only")
+            raise invalid(_("{node}: operators apply to dice, sets and parentheses only", node=node))
         throw = self._thrower(target.sides, str(node)) if isinstance(target, r.Dice) else None
         for op in node.operations:
             operators.apply(op, target, throw)
@@ -106,5 +107,5 @@ class Evaluator:
 
     def _dice_term(self, node: ast.Dice, purpose: str | None = None) -> r.Dice:
         label = purpose or str(node)
-        dice = [r.Die(node.size, self.throw(node.size, label)) for _ in range(node.num)]
+        dice = [r.Die(node.size, self.throw(node.size, label)) for _n in range(node.num)]
         return r.Dice(node.num, node.size, dice)

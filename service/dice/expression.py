@@ -35,6 +35,7 @@ from service.dice.budget import DEFAULT_BUDGET, Budget, check_length, check_tree
 from service.dice.evaluate import Evaluator
 from service.dice.render import render
 from service.dice.types import DiceSource, DieRoll
+from service.i18n.message import _
 
 # Lark's terminal names, as a player would say them.
 _EXPECTED = {
@@ -71,7 +72,7 @@ class ExpressionResult:
 def parse_expression(expr: str, budget: Budget = DEFAULT_BUDGET) -> ast.Expression:
     """d20's expression tree for `expr`, checked against the budget. Shared: do not mutate."""
     if not isinstance(expr, str):
-        raise invalid("a dice expression must be text")
+        raise invalid(_("a dice expression must be text"))
     check_length(expr, budget)
     tree = _parse(expr)
     check_tree(tree, budget)
@@ -86,24 +87,24 @@ def _parse(expr: str) -> ast.Expression:
     except lark.UnexpectedInput as error:
         raise invalid(_syntax_message(expr, error)) from None
     except lark.LarkError as error:  # e.g. a transformer failure on a malformed number
-        raise invalid(f"not a dice expression: {error}") from None
+        raise invalid(_("not a dice expression: {error}", error=error)) from None
 
 
 def _syntax_message(expr: str, error: lark.UnexpectedInput) -> str:
     expected = getattr(error, "expected", None) or getattr(error, "allowed", None) or ()
     wanted = sorted({_EXPECTED.get(name, name) for name in expected if not name.startswith("_")})
-    hint = f"; expected {', '.join(wanted)}" if wanted else ""
+    hint = _("; expected {wanted}", wanted=", ".join(wanted)) if wanted else ""
     token = getattr(error, "token", None)
     if not expr.strip() or (token is not None and token.type == "$END"):
-        return f"the expression ends too early (position {len(expr) + 1}){hint}"
+        return _("the expression ends too early (position {position}){hint}", position=len(expr) + 1, hint=hint)
     position = (getattr(error, "pos_in_stream", None) or 0) + 1
     got = str(token) if token is not None else expr[position - 1 : position]
     if len(got) > 12:
         got = got[:12] + "…"
-    message = f"unexpected {got!r} at position {position}{hint}"
     if token is not None and token.type == "COMMENT" and set(expected) == {"$END"}:
-        message += " (a label after a roll goes in square brackets, like 1d6 [fire])"
-    return message
+        return _("unexpected {got!r} at position {position}{hint} (a label after a roll goes in square brackets, like "
+                 "1d6 [fire])", got=got, position=position, hint=hint)
+    return _("unexpected {got!r} at position {position}{hint}", got=got, position=position, hint=hint)
 
 
 def roll_expression(expr: str, dice: DiceSource, *, budget: Budget = DEFAULT_BUDGET) -> ExpressionResult:

@@ -12,6 +12,7 @@ from d20 import diceast as ast
 
 from service.dice import rolled as r
 from service.dice.budget import invalid
+from service.i18n.message import _
 
 # Throws one new d`sides` for the given role ("reroll", "explosion") and returns its face.
 Throw = Callable[[str], r.Face]
@@ -56,7 +57,7 @@ def apply(op: ast.SetOperator, target: r.Rolled, throw: Throw | None) -> None:
         for node in select(op.sels, target):
             node.drop()
     elif throw is None or not isinstance(target, r.Dice):
-        raise invalid(f"{op.op} works on dice only, not on {target.kind}")
+        raise invalid(_("{op} works on dice only, not on {kind}", op=op.op, kind=target.kind))
     elif op.op == "rr":
         _reroll(op, target, throw, once=False)
     elif op.op == "ro":
@@ -68,7 +69,7 @@ def apply(op: ast.SetOperator, target: r.Rolled, throw: Throw | None) -> None:
     elif op.op in ("mi", "ma"):
         _clamp(op, target)
     else:
-        raise invalid(f"the operator {op.op!r} is not supported")
+        raise invalid(_("the operator {op!r} is not supported", op=op.op))
 
 
 def _reroll(op: ast.SetOperator, target: r.Dice, throw: Throw, *, once: bool) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from service.dice.types import DiceError, DiceMode, DieRoll, DieVisibility
+from service.i18n.message import _
 
 
 class TableDice:
@@ -24,15 +25,17 @@ class TableDice:
         if self._next >= len(self._faces):
             raise DiceError(
                 "dice_required",
-                f"this move needs a d{sides} ({purpose or 'roll'}); only {len(self._faces)} "
-                f"table {'die was' if len(self._faces) == 1 else 'dice were'} given",
+                _("this move needs a d{sides} ({purpose}); only 1 table die was given", sides=sides,
+                  purpose=purpose or "roll") if len(self._faces) == 1 else
+                _("this move needs a d{sides} ({purpose}); only {count} table dice were given", sides=sides,
+                  purpose=purpose or "roll", count=len(self._faces)),
                 f"{self._field}[{self._next}]",
             )
         face = self._faces[self._next]
         if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= sides:
             raise DiceError(
                 "die_out_of_range",
-                f"a d{sides} shows 1 to {sides}; got {face!r}",
+                _("a d{sides} shows 1 to {sides}; got {face!r}", sides=sides, face=face),
                 f"{self._field}[{self._next}]",
             )
         self._next += 1

@@ -16,9 +16,12 @@ from service.game import outbox
 from service.game.auth import Principal, refused
 from service.game.errors import unauthorized
 from service.game.tokens import hash_token
-from service.store.records.models import Campaign, Character, Credential, Webhook
+from service.i18n import context as i18n_context
+from service.i18n.message import _
+from service.store.records.models import Campaign, Character, Credential, Player, Webhook
 
 _campaigns, _credentials, _characters = Campaign.__table__, Credential.__table__, Character.__table__
+_players = Player.__table__
 _CAMPAIGN_COLUMNS = [c.key for c in _campaigns.columns]
 _CHARACTER_COLUMNS = [c.key for c in _characters.columns]
 
@@ -27,11 +30,14 @@ def _statement(with_characters: bool, lock: bool = True):
     hooks = exists().where(Webhook.__table__.c.campaign_id == _campaigns.c.id,
                            Webhook.__table__.c.status == "active").label("hooks")
     columns = [*_campaigns.columns, _credentials.c.id.label("credential_id"), _credentials.c.role,
-               _credentials.c.player_id.label("credential_player_id"), hooks]
+               _credentials.c.player_id.label("credential_player_id"), _players.c.language.label("player_language"),
+               hooks]
     if with_characters:
         columns += [c.label(f"character_{c.key}") for c in _characters.columns]
     stmt = select(*columns).join(_credentials, and_(_credentials.c.campaign_id == _campaigns.c.id,
                                                     _credentials.c.token_hash == bindparam("token_hash")))
+    # The player's own language comes along (service/i18n): no round trip of its own.
+    stmt = stmt.outerjoin(_players, _players.c.id == _credentials.c.player_id)
     if with_characters:
         stmt = stmt.outerjoin(_characters, _characters.c.campaign_id == _campaigns.c.id)
     stmt = stmt.where(_campaigns.c.id == bindparam("campaign_id"))
@@ -75,9 +81,10 @@ async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement,
     rows = (await conn.execute(statement, params)).mappings().all()
     if not rows:
         refused()
-        raise unauthorized("the bearer token is not valid for this campaign")
+        raise unauthorized(_("the bearer token is not valid for this campaign"))
     first = rows[0]
     campaign = Campaign(**{k: first[k] for k in _CAMPAIGN_COLUMNS})
+    i18n_context.note_preferences(player=first["player_language"], campaign=campaign.language)
     chars = None
     if characters:
         chars = [Character(**{k: row[f"character_{k}"] for k in _CHARACTER_COLUMNS})

@@ -10,9 +10,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from service.game.errors import GameError, forbidden, unauthorized
 from service.game.tokens import hash_token
+from service.i18n import context as i18n_context
+from service.i18n.message import _
 from service.rules.base import Actor
 from service.settings import Settings
-from service.store.records.models import Character, Credential
+from service.store.records.models import Campaign, Character, Credential, Player
 
 
 class AuthFailures:
@@ -55,10 +57,18 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
     saying 403 would tell its holder that the campaign exists."""
     if not token:
         raise unauthorized()
-    cred = await session.scalar(select(Credential).where(Credential.token_hash == hash_token(token)))
+    # The languages come with the credential, in the same round trip: the reply is in the player's or the
+    # campaign's language unless the request's Accept-Language says otherwise (service/i18n/negotiate.py).
+    row = (await session.execute(
+        select(Credential, Campaign.language, Player.language)
+        .join(Campaign, Campaign.id == Credential.campaign_id)
+        .outerjoin(Player, Player.id == Credential.player_id)
+        .where(Credential.token_hash == hash_token(token)))).first()
+    cred = row[0] if row is not None else None
     if cred is None or cred.campaign_id != campaign_id:
         refused()
-        raise unauthorized("the bearer token is not valid for this campaign")
+        raise unauthorized(_("the bearer token is not valid for this campaign"))
+    i18n_context.note_preferences(player=row[2], campaign=row[1])
     chars: frozenset[str] = frozenset()
     if cred.player_id:
         rows = await session.scalars(
@@ -70,7 +80,7 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
 
 def require_gm(principal: Principal) -> None:
     if not principal.is_gm:
-        raise forbidden("only a GM of this campaign may do this")
+        raise forbidden(_("only a GM of this campaign may do this"))
 
 
 def check_operator_key(settings: Settings, given: str | None) -> None:
@@ -81,5 +91,6 @@ def check_operator_key(settings: Settings, given: str | None) -> None:
     if not given or not hmac.compare_digest(given.encode(), str(expected).encode()):
         if given:
             refused()
-        raise GameError(401, "operator_key_required", "this deployment requires the operator key to create campaigns",
+        raise GameError(401, "operator_key_required", _("this deployment requires the operator key to create "
+                                                        "campaigns"),
                         field="Authorization")

@@ -16,6 +16,7 @@ from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
 from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite, integral_numbers
 from service.game.tokens import hash_token, new_token
+from service.i18n.message import _
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
@@ -30,7 +31,7 @@ def _id() -> str:
 
 def campaign_view(c: Campaign) -> dict[str, Any]:
     return {"id": c.id, "name": c.name, "system": c.system, "options": c.options, "dice_mode": c.dice_mode,
-            "last_seq": c.last_seq, "version": c.table_version, "status": c.status,
+            "last_seq": c.last_seq, "version": c.table_version, "status": c.status, "language": c.language,
             "created_at": c.created_at.isoformat()}
 
 
@@ -44,7 +45,7 @@ def character_view(c: Character, campaign: Campaign, actor: Actor) -> dict[str, 
 
 
 def player_view(p: Player) -> dict[str, Any]:
-    return {"id": p.id, "name": p.name}
+    return {"id": p.id, "name": p.name, "language": p.language}
 
 
 def resolve_options(system_id: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -69,11 +70,13 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
     options = resolve_options(body.system, body.options)
     token = new_token("gm")
     async with svc.write() as s:
-        c = Campaign(id=_id(), name=body.name, system=body.system, options=options, dice_mode=body.dice_mode, last_seq=0)
+        c = Campaign(id=_id(), name=body.name, system=body.system, options=options, dice_mode=body.dice_mode, last_seq=0,
+                     language=body.language)
         s.add(c)
         await s.flush()
         s.add(Credential(id=_id(), campaign_id=c.id, role="gm", token_hash=hash_token(token)))
-        evs = [Event("campaign_created", {"name": c.name, "system": c.system, "options": options, "dice_mode": c.dice_mode})]
+        evs = [Event("campaign_created", {"name": c.name, "system": c.system, "options": options,
+                                          "dice_mode": c.dice_mode, "language": c.language})]
         if c.dice_mode == "verifiable":
             ds = await open_dice_session(s, c.id, 1)
             evs.append(Event("dice_session_opened", {"number": 1, "commitment": ds.commitment}))
@@ -148,14 +151,15 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
         c = await log.locked_campaign(s, campaign_id)
         if not principal.is_gm:
             if player_id not in (None, principal.player_id):
-                raise forbidden("a player creates characters only for themselves", "player_id")
+                raise forbidden(_("a player creates characters only for themselves"), "player_id")
             player_id = principal.player_id
         elif player_id is not None:
             await _player(s, campaign_id, player_id)
         sheet = build_sheet(c.system, c.options, data)
         name = str(sheet.get("name") or "")
         if not name or len(name) > 200 or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-            raise invalid("invalid_input", "a character needs a name of 1-200 characters without control characters",
+            raise invalid("invalid_input", _("a character needs a name of 1-200 characters without control "
+                                             "characters"),
                           "sheet.name")
         play.require_active(c)
         state = await tables.load(svc, s, c)
@@ -188,7 +192,7 @@ def _with(principal: Principal, ch: Character) -> Actor:
 async def _player(s, campaign_id: str, player_id: str) -> Player:
     p = await s.get(Player, player_id)
     if p is None or p.campaign_id != campaign_id:
-        raise invalid("unknown_player", f"no player {player_id} in this campaign", "player_id")
+        raise invalid("unknown_player", _("no player {player_id} in this campaign", player_id=player_id), "player_id")
     return p
 
 

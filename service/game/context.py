@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from service.game.events import appended
 from service.game import outbox
 from service.game.errors import GameError
+from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
 from service.store.live.base import LiveStore
@@ -88,5 +89,5 @@ def unavailable_as_503() -> Iterator[None]:
         if not is_unavailable(exc):
             raise
         log.warning("records database unavailable: %s", type(exc).__name__)
-        raise GameError(503, "service_unavailable", "the service's database is unreachable; nothing was changed, "
-                        "retry shortly", extra={"retry_after": RETRY_AFTER_SECONDS}) from None
+        raise GameError(503, "service_unavailable", _("the service's database is unreachable; nothing was "
+                                                      "changed, retry shortly"), extra={"retry_after": RETRY_AFTER_SECONDS}) from None

@@ -13,6 +13,7 @@ from service.game import idempotency, play, tables
 from service.game.auth import authenticate, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, not_found
+from service.i18n.message import _
 from service.rules.base import Actor, Event
 from service.store.records.clocks import CampaignClock, TurnDeadline
 from service.store.records.models import Campaign, utcnow
@@ -125,7 +126,8 @@ async def extend(svc: Services, campaign_id: str, deadline_id: str, token: str |
         if row is None or row.campaign_id != campaign_id:
             raise not_found("deadline", "deadline_id")
         if row.status == "expired":
-            raise GameError(409, "deadline_expired", "this deadline has already run out; the wait is the GM's now",
+            raise GameError(409, "deadline_expired", _("this deadline has already run out; the wait is the GM's "
+                                                       "now"),
                             field="deadline_id")
         if row.status == "paused":
             row.remaining += body.seconds
@@ -140,6 +142,6 @@ async def extend(svc: Services, campaign_id: str, deadline_id: str, token: str |
 async def _clock(s, campaign_id: str) -> CampaignClock:
     clock = await s.get(CampaignClock, campaign_id)
     if clock is None:
-        raise GameError(409, "no_turn_deadlines", "this campaign keeps no turn deadlines; set them first",
+        raise GameError(409, "no_turn_deadlines", _("this campaign keeps no turn deadlines; set them first"),
                         field="campaign_id")
     return clock

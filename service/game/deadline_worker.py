@@ -189,4 +189,4 @@ class DeadlineWorker:
         except GameError as exc:   # refused after its dice (they are logged): the GM takes the wait over
             row.key = key
             log.append(s, campaign, [Event("deadline_default_refused", {"deadline_id": row.id, "code": exc.code,
-                                                                        "detail": exc.detail})], sync.CLOCK_ACTOR)
+                                                                        "detail": str(exc.detail)})], sync.CLOCK_ACTOR)

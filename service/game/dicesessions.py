@@ -14,6 +14,7 @@ from service.game.context import Services
 from service.game.dicesource import current_session
 from service.game.errors import GameError, conflict, not_found
 from service.game.inputs import MAX_SEQ, ClientSeed
+from service.i18n.message import _
 from service.rules.base import Event
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, DiceSession, EventRecord, utcnow
@@ -32,7 +33,9 @@ async def _verifiable_campaign(s, campaign_id: str, lock: bool = False) -> Campa
     if c is None:
         raise not_found("campaign", "campaign_id")
     if c.dice_mode != "verifiable":
-        raise conflict("not_verifiable", f"this campaign rolls in {c.dice_mode} mode; dice sessions exist only in verifiable mode")
+        raise conflict("not_verifiable", _("this campaign rolls in {dice_mode} mode; dice sessions exist only in "
+                                           "verifiable mode",
+                                           dice_mode=c.dice_mode))
     return c
 
 
@@ -50,7 +53,8 @@ async def set_client_seed(svc: Services, campaign_id: str, token: str | None, bo
         c = await _verifiable_campaign(s, campaign_id, lock=True)
         ds = await current_session(s, campaign_id)
         if ds.counter > 0:
-            raise conflict("session_already_rolling", "the client seed can only be set before the session's first die",
+            raise conflict("session_already_rolling", _("the client seed can only be set before the session's "
+                                                        "first die"),
                            "client_seed")
         ds.client_seed = body.client_seed
         log.append(s, c, [Event("dice_session_client_seed", {"number": ds.number, "client_seed": body.client_seed})],
@@ -99,7 +103,7 @@ async def verification(svc: Services, campaign_id: str, number: int, token: str 
         if ds is None:
             raise not_found("dice session", "number")
         if ds.status != "closed":
-            raise conflict("session_open", "the seed is revealed only when the session is closed", "number")
+            raise conflict("session_open", _("the seed is revealed only when the session is closed"), "number")
         rows = await s.scalars(select(EventRecord).where(EventRecord.campaign_id == campaign_id,
                                                          EventRecord.type == "dice_rolled").order_by(EventRecord.seq))
         rolls = [{"seq": d["seq"], "sides": d["sides"], "face": d["face"], "event_seq": r.seq}

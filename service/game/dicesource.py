@@ -21,6 +21,7 @@ from service.game import events as log
 from service.game import movewrite
 from service.game.errors import GameError, invalid
 from service.game.auth import Principal
+from service.i18n.message import _
 from service.rules.base import Event
 from service.store.records.models import Campaign, DiceSession
 
@@ -37,7 +38,8 @@ async def dice_for(s, campaign: Campaign, faces: list[int] | None) -> tuple[Dice
         return TableDice(faces or []), None
     if faces is not None:
         raise invalid("dice_not_allowed",
-                      f"this campaign's dice mode is {campaign.dice_mode}: the service rolls, so `dice` must be omitted",
+                      _("this campaign's dice mode is {dice_mode}: the service rolls, so `dice` must be omitted",
+                        dice_mode=campaign.dice_mode),
                       "dice")
     if campaign.dice_mode == "verifiable":
         ds = await current_session(s, campaign.id)
@@ -54,8 +56,11 @@ def drawn(dice: DiceSource) -> list[DieRoll]:
 def finish(dice: DiceSource, ds: DiceSession | None, *, purpose: str) -> list[Event]:
     """After a command: reject unused table dice, advance the verifiable counter, log every die."""
     if isinstance(dice, TableDice) and dice.unused:
-        raise invalid("dice_unused", f"{dice.unused} table {'die was' if dice.unused == 1 else 'dice were'} given "
-                      "but this move did not roll them; send exactly the dice it rolls", "dice")
+        detail = (_("1 table die was given but this move did not roll it; send exactly the dice it rolls")
+                  if dice.unused == 1 else
+                  _("{unused} table dice were given but this move did not roll them; send exactly the dice it rolls",
+                    unused=dice.unused))
+        raise invalid("dice_unused", detail, "dice")
     if ds is not None:
         ds.counter = dice.next_counter  # type: ignore[attr-defined]
     return dice_events(dice.rolled, ds, purpose=purpose)
@@ -92,14 +97,14 @@ def dice_events(rolled: list[DieRoll], ds: DiceSession | None, *, purpose: str,
 
 
 # A bug after dice were drawn: the dice are logged with this refusal, then the error goes on as a 5xx.
-BUG = GameError(500, "internal_error", "the service failed; this is a bug and has been logged")
+BUG = GameError(500, "internal_error", _("the service failed; this is a bug and has been logged"))
 
 
 async def consume_refused(s, campaign: Campaign, rolled: list[DieRoll], ds: DiceSession | None, *,
                           purpose: str, error: GameError, principal: Principal) -> GameError:
     """Log the dice a refused command drew (`drawn`), move the verifiable counter past them, and return the
     refusal to raise once this transaction commits. Nothing else of the command may have been written."""
-    refused = {"code": error.code, "status": error.status, "detail": error.detail}
+    refused = {"code": error.code, "status": error.status, "detail": str(error.detail)}
     records = log.append(s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor(),
                          add=False)
     if ds is not None:

@@ -19,6 +19,7 @@ import httpcore
 import httpx
 
 from service.game.errors import invalid
+from service.i18n.message import _
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 MAX_URL = 2048
@@ -38,14 +39,15 @@ def address_allowed(ip: Address, allow_loopback: bool) -> bool:
 def split(url: str) -> tuple[str, int]:
     """The host and port of an http(s) URL; a 422 naming `url` for anything else."""
     if len(url) > MAX_URL or any(ord(ch) <= 32 or ord(ch) == 127 for ch in url):
-        raise invalid("invalid_webhook_url", f"a webhook URL is at most {MAX_URL} characters, without spaces", "url")
+        raise invalid("invalid_webhook_url", _("a webhook URL is at most {max_url} characters, without spaces",
+                                               max_url=MAX_URL), "url")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise invalid("invalid_webhook_url", f"not a valid URL: {exc}", "url") from None
+        raise invalid("invalid_webhook_url", _("not a valid URL: {exc}", exc=exc), "url") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise invalid("invalid_webhook_url", "a webhook URL is http:// or https:// with a host", "url")
+        raise invalid("invalid_webhook_url", _("a webhook URL is http:// or https:// with a host"), "url")
     return parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 
@@ -70,13 +72,18 @@ async def check_url(url: str, allow_loopback: bool) -> None:
     try:
         addresses = await resolve(host, port)
     except OSError:
-        raise invalid("webhook_url_unresolvable", f"the host {host!r} does not resolve", "url") from None
+        raise invalid("webhook_url_unresolvable", _("the host {host!r} does not resolve", host=host), "url") from None
     refused = [a for a in addresses if not address_allowed(a, allow_loopback)]
     if refused or not addresses:
-        where = f"{refused[0]}" if refused else "nowhere"
-        raise invalid("webhook_url_forbidden", f"the host {host!r} resolves to {where}: webhooks go only to public "
-                      "addresses" + ("" if allow_loopback else " (loopback needs RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK)"),
-                      "url")
+        if not refused:
+            detail = _("the host {host!r} resolves to no address: webhooks go only to public addresses", host=host)
+        elif allow_loopback:
+            detail = _("the host {host!r} resolves to {address}: webhooks go only to public addresses", host=host,
+                       address=str(refused[0]))
+        else:
+            detail = _("the host {host!r} resolves to {address}: webhooks go only to public addresses (loopback "
+                       "needs RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK)", host=host, address=str(refused[0]))
+        raise invalid("webhook_url_forbidden", detail, "url")
 
 
 class Refused(httpcore.ConnectError):

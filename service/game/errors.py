@@ -1,6 +1,9 @@
 """Errors the application layer raises; the API layers turn them into problem bodies."""
 from __future__ import annotations
 
+from service.i18n import validation
+from service.i18n.message import _
+
 
 class GameError(Exception):
     """A refused request with a stable machine-readable `code` and the offending `field`."""
@@ -15,12 +18,18 @@ class GameError(Exception):
         self.extra = extra or {}
 
 
+# What not_found names, in words a translation can inflect.
+NOT_FOUND = {"campaign": _("campaign not found"), "character": _("character not found"),
+             "webhook": _("webhook not found"), "delivery": _("delivery not found"),
+             "dice session": _("dice session not found"), "player": _("player not found")}
+
+
 def not_found(what: str, field: str | None = None) -> GameError:
-    return GameError(404, "not_found", f"{what} not found", field=field)
+    return GameError(404, "not_found", NOT_FOUND.get(what) or _("{what} not found", what=what), field=field)
 
 
-def unauthorized(detail: str = "a valid bearer token is required") -> GameError:
-    return GameError(401, "unauthorized", detail)
+def unauthorized(detail: str | None = None) -> GameError:
+    return GameError(401, "unauthorized", detail or _("a valid bearer token is required"))
 
 
 def forbidden(detail: str, field: str | None = None) -> GameError:
@@ -37,11 +46,12 @@ def invalid(code: str, detail: str, field: str | None = None) -> GameError:
 
 def from_validation(exc, prefix: str = "") -> GameError:
     """A pydantic ValidationError as a 422 naming the first offending field (all are in `errors`)."""
-    errs = exc.errors(include_url=False, include_context=False, include_input=False)
+    errs = exc.errors(include_url=False, include_context=True, include_input=False)
     first = errs[0] if errs else {"loc": (), "msg": "invalid input"}
     loc = ".".join(str(p) for p in (prefix.split(".") if prefix else []) + list(first["loc"]))
     return GameError(
-        422, "invalid_input", f"{loc or 'body'}: {first['msg']}", field=loc or None,
+        422, "invalid_input", _("{field}: {message}", field=loc or "body", message=validation.message(first)),
+        field=loc or None,
         extra={"errors": [{"field": ".".join(str(p) for p in ((prefix.split(".") if prefix else []) + list(e["loc"]))),
                            "message": e["msg"], "type": e["type"]} for e in errs]},
     )

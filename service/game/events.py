@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from service import requestid
 from service.game.auth import Principal
+from service.i18n.describe import describe
 from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord, utcnow
 
@@ -76,6 +77,7 @@ def view(rec: Any, principal: Principal) -> dict[str, Any] | None:
     return {
         "seq": rec.seq,
         "type": rec.type,
+        "description": describe(rec.type, data),
         "data": data,
         "actor": {"role": rec.actor_role, "player_id": rec.actor_player_id},
         "created_at": utc_iso(rec.created_at),

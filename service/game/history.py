@@ -16,6 +16,7 @@ from service.game.auth import authenticate, require_gm
 from service.game.campaigns import campaign_view
 from service.game.context import Services
 from service.game.errors import GameError, conflict, invalid, not_found
+from service.i18n.message import _
 from service.rules.base import Event
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, Character, MoveRecord
@@ -29,14 +30,15 @@ async def _undo_target(s, campaign: Campaign, count: int) -> tuple[int, list[int
     moves = {m.version: m for m in await s.scalars(
         select(MoveRecord).where(MoveRecord.campaign_id == campaign.id).order_by(MoveRecord.version))}
     at, undone = campaign.table_version, []
-    for _ in range(count):
+    for _step in range(count):
         while at in moves and moves[at].kind == "undo":
             at = moves[at].body["target"]
         if at == 0:
-            raise conflict("nothing_to_undo", f"only {len(undone)} move(s) can be undone", "count")
+            raise conflict("nothing_to_undo", _("only {count} move(s) can be undone", count=len(undone)), "count")
         if moves[at].kind != "action":
-            raise conflict("undo_past_character", "undo goes back over rule moves only; a character was created "
-                           f"at version {at}", "count")
+            raise conflict("undo_past_character", _("undo goes back over rule moves only; a character was "
+                                                    "created at version {at}",
+                                                    at=at), "count")
         undone.append(at)
         at -= 1
     return at, undone
@@ -44,7 +46,7 @@ async def _undo_target(s, campaign: Campaign, count: int) -> tuple[int, list[int
 
 async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -> dict[str, Any]:
     if not 1 <= count <= MAX_UNDO:
-        raise invalid("invalid_input", f"count must be 1-{MAX_UNDO}", "count")
+        raise invalid("invalid_input", _("count must be 1-{max_undo}", max_undo=MAX_UNDO), "count")
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
@@ -102,7 +104,7 @@ async def delete_campaign(svc: Services, campaign_id: str, token: str | None) ->
         if campaign is None:
             raise not_found("campaign", "campaign_id")
         if campaign.status == "active":
-            raise GameError(409, "campaign_active", "finish the campaign before deleting it (export it first to keep "
-                            "a copy)")
+            raise GameError(409, "campaign_active", _("finish the campaign before deleting it (export it first "
+                                                      "to keep a copy)"))
         await tables.evict(svc, s, campaign.id)
         await s.execute(delete(Campaign).where(Campaign.id == campaign.id))

@@ -44,6 +44,7 @@ from service.game.auth import authenticate, check_operator_key
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.tokens import hash_token
+from service.i18n.message import _
 from service.store.records.models import IdempotencyRecord
 
 T = TypeVar("T")
@@ -59,7 +60,7 @@ clock: Callable[[], float] = time.time   # unix seconds; tests move time by repl
 
 def _in_progress(seconds_left: float = 1) -> GameError:
     """Retry-After: by then the first request has answered, or its lease is over and a retry may run it."""
-    return GameError(409, "request_in_progress", "a request with this Idempotency-Key is still running",
+    return GameError(409, "request_in_progress", _("a request with this Idempotency-Key is still running"),
                      field="Idempotency-Key", extra={"retry_after": max(1, math.ceil(seconds_left))})
 
 
@@ -128,12 +129,14 @@ async def _caller(svc: Services, token: str | None, campaign_id: str | None) -> 
 
 def _check_key(key: str, anonymous: bool) -> None:
     if len(key) > MAX_KEY:
-        raise GameError(400, "invalid_idempotency_key", f"Idempotency-Key is limited to {MAX_KEY} characters",
+        raise GameError(400, "invalid_idempotency_key", _("Idempotency-Key is limited to {max_key} characters",
+                                                          max_key=MAX_KEY),
                         field="Idempotency-Key")
     if anonymous and len(key) < MIN_ANONYMOUS_KEY:
         raise GameError(400, "invalid_idempotency_key",
-                        f"without a bearer token the Idempotency-Key is the request's only secret: send at least "
-                        f"{MIN_ANONYMOUS_KEY} random characters (a UUID will do)", field="Idempotency-Key")
+                        _("without a bearer token the Idempotency-Key is the request's only secret: send at "
+                          "least {min_anonymous_key} random characters (a UUID will do)",
+                          min_anonymous_key=MIN_ANONYMOUS_KEY), field="Idempotency-Key")
 
 
 async def run_once(svc: Services, token: str | None, campaign_id: str | None, key: str, fingerprint: bytes,
@@ -213,7 +216,7 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
             if not expired:
                 if not hmac.compare_digest(rec.request_mac, request_mac):
                     raise GameError(422, "idempotency_key_reused",
-                                    "this Idempotency-Key was used for a different request", field="Idempotency-Key")
+                                    _("this Idempotency-Key was used for a different request"), field="Idempotency-Key")
                 if rec.reply is not None:
                     return None, slot.open(rec.reply)
                 if rec.lease_until > now:

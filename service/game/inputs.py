@@ -7,9 +7,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from service.dice.types import DiceMode
 from service.game.deadline_settings import TurnDeadlines
+from service.i18n import SUPPORTED
 from service.rules.registry import SYSTEMS
 
 SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
+Language = Literal[SUPPORTED]  # type: ignore[valid-type]
 
 Faces = list[int]
 # Names end up in text columns, and PostgreSQL text cannot hold control characters such as NUL.
@@ -40,6 +42,8 @@ class CampaignCreate(_In):
                                     description="Per-campaign toggles of the rule system; omitted ones take the spec's default.")
     dice_mode: DiceMode = Field("server", description="server: the service rolls; verifiable: commit-reveal rolls anyone can "
                                                       "check after the session closes; table: clients enter physical dice.")
+    language: Language = Field("en", description="The campaign's default language for messages, event descriptions "
+                                                  "and rule terms: en, pl or ru. The GM may change it later.")
     turn_deadlines: TurnDeadlines | None = Field(None, description="Time limits for players' turns and pending "
                                                  "choices, kept by the server; omitted: no deadlines (the GM may "
                                                  "set them later).")
@@ -47,6 +51,14 @@ class CampaignCreate(_In):
 
 class PlayerInvite(_In):
     name: Name
+
+
+class CampaignLanguage(_In):
+    language: Language = Field(description="The campaign's default language: en, pl or ru.")
+
+
+class PlayerLanguage(_In):
+    language: Language | None = Field(description="The player's own language (en, pl or ru); null: the campaign's.")
 
 
 class CharacterAssign(_In):

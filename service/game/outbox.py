@@ -20,7 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from service.game import events
 from service.game.auth import Principal
-from service.store.records.models import EventRecord, Webhook, WebhookDelivery
+from service.i18n import DEFAULT
+from service.i18n import context as i18n_context
+from service.store.records.models import Campaign, EventRecord, Webhook, WebhookDelivery
 
 clock: Callable[[], float] = time.time
 
@@ -72,11 +74,17 @@ async def enqueue(session: AsyncSession, wake: asyncio.Event | None = None) -> i
     if not hooks:
         return 0
     await session.flush()   # the records' created_at, as the log will show it
+    # A delivery has no reader to ask: its descriptions are in the campaign's language.
+    languages = dict((await session.execute(
+        select(Campaign.id, Campaign.language).where(Campaign.id.in_({h.campaign_id for h in hooks})))).all())
     now = clock()
     written = 0
     for hook in hooks:
         for rec in sorted(records, key=lambda r: r.seq):
-            body = payload(rec, hook.view) if wants(hook, rec) else None
+            if not wants(hook, rec):
+                continue
+            with i18n_context.using(languages.get(rec.campaign_id) or DEFAULT):
+                body = payload(rec, hook.view)
             if body is None:
                 continue
             session.add(WebhookDelivery(id=new_delivery_id(), webhook_id=hook.id, campaign_id=rec.campaign_id,

@@ -16,6 +16,7 @@ from service.game.context import Services
 from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
 from service.game.errors import GameError, from_validation
 from service.game.inputs import ActionRequest
+from service.i18n.message import _
 from service.rules.base import RuleViolation
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Character
@@ -36,7 +37,8 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None:
         return None
     if not _IF_MATCH.fullmatch(value):
-        raise GameError(400, "invalid_if_match", "If-Match must be * or an ETag this service returned, like \"3\"",
+        raise GameError(400, "invalid_if_match", _("If-Match must be * or an ETag this service returned, like "
+                                                   "\"3\""),
                         field="If-Match")
     return None if value == "*" else int(value.removeprefix("W/").strip('"'))
 
@@ -51,8 +53,9 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
             state = await tables.load(svc, s, campaign, writing=False, characters=opened.characters)
             version = campaign.table_version
         elif version > campaign.table_version:
-            raise GameError(404, "not_found", f"the table is at version {campaign.table_version}; "
-                            f"version {version} does not exist yet", field="version")
+            raise GameError(404, "not_found", _("the table is at version {table_version}; version {version} does "
+                                                "not exist yet",
+                                                table_version=campaign.table_version, version=version), field="version")
         else:
             state = await movelog.state_at(s, campaign, version)
         seen = system.view(state, principal.actor())
@@ -63,8 +66,9 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
 
 def require_active(campaign) -> None:
     if campaign.status != "active":
-        raise GameError(409, "campaign_finished", f"this campaign is {campaign.status}: its log and tables stay "
-                        "readable, but it accepts no new move")
+        raise GameError(409, "campaign_finished", _("this campaign is {status}: its log and tables stay "
+                                                    "readable, but it accepts no new move",
+                                                    status=campaign.status))
 
 
 @metrics.counted(metrics.MOVES)
@@ -82,7 +86,8 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         require_active(campaign)
         system = SYSTEMS[campaign.system]
         if body.system is not None and body.system != campaign.system:
-            raise GameError(409, "system_mismatch", f"this campaign plays {campaign.system}, not {body.system}",
+            raise GameError(409, "system_mismatch", _("this campaign plays {expected}, not {sent}", expected=campaign.system,
+                                                      sent=body.system),
                             field="system")
         try:
             action = movelog.action_adapter(campaign.system).validate_python(body.action)
@@ -90,7 +95,9 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
             raise from_validation(exc, "action") from None
         version = campaign.table_version
         if expected is not None and expected != version:
-            raise GameError(412, "version_mismatch", f"the table is at version {version}, not {expected}; reload and retry",
+            raise GameError(412, "version_mismatch", _("the table is at version {version}, not {expected}; "
+                                                       "reload and retry",
+                                                       version=version, expected=expected),
                             field="If-Match", extra={"current_version": version})
         state = await tables.load(svc, s, campaign, characters=opened.characters)
         dice, dice_session = await dice_for(s, campaign, body.dice)
@@ -147,7 +154,8 @@ def _changed_sheets(characters: list[Character], before: dict, after: dict) -> d
         if before.get(cid) == sheet:
             continue
         if cid not in known:
-            raise GameError(409, "unknown_character", f"character {cid} is not in this campaign", field="action")
+            raise GameError(409, "unknown_character", _("character {cid} is not in this campaign", cid=cid),
+                            field="action")
         out[cid] = sheet
     return out
 

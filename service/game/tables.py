@@ -20,6 +20,7 @@ from service import metrics
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.movelog import snapshot, state_at
+from service.i18n.message import _
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.live.sql import SqlLiveStore
@@ -119,8 +120,8 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
     except Exception:
         if _joins_transaction(svc):
             raise
-        raise GameError(503, "service_unavailable", "this campaign's table is in the live store, which is out of "
-                        "reach; retry shortly", extra={"retry_after": 1}) from None
+        raise GameError(503, "service_unavailable", _("this campaign's table is in the live store, which is out "
+                                                      "of reach; retry shortly"), extra={"retry_after": 1}) from None
     if old is not None and "token" not in old.value:
         state["table"], version = old.value, old.version
     with_id_salt(state["table"], secrets.token_hex(16))

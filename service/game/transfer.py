@@ -22,6 +22,8 @@ from service.game.campaigns import campaign_view, open_dice_session, resolve_opt
 from service.game.context import Services
 from service.game.errors import GameError, invalid
 from service.game.tokens import hash_token, new_token
+from service.i18n import DEFAULT, SUPPORTED
+from service.i18n.message import _
 from service.rules.registry import SYSTEMS
 from service.store.records.models import (Campaign, Character, Credential, DiceSession, EventRecord, MoveRecord,
                                           Player, utcnow)
@@ -55,8 +57,9 @@ async def export(svc: Services, campaign_id: str, token: str | None) -> dict[str
         c = await s.get(Campaign, campaign_id)
         system = SYSTEMS[c.system]
         if getattr(system, "hides_from_gm", lambda options: False)(c.options):
-            raise GameError(403, "export_reveals_secrets", "this campaign's options hide parts of the characters from "
-                            "the GM; a full export would show them")
+            raise GameError(403, "export_reveals_secrets", _("this campaign's options hide parts of the "
+                                                             "characters from the GM; a full export would show "
+                                                             "them"))
         where = lambda model: model.campaign_id == campaign_id  # noqa: E731
         players = await s.scalars(select(Player).where(where(Player)).order_by(Player.created_at))
         characters = await s.scalars(select(Character).where(where(Character)).order_by(Character.created_at))
@@ -68,11 +71,12 @@ async def export(svc: Services, campaign_id: str, token: str | None) -> dict[str
         # The document holds every die, sealed ones too: not while they still decide something hidden.
         sealed = getattr(system, "session_close_blocker", lambda table: None)(final["table"])
         if sealed is not None:
-            raise GameError(409, sealed.code, f"{sealed.detail} (the export holds every die, the sealed ones too)")
+            raise GameError(409, sealed.code, _("{detail} (the export holds every die, the sealed ones too)",
+                                                detail=sealed.detail))
         return {
             "format": FORMAT,
             "campaign": {k: v for k, v in campaign_view(c).items()},
-            "players": [{"id": p.id, "name": p.name} for p in players],
+            "players": [{"id": p.id, "name": p.name, "language": p.language} for p in players],
             "characters": [{"id": ch.id, "name": ch.name, "player_id": ch.player_id} for ch in characters],
             "initial_state": initial,
             "moves": [{"version": m.version, "kind": m.kind, "body": m.body, "actor": m.actor, "dice": m.dice,
@@ -98,7 +102,8 @@ def replay_document(doc: CampaignDocument) -> dict[str, Any]:
     state = copy.deepcopy(doc.initial_state)
     for i, m in enumerate(doc.moves):
         if m.get("version") != i + 1:
-            raise invalid("import_invalid", f"moves must be numbered 1, 2, 3, …; move {i} is {m.get('version')!r}",
+            raise invalid("import_invalid", _("moves must be numbered 1, 2, 3, …; move {i} is {version!r}",
+                                              i=i, version=m.get('version')),
                           f"moves[{i}].version")
         try:
             if m["kind"] == "undo":
@@ -106,12 +111,13 @@ def replay_document(doc: CampaignDocument) -> dict[str, Any]:
             else:
                 state = movelog.replay_move(system, doc.campaign.get("dice_mode", "server"), state, m["kind"], m["body"], m["actor"], m["dice"])
         except (movelog.ReplayDiverged, KeyError, TypeError, ValueError) as exc:
-            raise invalid("import_diverged", f"move {m.get('version')} does not replay: {exc}",
+            raise invalid("import_diverged", _("move {version} does not replay: {exc}",
+                                               version=m.get('version'), exc=exc),
                           f"moves[{i}]") from None
         if m["version"] in undo_targets:
             kept[m["version"]] = copy.deepcopy(state)
     if doc.final.get("version") != len(doc.moves) or movelog.state_hash(state) != doc.final.get("state_sha256"):
-        raise invalid("import_diverged", "the moves do not arrive at the state the export recorded", "final")
+        raise invalid("import_diverged", _("the moves do not arrive at the state the export recorded"), "final")
     return state
 
 
@@ -126,10 +132,10 @@ def _remap(value: Any, ids: dict[str, str]) -> Any:
 async def import_campaign(svc: Services, doc: CampaignDocument, operator_key: str | None) -> dict[str, Any]:
     check_operator_key(svc.settings, operator_key)
     if doc.format != FORMAT:
-        raise invalid("import_invalid", f"this service reads `{FORMAT}` documents", "format")
+        raise invalid("import_invalid", _("this service reads `{format}` documents", format=FORMAT), "format")
     meta = doc.campaign
     if meta.get("system") not in SYSTEMS:
-        raise invalid("import_invalid", f"unknown rule system {meta.get('system')!r}", "campaign.system")
+        raise invalid("import_invalid", _("unknown rule system {system!r}", system=meta.get('system')), "campaign.system")
     options = resolve_options(meta["system"], meta.get("options") or {})
     final = replay_document(doc)
     ids = {meta["id"]: str(uuid.uuid4())}
@@ -142,17 +148,20 @@ async def import_campaign(svc: Services, doc: CampaignDocument, operator_key: st
     async with svc.write() as s:
         c = Campaign(id=ids[meta["id"]], name=str(meta.get("name", ""))[:200], system=meta["system"], options=options,
                      dice_mode=meta.get("dice_mode", "server"), last_seq=max((e["seq"] for e in events), default=0),
-                     table_version=len(moves), status=meta.get("status", "active"))
+                     table_version=len(moves), status=meta.get("status", "active"),
+                     language=meta["language"] if meta.get("language") in SUPPORTED else DEFAULT)
         s.add(c)
         await s.flush()
         s.add(Credential(id=str(uuid.uuid4()), campaign_id=c.id, role="gm", token_hash=hash_token(gm_token)))
         for p in doc.players:
             token = new_token("pl")
-            s.add(Player(id=ids[p["id"]], campaign_id=c.id, name=str(p.get("name", ""))[:200]))
+            language = p["language"] if p.get("language") in SUPPORTED else None
+            s.add(Player(id=ids[p["id"]], campaign_id=c.id, name=str(p.get("name", ""))[:200], language=language))
             await s.flush()
             s.add(Credential(id=str(uuid.uuid4()), campaign_id=c.id, role="player", player_id=ids[p["id"]],
                              token_hash=hash_token(token)))
-            player_tokens.append({"player": {"id": ids[p["id"]], "name": p.get("name")}, "token": token})
+            player_tokens.append({"player": {"id": ids[p["id"]], "name": p.get("name"), "language": language},
+                                  "token": token})
         for ch in characters:
             s.add(Character(id=ch["id"], campaign_id=c.id, player_id=ch.get("player_id"), name=ch.get("name", ""),
                             sheet=final["characters"].get(ch["id"], {}), version=1))

@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
+from service.i18n.message import _
 
 Role = Literal["gm", "player"]
 Visibility = Literal["all", "gm", "sealed"]
@@ -94,7 +95,8 @@ def not_your_character(detail: str, *, field: str | None = None) -> RuleViolatio
 def not_yours(name: str, why: str, *, field: str = "character_id") -> RuleViolation:
     """The rules took this character out of its player's hands (a betrayer, a character turned to the dark
     side): the player is still bound to it in the records, but may no longer act or speak for it."""
-    return RuleViolation("character_not_yours", f"{name} {why}; only the GM acts for it now", field=field,
+    return RuleViolation("character_not_yours", _("{name} {why}; only the GM acts for it now",
+                                                  name=name, why=why), field=field,
                          status=403)
 
 

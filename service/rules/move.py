@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
+from service.i18n.message import _
 from service.rules.base import Actor, Event, RuleViolation
 
 
@@ -95,5 +96,7 @@ class MoveContext:
     def sheet(self, character_id: str, field: str = "character_id") -> dict[str, Any]:
         sheet = self.characters.get(character_id)
         if sheet is None:
-            raise type(self).violation("unknown_character", f"no character {character_id!r} in this campaign", field)
+            raise type(self).violation("unknown_character", _("no character {character_id!r} in this "
+                                                              "campaign",
+                                                              character_id=character_id), field)
         return sheet

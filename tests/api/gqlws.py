@@ -13,7 +13,7 @@ import websockets
 # The payloads these tests produce: the service's own events and Step Dice's notes, every field selected so a
 # subscription event can be compared with the REST log's.
 EVENTS = """subscription($c: ID!, $a: Int!) {
-  campaignEvents(campaignId: $c, after: $a) { seq type actor { role playerId } createdAt
+  campaignEvents(campaignId: $c, after: $a) { seq type description actor { role playerId } createdAt
     data { __typename ... on Untyped { json }
       ... on CampaignCreatedEvent { name system options diceMode }
       ... on PlayerInvitedEvent { playerId name }
@@ -90,6 +90,6 @@ def as_rest(event: dict[str, Any]) -> dict[str, Any]:
         # JSON-typed fields (options, tree) come back as sent: only the selected field names are camelCase.
         payload = {_snake(k): v if k in ("options", "tree") else _plain(v) for k, v in data.items()
                    if k != "__typename" and not (v is None and _snake(k) in omitted)}
-    return {"seq": event["seq"], "type": event["type"], "data": payload,
+    return {"seq": event["seq"], "type": event["type"], "description": event["description"], "data": payload,
             "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},
             "created_at": event["createdAt"]}

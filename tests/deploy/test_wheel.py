@@ -39,6 +39,7 @@ def test_the_wheel_carries_every_migration_and_no_tests(wheel):
     assert shipped == {p.name for p in (ROOT / "alembic" / "versions").glob("*.py")}
     assert "service/migrations/env.py" in names and "service/migrations/script.py.mako" in names
     assert not [n for n in names if n.startswith(("tests/", "alembic/", "deploy/"))]
+    assert {f"service/locale/{lang}/LC_MESSAGES/rulekeeper.po" for lang in ("en", "pl", "ru")} <= set(names)
 
 
 def test_an_installed_wheel_migrates_a_database_from_outside_any_checkout(wheel, tmp_path):
@@ -60,6 +61,11 @@ def test_an_installed_wheel_migrates_a_database_from_outside_any_checkout(wheel,
     where = subprocess.run([str(python), "-c", "import service; print(service.__file__)"], cwd=tmp_path, env=env,
                            check=True, capture_output=True, text=True).stdout
     assert where.startswith(str(venv)), where
+    # The catalogues come with the wheel: an installed service answers in Polish.
+    polish = subprocess.run([str(python), "-c", "from service.i18n.message import _; from service.i18n.render import "
+                             "render; print(render(_('campaign not found'), 'pl'))"], cwd=tmp_path, env=env,
+                            check=True, capture_output=True, text=True).stdout
+    assert polish.strip() == "nie znaleziono kampanii"
     done = subprocess.run([str(venv / "bin" / "rulekeeper"), "migrate"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr

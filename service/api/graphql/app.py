@@ -19,6 +19,8 @@ from service.api.problems import problem
 from service.api.ratelimit import Budgets, client_key, retry_after, store_of
 from service.game.errors import GameError
 from service.game.tokens import hash_token
+from service.i18n.message import _
+from service.i18n.render import render
 from service.settings import Settings
 
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
@@ -92,14 +94,14 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
             # strawberry answers the same limit with an error that has no code; this one has.
             limit = self.max_subscriptions_per_connection
             if limit is not None and len(self.operations) >= limit:
-                await self._refuse(message, f"at most {limit} operations may run at once on one socket",
+                await self._refuse(message, _("at most {limit} operations may run at once on one socket", limit=limit),
                                    code="too_many_subscriptions", limit=limit)
                 return
             # Queries and mutations run over a socket too: each operation takes from the budgets as a request does.
             wait = await self._take_budget()
             if wait > 0:
                 seconds = retry_after(wait)
-                await self._refuse(message, f"too many requests; retry in {seconds} s", code="rate_limited",
+                await self._refuse(message, _("too many requests; retry in {seconds} s", seconds=seconds), code="rate_limited",
                                    retry_after=seconds)
                 return
         await super().handle_subscribe(message)
@@ -114,7 +116,7 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
         return await store.take(self.view.budgets.request(address, token, credentials=bool(token)))
 
     async def _refuse(self, message, text: str, **extensions) -> None:
-        error = GraphQLError(text, extensions=extensions)
+        error = GraphQLError(render(text), extensions=extensions)
         await self.send_message({"id": message["id"], "type": "error", "payload": [error.formatted]})
 
     async def shutdown(self) -> None:

@@ -21,6 +21,7 @@ System = GEN.enum(tuple(SYSTEMS), "System")
 DiceModeEnum = GEN.enum(typing.get_args(DiceMode), "DiceMode")
 WebhookView = GEN.enum(typing.get_args(r.Webhook.model_fields["view"].annotation), "WebhookView")
 WebhookStatus = GEN.enum(typing.get_args(r.Webhook.model_fields["status"].annotation), "WebhookStatus")
+Language = GEN.enum(typing.get_args(r.Campaign.model_fields["language"].annotation), "Language")
 DeliveryStatus = GEN.enum(typing.get_args(r.WebhookDelivery.model_fields["status"].annotation),
                           "WebhookDeliveryStatus")
 
@@ -34,6 +35,22 @@ class CreateCampaignInput:
     dice_mode: DiceModeEnum = DiceModeEnum("server")  # type: ignore[valid-type]
     turn_deadlines: TurnDeadlinesInput | None = strawberry.field(  # type: ignore[valid-type]
         default=None, description="Time limits for players' turns and pending choices; omitted: none.")
+    language: Language = strawberry.field(  # type: ignore[valid-type]
+        default=Language("en"), description="The campaign's default language.")
+
+
+@strawberry.input
+class SetCampaignLanguageInput:
+    campaign_id: strawberry.ID
+    language: Language  # type: ignore[valid-type]
+
+
+@strawberry.input
+class SetPlayerLanguageInput:
+    campaign_id: strawberry.ID
+    player_id: strawberry.ID
+    language: Language | None = strawberry.field(  # type: ignore[valid-type]
+        description="Null: the campaign's language.")
 
 
 @strawberry.input

@@ -15,10 +15,12 @@ from graphql.validation.validate import ValidationAbortedError
 from strawberry.extensions import MaskErrors, ParserCache
 
 from service.game.errors import GameError
+from service.i18n.message import _
+from service.i18n.render import render
 
 log = logging.getLogger("rulekeeper.errors")
 
-INTERNAL = "the service failed; this is a bug and has been logged"
+INTERNAL = _("the service failed; this is a bug and has been logged")
 
 
 def is_internal(error: GraphQLError) -> bool:
@@ -45,9 +47,22 @@ class ErrorCodes(MaskErrors):
     def __init__(self) -> None:
         super().__init__(should_mask_error=lambda e: not (e.extensions or {}).get("code"), error_message=INTERNAL)
 
+    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
+        """Every message in the request's language. Rendered here, on every result, because a validation
+        error comes out of the ValidationCache as it was first made, whoever asked first."""
+        return [self.anonymise_error(e) if self.should_mask_error(e) else self.translated(e) for e in errors]
+
+    @staticmethod
+    def translated(error: GraphQLError) -> GraphQLError:
+        message = render(error.message)
+        if message == error.message:
+            return error
+        return GraphQLError(message, nodes=error.nodes, source=error.source, positions=error.positions,
+                            path=error.path, original_error=error.original_error, extensions=error.extensions)
+
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         code = _code(error)
-        return GraphQLError(INTERNAL if code == "internal_error" else error.message, nodes=error.nodes,
+        return GraphQLError(render(INTERNAL if code == "internal_error" else error.message), nodes=error.nodes,
                             source=error.source, positions=error.positions, path=error.path, original_error=None,
                             extensions={**(error.extensions or {}), "code": code})
 

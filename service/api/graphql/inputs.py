@@ -17,6 +17,7 @@ from service.api.graphql.generate import to_plain
 from service.api.graphql.typed import GEN
 from service.api.systemmodels import MODELS, SystemModels, type_name
 from service.game.errors import GameError
+from service.i18n.message import _
 
 
 def _one_of(name: str, fields: dict[str, tuple[Any, str | None]], description: str) -> type:
@@ -75,7 +76,7 @@ def action_body(value: Any) -> tuple[str, dict[str, Any]]:
     system, moves = _chosen(value)
     move_type, fields = _chosen(moves)
     if fields is False:
-        raise GameError(422, "invalid_input", f"send `{move_type}: true` to make the move",
+        raise GameError(422, "invalid_input", _("send `{move_type}: true` to make the move", move_type=move_type),
                         field=f"action.{move_type}")
     return system, {"type": move_type, **({} if fields is True else to_plain(fields))}
 

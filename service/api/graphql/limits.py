@@ -34,6 +34,7 @@ from graphql.validation.rules import overlapping_fields_can_be_merged
 
 from service.api.jsoninput import MAX_DEPTH as MAX_VALUE_DEPTH
 from service.api.jsoninput import UNSTORABLE
+from service.i18n.message import _
 
 # graphql-core's own check that same-named fields can merge compares them in pairs, metered by a budget
 # (500,000 units by default: 1.6 s of validation for ~500 repeated `systems { id }`, well inside the token
@@ -161,27 +162,28 @@ def document_rule(limits: DocumentLimits) -> type[ValidationRule]:
                 context.report_error(error)
 
         # Literal arguments reach the stores like variables do: the same characters are refused.
-        def enter_string_value(self, node, *_) -> None:
+        def enter_string_value(self, node, *_rest) -> None:
             if UNSTORABLE.search(node.value):
-                self.report_error(GraphQLError("a string may not contain NUL or unpaired surrogates", node,
+                self.report_error(GraphQLError(_("a string may not contain NUL or unpaired surrogates"), node,
                                                extensions={"code": "invalid_input", "status": 422}))
 
-        def enter_object_value(self, node, *_) -> None:
+        def enter_object_value(self, node, *_rest) -> None:
             self._deeper(node)
 
-        def enter_list_value(self, node, *_) -> None:
+        def enter_list_value(self, node, *_rest) -> None:
             self._deeper(node)
 
-        def leave_object_value(self, *_) -> None:
+        def leave_object_value(self, *_rest) -> None:
             self.value_depth -= 1
 
-        def leave_list_value(self, *_) -> None:
+        def leave_list_value(self, *_rest) -> None:
             self.value_depth -= 1
 
         def _deeper(self, node) -> None:
             self.value_depth += 1
             if self.value_depth == MAX_VALUE_DEPTH + 1:
-                self.report_error(GraphQLError(f"a value nests deeper than {MAX_VALUE_DEPTH} levels", node,
+                self.report_error(GraphQLError(_("a value nests deeper than {max_value_depth} levels",
+                                                 max_value_depth=MAX_VALUE_DEPTH), node,
                                                extensions={"code": "invalid_input", "status": 422}))
 
     return DocumentLimitsRule

@@ -18,24 +18,27 @@ from service.api.graphql import payloads as p
 from service.api.graphql.envelopes import (ActInput, AssignCharacterInput, CampaignInput, CloseDiceSessionInput,
                                            CreateCampaignInput, CreateCharacterInput, CreateWebhookInput,
                                            DeliveryStatus, ImportCampaignInput, InvitePlayerInput,
-                                           RotateWebhookSecretInput, RollInput, SetClientSeedInput, UndoMovesInput,
+                                           RotateWebhookSecretInput, RollInput, SetCampaignLanguageInput, SetClientSeedInput,
+                                           SetPlayerLanguageInput, UndoMovesInput,
                                            UpdateWebhookInput, ValidateCharacterInput, WebhookDeliveryInput,
                                            WebhookInput)
 from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery, turn_deadlines_body
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
-from service.game import campaigns, dicesessions, feed, history, play, rolls, systems, transfer, webhooks
+from service.game import campaigns, dicesessions, feed, history, languages, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
 from service.game.idempotency import run_once
-from service.game.inputs import (ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite, RollRequest,
-                                 UndoRequest)
+from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguage, CharacterAssign, ClientSeed,
+                                 PlayerInvite, PlayerLanguage, RollRequest, UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
 from service.game.errorcodes import ERROR_CODES
 from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
 from service.api.rest import responses as r
 from service.api.rest.request import parse
+from service.i18n.message import _
 from service.settings import Settings
+from service.i18n.render import render
 
 
 async def run(coro) -> Any:
@@ -43,16 +46,16 @@ async def run(coro) -> Any:
     try:
         return await coro
     except GameError as exc:
-        raise GraphQLError(exc.detail, extensions={"code": exc.code, "status": exc.status, "field": exc.field,
-                                                   **exc.extra}) from None
+        raise GraphQLError(render(exc.detail), extensions={"code": exc.code, "status": exc.status,
+                                                           "field": exc.field, **exc.extra}) from None
 
 
 def guard(fn):
     try:
         return fn()
     except GameError as exc:
-        raise GraphQLError(exc.detail, extensions={"code": exc.code, "status": exc.status, "field": exc.field,
-                                                   **exc.extra}) from None
+        raise GraphQLError(render(exc.detail), extensions={"code": exc.code, "status": exc.status,
+                                                           "field": exc.field, **exc.extra}) from None
 
 
 def ctx(info: Info) -> tuple[Any, str | None]:
@@ -76,7 +79,7 @@ def _bad_query(message: str, field: str) -> GraphQLError:
 
 
 def _mismatch(expected: str, sent: str, field: str) -> GraphQLError:
-    return GraphQLError(f"this campaign plays {expected}, not {sent}",
+    return GraphQLError(_("this campaign plays {expected}, not {sent}", expected=expected, sent=sent),
                         extensions={"code": "system_mismatch", "status": 409, "field": field})
 
 
@@ -94,6 +97,7 @@ async def _typed(info: Info, model, data, campaign_id: str):
 ActionPayload = T["ActionPayload"]
 Campaign = T["Campaign"]
 CampaignDetail = T["CampaignDetail"]
+Player = T["Player"]
 Character = T["Character"]
 CharacterPayload = T["CharacterPayload"]
 CloseDiceSessionPayload = T["CloseDiceSessionPayload"]
@@ -146,7 +150,7 @@ class Query(DeadlineQuery):
     async def state(self, info: Info, campaign_id: strawberry.ID, version: int | None = None) -> TableState:
         svc, token = ctx(info)
         if version is not None and version < 0:
-            raise GraphQLError("`version` must be at least 0",
+            raise GraphQLError(_("`version` must be at least 0"),
                                extensions={"code": "invalid_query", "status": 400, "field": "version"})
         return await _typed(info, r.TableState, await run(play.get_state(svc, str(campaign_id), token, version)),
                             campaign_id)
@@ -164,9 +168,9 @@ class Query(DeadlineQuery):
         svc, token = ctx(info)
         seq = p.seq_of(after)
         if seq is None:
-            raise _bad_query("`after` is a cursor this service returned", "after")
+            raise _bad_query(_("`after` is a cursor this service returned"), "after")
         if first < 1 or first > 500:
-            raise _bad_query("`first` must be 1-500", "first")
+            raise _bad_query(_("`first` must be 1-500"), "first")
         page = await run(campaigns.read_events(svc, str(campaign_id), token, seq, first))
         return await _typed(info, p.EventConnection, p.event_connection(page, seq), campaign_id)
 
@@ -196,7 +200,7 @@ class Query(DeadlineQuery):
                                  before: int | None = None, limit: int = 50) -> WebhookDeliveryPage:
         svc, token = ctx(info)
         if not 1 <= limit <= 100 or (before is not None and before < 1):
-            raise _bad_query("`limit` must be 1-100 and `before` at least 1", "limit" if before is None or before >= 1
+            raise _bad_query(_("`limit` must be 1-100 and `before` at least 1"), "limit" if before is None or before >= 1
                              else "before")
         return await run(webhooks.deliveries(svc, str(campaign_id), str(webhook_id), token,
                                              status=None if status is None else status.value, before=before,
@@ -226,9 +230,23 @@ class Mutation(DeadlineMutation):
                 raise _mismatch(input.system.value, system, "options")
         body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system.value,
                                                     "options": options, "dice_mode": input.dice_mode.value,
+                                                    "language": input.language.value,
                                                     "turn_deadlines": turn_deadlines_body(input.turn_deadlines)}))
         out = await run(campaigns.create_campaign(svc, body, token))
         return {**out, "campaign": _campaign(out["campaign"])}
+
+    @strawberry.mutation(description="Set the campaign's default language (GM).")
+    async def set_campaign_language(self, info: Info, input: SetCampaignLanguageInput) -> Campaign:
+        svc, token = ctx(info)
+        body = guard(lambda: parse(CampaignLanguage, {"language": input.language.value}))
+        return _campaign(await run(languages.set_campaign_language(svc, str(input.campaign_id), token, body)))
+
+    @strawberry.mutation(description="Set your own language as a player (null: the campaign's).")
+    async def set_player_language(self, info: Info, input: SetPlayerLanguageInput) -> Player:
+        svc, token = ctx(info)
+        language = None if input.language is None else input.language.value
+        body = guard(lambda: parse(PlayerLanguage, {"language": language}))
+        return await run(languages.set_player_language(svc, str(input.campaign_id), str(input.player_id), token, body))
 
     @strawberry.mutation
     async def invite_player(self, info: Info, input: InvitePlayerInput) -> InvitePlayerPayload:
@@ -339,7 +357,8 @@ class Mutation(DeadlineMutation):
         svc, token = ctx(info)
         keep = input.keep_previous_seconds
         if not 0 <= keep <= webhooks.MAX_ROTATION_GRACE:
-            raise GraphQLError(f"`keepPreviousSeconds` must be 0-{webhooks.MAX_ROTATION_GRACE}",
+            raise GraphQLError(_("`keepPreviousSeconds` must be 0-{max_rotation_grace}",
+                                 max_rotation_grace=webhooks.MAX_ROTATION_GRACE),
                                extensions={"code": "invalid_input", "status": 422, "field": "keep_previous_seconds"})
         out = await run(webhooks.rotate_secret(svc, str(input.campaign_id), str(input.webhook_id), token, keep))
         return {"webhook": out, "secret": out["secret"]}

@@ -186,7 +186,7 @@ T = {name: output(model) for name, model in {
     "Campaign": r.Campaign, "CampaignDetail": r.CampaignDetail, "Character": r.Character,
     "Event": r.LogEvent, "TableState": r.TableState, "ActionPayload": r.ActionResult, "RollPayload": r.RollResult,
     "DiceSession": r.DiceSession, "CloseDiceSessionPayload": r.DiceSessionClosed, "Verification": r.Verification,
-    "SystemSummary": r.SystemSummary, "CreateCampaignPayload": r.CampaignCreated,
+    "SystemSummary": r.SystemSummary, "Player": r.Player, "CreateCampaignPayload": r.CampaignCreated,
     "InvitePlayerPayload": r.PlayerCreated, "ImportCampaignPayload": r.CampaignImported,
     "CharacterPayload": p.CharacterPayload, "ValidateCharacterPayload": r.CharacterValidation,
     "Webhook": r.Webhook, "WebhookSecretPayload": p.WebhookSecretPayload, "WebhookDelivery": r.WebhookDelivery,

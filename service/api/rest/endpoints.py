@@ -8,10 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from service.api.rest import deadlines
 from service.api.rest.request import Call
 from service.api.systemmodels import per_system
-from service.game import campaigns, dicesessions, history, play, rolls, systems, transfer, webhooks
+from service.game import campaigns, dicesessions, history, languages, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
-from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CharacterAssign, ClientSeed, PlayerInvite,
-                                 RollRequest, UndoRequest)
+from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CampaignLanguage, CharacterAssign,
+                                 ClientSeed, PlayerInvite, PlayerLanguage, RollRequest, UndoRequest)
+from service.i18n.message import _
 
 Reply = tuple[int, Any, dict[str, str]]
 
@@ -44,6 +45,15 @@ async def get_campaign(c: Call) -> Reply:
 
 async def invite_player(c: Call) -> Reply:
     return 201, await campaigns.invite_player(c.svc, c.path["campaign_id"], c.token, c.body), {}
+
+
+async def set_campaign_language(c: Call) -> Reply:
+    return 200, await languages.set_campaign_language(c.svc, c.path["campaign_id"], c.token, c.body), {}
+
+
+async def set_player_language(c: Call) -> Reply:
+    return 200, await languages.set_player_language(c.svc, c.path["campaign_id"], c.path["player_id"], c.token,
+                                                    c.body), {}
 
 
 async def list_characters(c: Call) -> Reply:
@@ -166,7 +176,8 @@ async def delete_webhook(c: Call) -> Reply:
 async def list_webhook_deliveries(c: Call) -> Reply:
     status = c.request.query_params.get("status")
     if status is not None and status not in webhooks.DELIVERY_STATUSES:
-        raise GameError(400, "invalid_query", f"`status` is one of {', '.join(webhooks.DELIVERY_STATUSES)}",
+        raise GameError(400, "invalid_query", _("`status` is one of {delivery_statuses}",
+                                                delivery_statuses=', '.join(webhooks.DELIVERY_STATUSES)),
                         field="status")
     before = c.query_int("before", -1, minimum=1, maximum=MAX_SEQ)
     limit = c.query_int("limit", 50, minimum=1, maximum=100)
@@ -189,6 +200,7 @@ INPUTS = {
     "validateCharacter": CharacterValidationRequest, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
     "rollExpression": RollRequest, "setClientSeed": ClientSeed, "undoMoves": UndoRequest,
     "importCampaign": transfer.CampaignDocument, "createWebhook": webhooks.WebhookCreate,
-    "updateWebhook": webhooks.WebhookUpdate,
+    "updateWebhook": webhooks.WebhookUpdate, "setCampaignLanguage": CampaignLanguage,
+    "setPlayerLanguage": PlayerLanguage,
 }
 INPUTS.update(deadlines.INPUTS)

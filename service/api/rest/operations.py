@@ -62,6 +62,14 @@ OPERATIONS: list[Operation] = [
               r.CampaignDetail, errors=READ),
     Operation("invitePlayer", "POST", f"{C}/players", ep.invite_player, "Invite a player and receive their token",
               r.PlayerCreated, 201, errors=WRITE, idempotent_key=True),
+    Operation("setCampaignLanguage", "PUT", f"{C}/language", ep.set_campaign_language,
+              "Set the campaign's default language (GM)", r.Campaign, errors=WRITE,
+              description="Replies use, in order: the request's Accept-Language, the player's own language, this "
+                          "default, English. See the README, Languages."),
+    Operation("setPlayerLanguage", "PUT", f"{C}/players/{{player_id}}/language", ep.set_player_language,
+              "Set your own language as a player (null: the campaign's)", r.Player, errors=WRITE,
+              description="Only the player the token belongs to may set it. A request's Accept-Language still "
+                          "comes first."),
     Operation("listCharacters", "GET", f"{C}/characters", ep.list_characters, "The campaign's characters",
               r.CharacterList, tag="characters", errors=READ),
     Operation("createCharacter", "POST", f"{C}/characters", ep.create_character,

@@ -11,6 +11,7 @@ from service.api import jsoninput
 from service.game.context import Services
 from service.game.errors import GameError, from_validation
 from service.game.inputs import integral_numbers
+from service.i18n.message import _
 
 
 @dataclass
@@ -28,10 +29,12 @@ class Call:
         try:
             value = int(raw)
         except ValueError:
-            raise GameError(400, "invalid_query", f"`{name}` must be an integer", field=name) from None
+            raise GameError(400, "invalid_query", _("`{name}` must be an integer", name=name), field=name) from None
         if value < minimum or (maximum is not None and value > maximum):
-            bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
-            raise GameError(400, "invalid_query", f"`{name}` must be {bound}", field=name)
+            detail = (_("`{name}` must be between {minimum} and {maximum}", name=name, minimum=minimum,
+                        maximum=maximum) if maximum is not None
+                      else _("`{name}` must be at least {minimum}", name=name, minimum=minimum))
+            raise GameError(400, "invalid_query", detail, field=name)
         return value
 
 
@@ -46,9 +49,9 @@ async def read_json(request: Request) -> Any:
     raw = await request.body()
     ctype = request.headers.get("content-type", "")
     if raw and "json" not in ctype:
-        raise GameError(415, "unsupported_media_type", "send the body as application/json", field="Content-Type")
+        raise GameError(415, "unsupported_media_type", _("send the body as application/json"), field="Content-Type")
     if not raw:
-        raise GameError(422, "invalid_input", "a JSON body is required", field="body")
+        raise GameError(422, "invalid_input", _("a JSON body is required"), field="body")
     return jsoninput.loads(raw)
 
 

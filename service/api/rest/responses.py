@@ -24,12 +24,16 @@ class Campaign(BaseModel):
     last_seq: int = Field(description="Sequence number of the campaign's latest event.")
     version: int = Field(description="The table's version: the number of the latest move in the move log.")
     status: Literal["active", "finished"] = Field(description="A finished campaign is read-only.")
+    language: Literal["en", "pl", "ru"] = Field(description="The default language of replies (see the README, "
+                                                            "Languages).")
     created_at: str
 
 
 class Player(BaseModel):
     id: str
     name: str
+    language: Literal["en", "pl", "ru"] | None = Field(description="The player's own language; null: the "
+                                                                   "campaign's.")
 
 
 class You(BaseModel):
@@ -92,6 +96,8 @@ class EventActor(BaseModel):
 class LogEvent(BaseModel):
     seq: int
     type: str
+    description: str = Field(description="What happened, in words, in the reply's language (the `type` and `data` "
+                                         "are the same in every language).")
     data: Json = Field(description="The event's payload as you may see it; its shape follows `type` and the "
                                    "campaign's rule system.", json_schema_extra=per_system("event_data"))
     actor: EventActor
@@ -245,9 +251,13 @@ class Verification(BaseModel):
 
 class SystemSummary(BaseModel):
     id: SystemId
-    name: str
+    name: str = Field(description="The system's name in the reply's language.")
     options: Json = Field(description="Every toggle with its default.", json_schema_extra=per_system("options"))
     actions: list[str]
+    option_labels: dict[str, str] = Field(description="Each option's name in the reply's language, in the "
+                                                      "rulebook's own terms.")
+    action_labels: dict[str, str] = Field(description="Each action type's name in the reply's language, in the "
+                                                      "rulebook's own terms.")
 
 
 class SystemList(BaseModel):

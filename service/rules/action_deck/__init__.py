@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.action_deck import apply as _apply
 from service.rules.action_deck import awaiting
 from service.rules.action_deck.actions import ACTION_SENDERS, ACTION_TYPES, Action
@@ -54,9 +55,10 @@ class ActionDeckSystem:
         if not being_dealt(table):
             return None
         # Not a move's refusal (errors.CODES): the application asks this before it closes a dice session.
-        return RuleViolation("deck_in_play", "a shuffled Action Deck is still being dealt, and closing the dice "
-                             "session would reveal its undealt order to everyone: end the encounter "
-                             "(end_encounter) first, then close the session", status=409)
+        return RuleViolation("deck_in_play", _("a shuffled Action Deck is still being dealt, and "
+                                               "closing the dice session would reveal its undealt "
+                                               "order to everyone: end the encounter "
+                                               "(end_encounter) first, then close the session"), status=409)
 
     def undo_blocker(self, target: dict[str, Any], current: dict[str, Any]) -> RuleViolation | None:
         """Undoing past a draw from a sealed deck would deal the cards everyone has now seen again, in the
@@ -65,9 +67,10 @@ class ActionDeckSystem:
             return None
         if (target.get("deck") or {}).get("draw_pile") == (current.get("deck") or {}).get("draw_pile"):
             return None
-        return RuleViolation("deck_in_play", "undoing these moves would put dealt cards back on a sealed deck in "
-                             "the same order, so everyone would know what comes next: undo only moves after "
-                             "the last draw, or end the encounter", status=409)
+        return RuleViolation("deck_in_play", _("undoing these moves would put dealt cards back on a "
+                                               "sealed deck in the same order, so everyone would "
+                                               "know what comes next: undo only moves after the "
+                                               "last draw, or end the encounter"), status=409)
 
 
 SYSTEM = ActionDeckSystem()

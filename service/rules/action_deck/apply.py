@@ -6,6 +6,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
+from service.i18n.message import _
 from service.rules.action_deck import (
     awaiting, checks, conditions, countdown, draws, encounter, interrupts, opposed, session, surprise, trait_moves,
     turn_moves,
@@ -55,7 +56,7 @@ def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Acto
         action = ADAPTER.validate_python(action)
     ctx = Ctx(state, actor, dice)
     if action.sender == "gm" and not actor.is_gm:
-        raise gm_only(f"{action.type} is a GM move")
+        raise gm_only(_("{type} is a GM move", type=action.type))
     auto_accept(ctx, action)
     HANDLERS[action.type](ctx, action)
     surprise.reveal_due(ctx)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
 
@@ -29,7 +30,7 @@ def session_open(ctx: Ctx) -> bool:
 
 def require_session(ctx: Ctx) -> None:
     if not session_open(ctx):
-        raise violation("no_open_session", "bennies are granted only during an open session (§5.1)")
+        raise violation("no_open_session", _("bennies are granted only during an open session (§5.1)"))
 
 
 def _payer(ctx: Ctx, character_id: str, group: bool) -> str | None:
@@ -47,11 +48,11 @@ def spend(ctx: Ctx, character_id: str, source: str, use: str, *, group: bool = F
     pid = _payer(ctx, character_id, group)
     if pid is not None:
         if source == "gm_pool":
-            raise violation("wrong_benny_source", "a player character's bennies come from its player (§4.28)",
+            raise violation("wrong_benny_source", _("a player character's bennies come from its player (§4.28)"),
                             "benny_source")
         entry = ctx.table["players"].get(pid)
         if entry is None or entry["bennies"] < 1:
-            raise violation("no_benny", f"player {pid or '?'} has no benny left", "benny_source")
+            raise violation("no_benny", _("player {value} has no benny left", value=pid or '?'), "benny_source")
         entry["bennies"] -= 1
         payer = {"player_id": pid}
         ctx.emit("benny_spent", {"character_id": character_id, "use": use, **payer, "bennies": entry["bennies"]})
@@ -60,18 +61,19 @@ def spend(ctx: Ctx, character_id: str, source: str, use: str, *, group: bool = F
     wild = not group and ctx.sheet(character_id)["kind"] == "wild_card"
     own = gm["npc_bennies"].get(character_id, 0)
     if source == "own" and not wild:
-        raise violation("wrong_benny_source", "Extras have no bennies of their own; they use the GM pool "
-                        "(seed 1.6)", "benny_source")
+        raise violation("wrong_benny_source", _("Extras have no bennies of their own; they use "
+                                                "the GM pool (seed 1.6)"), "benny_source")
     take_own = source == "own" or (source == "auto" and wild and own > 0)
     if take_own:
         if own < 1:
-            raise violation("no_benny", f"{ctx.name(character_id)} has no benny of its own left", "benny_source")
+            raise violation("no_benny", _("{name} has no benny of its own left",
+                                          name=ctx.name(character_id)), "benny_source")
         gm["npc_bennies"][character_id] = own - 1
         payer = {"npc_id": character_id}
         left = own - 1
     else:
         if gm["benny_pool"] < 1:
-            raise violation("no_benny", "the GM pool is empty", "benny_source")
+            raise violation("no_benny", _("the GM pool is empty"), "benny_source")
         gm["benny_pool"] -= 1
         payer = {"gm_pool": True}
         left = gm["benny_pool"]

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.action_deck import bennies, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -31,8 +32,9 @@ def build(ctx: Ctx, *, roller_id: str, trait: str, where: dict[str, Any], purpos
     sheet = ctx.sheet(roller_id)
     die = trait_die(sheet, trait)
     if die is None and no_unskilled:
-        raise violation("unskilled_not_allowed", f"{sheet['name']} lacks {trait} and the GM rules it cannot be "
-                        "improvised (seed 1.4)", "trait")
+        raise violation("unskilled_not_allowed", _("{name} lacks {trait} and the GM rules it cannot be "
+                                                   "improvised (seed 1.4)",
+                                                   name=sheet['name'], trait=trait), "trait")
     mods = [m if isinstance(m, dict) else m.model_dump() for m in (gm_mods or [])]
     slot = ctx.slot(roller_id)
     if slot is not None and slot["joker_active"]:
@@ -104,13 +106,13 @@ def announce(ctx: Ctx, type_: str, test: dict[str, Any], dice: list[dict], **ext
 def get(ctx: Ctx, test_id: str) -> dict[str, Any]:
     test = ctx.table["tests"].get(test_id)
     if test is None:
-        raise violation("unknown_test", f"no test {test_id!r}", "test_id")
+        raise violation("unknown_test", _("no test {test_id!r}", test_id=test_id), "test_id")
     return test
 
 
 def authorize(ctx: Ctx, test: dict[str, Any]) -> None:
     if test["group"] is not None:
-        guards.gm(ctx, "group tests belong to the GM", "test_id")
+        guards.gm(ctx, _("group tests belong to the GM"), "test_id")
     else:
         guards.owner(ctx, test["roller_id"], "test_id")
 
@@ -140,15 +142,17 @@ def reroll(ctx: Ctx, a) -> None:
     test = get(ctx, a.test_id)
     authorize(ctx, test)
     if test.get("critical_failure"):
-        raise violation("critical_failure_cannot_be_rerolled", "a critical failure cannot be rerolled, not even "
-                        "with bennies (seed 1.4)", "test_id")
+        raise violation("critical_failure_cannot_be_rerolled", _("a critical failure cannot be "
+                                                                 "rerolled, not even with bennies (seed "
+                                                                 "1.4)"), "test_id")
     if test["role"] == "active" and test["state"] in TERMINAL:
-        raise violation("opposed_roll_locked", "the defender has rolled (or the result was accepted): the active "
-                        "party spends bennies before that (seed 1.4)", "test_id")
+        raise violation("opposed_roll_locked", _("the defender has rolled (or the result was "
+                                                 "accepted): the active party spends bennies before "
+                                                 "that (seed 1.4)"), "test_id")
     if test["state"] != "rolled":
-        raise violation("test_not_open", f"test {test['id']} is already final", "test_id")
+        raise violation("test_not_open", _("test {id} is already final", id=test['id']), "test_id")
     if a.paid_by == "ability":
-        guards.gm(ctx, "the GM confirms a reroll from an Edge or ability", "paid_by")
+        guards.gm(ctx, _("the GM confirms a reroll from an Edge or ability"), "paid_by")
         payer = {"ability": a.ability or "ability"}
     else:
         payer = bennies.spend(ctx, test["roller_id"], a.benny_source,
@@ -180,12 +184,12 @@ def accept(ctx: Ctx, a) -> None:
     test = get(ctx, a.test_id)
     authorize(ctx, test)
     if test["state"] != "rolled":
-        raise violation("test_not_open", f"test {test['id']} is already final", "test_id")
+        raise violation("test_not_open", _("test {id} is already final", id=test['id']), "test_id")
     if a.keep_attempt is not None:
         attempts = test["attempts"]
         if (test["kind"] != "trait" or test["spec"]["dice_count"] == 1 or a.keep_attempt >= len(attempts)
                 or attempts[a.keep_attempt]["critical_failure"]):
-            raise violation("invalid_attempt", "choose one complete attempt of a several-dice test (B30)",
+            raise violation("invalid_attempt", _("choose one complete attempt of a several-dice test (B30)"),
                             "keep_attempt")
         test["kept"] = a.keep_attempt
         summarize(test)
@@ -196,11 +200,11 @@ def substitute(ctx: Ctx, a) -> None:
     test = get(ctx, a.test_id)
     authorize(ctx, test)
     if test["state"] != "rolled":
-        raise violation("test_not_open", f"test {test['id']} is already final", "test_id")
+        raise violation("test_not_open", _("test {id} is already final", id=test['id']), "test_id")
     spec = RollSpec(**test["spec"])
     if test["kind"] != "trait" or spec.wild_die is None or (a.index is not None and a.index >= spec.dice_count):
-        raise violation("invalid_substitution", "the Wild Die may replace one of this test's trait dice, or none "
-                        "(seed 1.5)", "index")
+        raise violation("invalid_substitution", _("the Wild Die may replace one of this test's trait "
+                                                  "dice, or none (seed 1.5)"), "index")
     attempt = test["attempts"][test["kept"]]
     attempt["substitution"] = a.index
     evaluate(spec, attempt)

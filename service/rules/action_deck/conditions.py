@@ -1,6 +1,7 @@
 """Wounds, conditions and the benny uses on them (spec §4.27, §4.29, §4.30)."""
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.action_deck import bennies, guards
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -71,7 +72,7 @@ def unshake(ctx: Ctx, a) -> None:
     sheet = guards.owner(ctx, a.character_id)
     guards.alive(ctx, a.character_id)
     if not sheet["shaken"]:
-        raise violation("not_shaken", f"{sheet['name']} is not Shaken")
+        raise violation("not_shaken", _("{name} is not Shaken", name=sheet['name']))
     bennies.spend(ctx, a.character_id, a.benny_source, "unshake")
     sheet["shaken"] = False
     ctx.emit("unshaken", {"character_id": a.character_id})

@@ -7,6 +7,7 @@ to go before a claimant that already started interrupts it instead.
 """
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.action_deck import deck, draws, guards, surprise, turns
 from service.rules.action_deck.cards import is_joker, key
 from service.rules.action_deck.context import Ctx
@@ -29,9 +30,9 @@ def call_next(ctx: Ctx, a) -> None:
     enc = guards.encounter(ctx, *turns.RUNNING_PHASES)
     guards.no_interrupt(ctx)
     if enc["current_turn"] is not None:
-        raise violation("turn_in_progress", f"{ctx.name(enc['current_turn'])}'s turn is still running")
+        raise violation("turn_in_progress", _("{name}'s turn is still running", name=ctx.name(enc['current_turn'])))
     if not callable_ids(ctx):
-        raise violation("no_card_to_call", "every card has acted or is held; end the round")
+        raise violation("no_card_to_call", _("every card has acted or is held; end the round"))
     draws.close_window(ctx)   # B45: the first turn of the round begins; unchosen draws keep the highest
     enc["phase"] = "countdown"
     ids = callable_ids(ctx)
@@ -52,28 +53,32 @@ def declare_turn(ctx: Ctx, a) -> None:
     guards.no_interrupt(ctx)
     o = ctx.options
     if len(a.actions) > o.multi_action_max:
-        raise violation("too_many_actions", f"at most {o.multi_action_max} actions per turn (seed 1.3)", "actions")
+        raise violation("too_many_actions", _("at most {multi_action_max} actions per turn (seed 1.3)",
+                                              multi_action_max=o.multi_action_max), "actions")
     if enc["current_turn"] == cid:
         if slot["turn"]["status"] == "acting":
-            raise violation("turn_in_progress", "this turn's actions are already declared (redeclare only after "
-                            "an interrupt)")
+            raise violation("turn_in_progress", _("this turn's actions are already declared (redeclare only "
+                                                  "after an interrupt)"))
     elif enc["current_turn"] is None:
         if slot["acted"]:
-            raise violation("already_acted", f"{sheet['name']} has acted this round")
+            raise violation("already_acted", _("{name} has acted this round", name=sheet['name']))
         if not slot["can_act"]:
-            raise violation("cannot_act_this_round", f"{sheet['name']} cannot act this round (surprised, seed 1.2)")
+            raise violation("cannot_act_this_round", _("{name} cannot act this round (surprised, seed 1.2)",
+                                                       name=sheet['name']))
         joker = slot["joker_active"]
         if not (slot["on_hold"] or joker):
-            raise violation("not_your_turn", f"{sheet['name']}'s card has not been called; only a character on "
-                            "hold or holding a Joker acts at any moment (seed 1.2)")
+            raise violation("not_your_turn", _("{name}'s card has not been called; only a character on hold or "
+                                               "holding a Joker acts at any moment (seed 1.2)",
+                                               name=sheet['name']))
         draws.close_window(ctx)   # B45: a claim at the very start also begins the first turn
         enc["phase"] = "countdown"
         via = "hold" if slot["on_hold"] else "joker"
         slot["on_hold"] = False
         turns.begin(ctx, cid, "claimed", via)
     else:
-        hint = "; a holder may interrupt" if slot["on_hold"] or slot["joker_active"] else ""
-        raise violation("not_your_turn", f"{ctx.name(enc['current_turn'])}'s turn is running{hint}")
+        hint = _("; a holder may interrupt") if slot["on_hold"] or slot["joker_active"] else ""
+        raise violation("not_your_turn", _("{name}'s turn is running{hint}",
+                                           name=ctx.name(enc['current_turn']), hint=hint))
     turn = slot["turn"]
     run = None
     if a.run:
@@ -100,9 +105,10 @@ def hold(ctx: Ctx, a) -> None:
     called = enc["current_turn"] == cid and slot["turn"]["status"] == "called"
     joker = enc["current_turn"] is None and slot["joker_active"] and not slot["acted"] and not slot["on_hold"]
     if not (called or joker):
-        raise violation("cannot_hold_now", "a turn is held when its card is called, before any action (B13)")
+        raise violation("cannot_hold_now", _("a turn is held when its card is called, before any action (B13)"))
     if sheet["shaken"] or sheet["stunned"]:
-        raise violation("cannot_hold_while_shaken", "a Shaken or Stunned character cannot go on hold (seed 1.2)")
+        raise violation("cannot_hold_while_shaken", _("a Shaken or Stunned character cannot go on hold (seed "
+                                                      "1.2)"))
     slot["on_hold"] = True
     slot["hold_since_round"] = enc["round"]
     ctx.emit("hold_declared", {"character_id": cid, "round": enc["round"]})
@@ -118,7 +124,7 @@ def end_turn(ctx: Ctx, a) -> None:
     slot = guards.participant(ctx, cid)
     guards.no_interrupt(ctx)
     if enc["current_turn"] != cid:
-        raise violation("not_your_turn", f"it is not {ctx.name(cid)}'s turn")
+        raise violation("not_your_turn", _("it is not {name}'s turn", name=ctx.name(cid)))
     slot["acted"] = True
     slot["turn"] = None
     ctx.emit("turn_ended", {"character_id": cid, "round": enc["round"]})
@@ -129,16 +135,16 @@ def end_round(ctx: Ctx, a) -> None:
     enc = guards.encounter(ctx, *turns.RUNNING_PHASES)
     guards.no_interrupt(ctx)
     if enc["current_turn"] is not None:
-        raise violation("turn_in_progress", f"{ctx.name(enc['current_turn'])}'s turn is still running")
+        raise violation("turn_in_progress", _("{name}'s turn is still running", name=ctx.name(enc['current_turn'])))
     if enc["queued"] or enc["turn_stack"]:
-        raise violation("turn_in_progress", "a suspended or queued turn still has to run")
+        raise violation("turn_in_progress", _("a suspended or queued turn still has to run"))
     if callable_ids(ctx):
-        raise violation("round_not_finished", "cards remain to be called this round")
+        raise violation("round_not_finished", _("cards remain to be called this round"))
     for cid in enc["order"]:
         slot = enc["participants"][cid]
         if slot["joker_active"] and not slot["acted"] and not slot["on_hold"] and not ctx.characters[cid]["eliminated"]:
-            raise violation("joker_must_act", f"{ctx.name(cid)} holds a Joker and has not acted: act now or "
-                            "hold (B7)")
+            raise violation("joker_must_act", _("{name} holds a Joker and has not acted: act now or hold (B7)",
+                                                name=ctx.name(cid)))
     surprise.reveal_all(ctx, "surprise_round_over")   # their holds carry over in plain sight
     draws.close_window(ctx)
     deck.discard_all_in_play(ctx)

@@ -9,6 +9,7 @@ the undealt cards as a set and deals validate the cards the table reports.
 """
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.action_deck.cards import FULL_DECK, is_card, is_joker
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -82,27 +83,32 @@ def validate_draws(ctx: Ctx, n: int, cards: list[str] | None, field: str) -> Non
     """Everything a deal or a benny draw needs, checked before any die is rolled or card moved."""
     deck = ctx.deck
     if n > len(deck["draw_pile"]) + len(deck["discard_pile"]):
-        raise violation("deck_exhausted", f"{n} cards are needed but only {len(deck['draw_pile'])} + "
-                        f"{len(deck['discard_pile'])} discards remain (B4)")
+        raise violation("deck_exhausted", _("{n} cards are needed but only {count} + {count_2} discards remain "
+                                            "(B4)",
+                                            n=n, count=len(deck['draw_pile']), count_2=len(deck['discard_pile'])))
     if not ctx.table_mode:
         if cards is not None:
-            raise violation("cards_not_expected", "the service deals from its own shuffled deck; send cards only "
-                            "when the campaign plays with table dice and cards", field)
+            raise violation("cards_not_expected", _("the service deals from its own shuffled deck; send "
+                                                    "cards only when the campaign plays with table dice "
+                                                    "and cards"), field)
         return
     if cards is None:
-        raise violation("cards_required", f"table mode: send the {n} card(s) the table drew", field)
+        raise violation("cards_required", _("table mode: send the {n} card(s) the table drew", n=n), field)
     if len(cards) != n:
-        raise violation("wrong_card_count", f"{n} card(s) are dealt, {len(cards)} were sent", field)
+        raise violation("wrong_card_count", _("{n} card(s) are dealt, {count} were sent",
+                                              n=n, count=len(cards)), field)
     draw, discard = set(deck["draw_pile"]), set(deck["discard_pile"])
     for i, card in enumerate(cards):
         where = f"{field}[{i}]" if field == "cards" else field
         if not is_card(card):
-            raise violation("unknown_card", f"{card!r} is no card: use 2–10, J, Q, K, A + S/H/D/C, or JK-R / JK-B",
+            raise violation("unknown_card", _("{card!r} is no card: use 2–10, J, Q, K, A + S/H/D/C, or JK-R / "
+                                              "JK-B", card=card),
                             where)
         if not draw:
             draw, discard = discard, set()
         if card not in draw:
-            raise violation("card_not_in_deck", f"{card} is not in the draw pile (dealt or discarded)", where)
+            raise violation("card_not_in_deck", _("{card} is not in the draw pile (dealt or discarded)",
+                                                  card=card), where)
         draw.remove(card)
 
 

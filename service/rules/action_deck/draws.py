@@ -6,6 +6,7 @@ way triggers the reshuffle at once, Jokers Wild only when it is kept (B10).
 """
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.action_deck import bennies, deck, guards
 from service.rules.action_deck.cards import highest, is_joker
 from service.rules.action_deck.context import Ctx
@@ -28,10 +29,11 @@ def _window(ctx: Ctx, character_id: str) -> dict:
     enc = guards.encounter(ctx)
     slot = guards.participant(ctx, character_id)
     if not enc["draw_window_open"]:
-        raise violation("draw_window_closed", "extra cards are drawn only at the start of the round, before the "
-                        "first turn (seed 1.6)")
+        raise violation("draw_window_closed", _("extra cards are drawn only at the start of the round, before "
+                                                "the first turn (seed 1.6)"))
     if not slot["card"]:
-        raise violation("no_card", f"{ctx.name(character_id)} has no Action Card this round (on hold or surprised)")
+        raise violation("no_card", _("{name} has no Action Card this round (on hold or surprised)",
+                                     name=ctx.name(character_id)))
     return slot
 
 
@@ -40,7 +42,8 @@ def draw_extra_card(ctx: Ctx, a) -> None:
     slot = _window(ctx, cid)
     limit = ctx.options.extra_card_draws_per_round
     if limit is not None and slot["draws"] >= limit:
-        raise violation("extra_draw_limit", f"at most {limit} extra card(s) per round in this campaign (B11)")
+        raise violation("extra_draw_limit", _("at most {limit} extra card(s) per round in this campaign (B11)",
+                                              limit=limit))
     deck.validate_draws(ctx, 1, None if a.card is None else [a.card], "card")
     payer = bennies.spend(ctx, cid, a.benny_source, "draw_card")
     card = deck.draw(ctx, a.card)
@@ -70,7 +73,8 @@ def keep(ctx: Ctx, character_id: str, card: str, reason: str) -> None:
 def keep_card(ctx: Ctx, a) -> None:
     slot = _window(ctx, a.character_id)
     if a.card not in slot["candidates"]:
-        raise violation("card_not_held", f"{a.card} is not one of {slot['candidates']}", "card")
+        raise violation("card_not_held", _("{card} is not one of {candidates}",
+                                           card=a.card, candidates=slot['candidates']), "card")
     keep(ctx, a.character_id, a.card, "chosen")
 
 

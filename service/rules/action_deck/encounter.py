@@ -5,6 +5,7 @@ Phases: surprise_notice (victims' Notice tests open) → dealing → draw_window
 """
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.action_deck import bennies, checks, deck, guards, surprise
 from service.rules.action_deck.cards import is_joker
 from service.rules.action_deck.context import Ctx
@@ -29,16 +30,18 @@ def _enter(ctx: Ctx, cid: str, hidden: bool = False) -> None:
 def _validate(ctx: Ctx, a) -> dict[str, str]:
     ids = a.participants
     if len(set(ids)) != len(ids):
-        raise violation("duplicate_participant", "a character is listed twice", "participants")
+        raise violation("duplicate_participant", _("a character is listed twice"), "participants")
     for i, cid in enumerate(ids):
         guards.alive(ctx, cid, f"participants[{i}]")
     member_of: dict[str, str] = {}
     if a.groups and not ctx.options.group_extras_share_card:
-        raise violation("option_disabled", "group_extras_share_card is off: one card per character (B2)", "groups")
+        raise violation("option_disabled", _("group_extras_share_card is off: one card per character "
+                                             "(B2)"), "groups")
     for gid, members in a.groups.items():
         for m in members:
             if m not in ids or m in member_of or ctx.characters[m]["kind"] != "extra":
-                raise violation("invalid_group", "a group holds Extras of this encounter, each in one group (B2)",
+                raise violation("invalid_group", _("a group holds Extras of this encounter, each in one group "
+                                                   "(B2)"),
                                 f"groups.{gid}")
             member_of[m] = gid
     s = a.surprise
@@ -46,15 +49,15 @@ def _validate(ctx: Ctx, a) -> dict[str, str]:
         att, vic = set(s.attackers), set(s.victims)
         notice = [n.character_id for n in s.notice]
         if not (att | vic) <= set(ids) or att & vic or not set(notice) <= vic or len(set(notice)) != len(notice):
-            raise violation("invalid_surprise", "attackers and victims are distinct participants; only victims "
-                            "test Notice", "surprise")
+            raise violation("invalid_surprise", _("attackers and victims are distinct participants; "
+                                                  "only victims test Notice"), "surprise")
     return member_of
 
 
 def start_encounter(ctx: Ctx, a) -> None:
     bennies.require_session(ctx)   # Jokers Wild and NPC bennies need an open session (§5.1)
     if ctx.encounter is not None:
-        raise violation("encounter_in_progress", "an encounter is already running; end it first")
+        raise violation("encounter_in_progress", _("an encounter is already running; end it first"))
     member_of = _validate(ctx, a)
     hidden = set(surprise.concealable(ctx, list(a.surprise.attackers))) if a.surprise else set()
     enc_id = ctx.next_id("encounter", "e")
@@ -89,7 +92,7 @@ def add_participant(ctx: Ctx, a) -> None:
     enc = guards.encounter(ctx)
     guards.alive(ctx, a.character_id)
     if a.character_id in enc["participants"]:
-        raise violation("already_in_encounter", f"{ctx.name(a.character_id)} already takes part")
+        raise violation("already_in_encounter", _("{name} already takes part", name=ctx.name(a.character_id)))
     enc["order"].append(a.character_id)
     enc["participants"][a.character_id] = new_slot()
     ctx.emit("participant_added", {"character_id": a.character_id, "from_round": enc["round"] + (

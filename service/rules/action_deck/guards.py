@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from service.i18n.message import _
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
 from service.rules.base import gm_only, not_your_character
@@ -21,30 +22,31 @@ def gm_fields(ctx: Ctx, action: BaseModel, *names: str) -> None:
         return
     for name in names:
         if name in action.model_fields_set and getattr(action, name) not in (None, [], False):
-            raise gm_only(f"{name} is the GM's call", field=name)
+            raise gm_only(_("{name} is the GM's call", name=name), field=name)
 
 
 def owner(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
     """A player acts only for characters they control; the GM for anyone."""
     sheet = ctx.sheet(character_id, field)
     if not ctx.actor.controls(character_id):
-        raise not_your_character(f"you do not control {ctx.name(character_id)}", field=field)
+        raise not_your_character(_("you do not control {name}", name=ctx.name(character_id)), field=field)
     return sheet
 
 
 def alive(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
     sheet = ctx.sheet(character_id, field)
     if sheet.get("eliminated"):
-        raise violation("character_eliminated", f"{sheet['name']} is eliminated (§4.27)", field)
+        raise violation("character_eliminated", _("{name} is eliminated (§4.27)", name=sheet['name']), field)
     return sheet
 
 
 def encounter(ctx: Ctx, *phases: str) -> dict[str, Any]:
     enc = ctx.encounter
     if enc is None:
-        raise violation("no_encounter", "no combat encounter is running")
+        raise violation("no_encounter", _("no combat encounter is running"))
     if phases and enc["phase"] not in phases:
-        raise violation("wrong_phase", f"the encounter is in {enc['phase']}; this move needs {' or '.join(phases)}")
+        raise violation("wrong_phase", _("the encounter is in {phase}; this move needs {phases}",
+                                         phase=enc['phase'], phases=' or '.join(phases)))
     return enc
 
 
@@ -52,7 +54,7 @@ def participant(ctx: Ctx, character_id: str, field: str = "character_id") -> dic
     enc = encounter(ctx)
     slot = enc["participants"].get(character_id)
     if slot is None:
-        raise violation("not_in_encounter", f"{ctx.name(character_id)} is not in the encounter", field)
+        raise violation("not_in_encounter", _("{name} is not in the encounter", name=ctx.name(character_id)), field)
     return slot
 
 
@@ -60,8 +62,9 @@ def no_interrupt(ctx: Ctx) -> None:
     enc = ctx.encounter
     if enc is not None and enc.get("pending_interrupt"):
         pi = enc["pending_interrupt"]
-        raise violation("interrupt_pending", f"{ctx.name(pi['holder'])} is interrupting {ctx.name(pi['target'])}: "
-                        "settle the opposed Athletics test first (accept, reroll or defend)")
+        raise violation("interrupt_pending", _("{name} is interrupting {name_2}: settle the opposed Athletics "
+                                               "test first (accept, reroll or defend)",
+                                               name=ctx.name(pi['holder']), name_2=ctx.name(pi['target'])))
 
 
 def own_turn(ctx: Ctx, character_id: str, *, declared: bool = True) -> dict[str, Any]:
@@ -70,12 +73,13 @@ def own_turn(ctx: Ctx, character_id: str, *, declared: bool = True) -> dict[str,
     enc = ctx.encounter
     no_interrupt(ctx)
     if enc["current_turn"] != character_id:
-        raise violation("not_your_turn", f"it is not {ctx.name(character_id)}'s turn"
-                        + (f" ({ctx.name(enc['current_turn'])} is acting)" if enc["current_turn"] else ""))
+        raise violation("not_your_turn", _("it is not {name}'s turn ({acting} is acting)", name=ctx.name(character_id),
+                                           acting=ctx.name(enc["current_turn"])) if enc["current_turn"]
+                        else _("it is not {name}'s turn", name=ctx.name(character_id)))
     turn = slot["turn"]
     if declared and turn["status"] != "acting":
-        raise violation("turn_not_declared", "declare the turn's actions first (seed 1.3: all actions are "
-                        "declared at the start of the turn)")
+        raise violation("turn_not_declared", _("declare the turn's actions first (seed 1.3: all actions are "
+                                               "declared at the start of the turn)"))
     return turn
 
 
@@ -83,8 +87,9 @@ def action_slot(ctx: Ctx, turn: dict[str, Any], index: int | None, field: str = 
     """A declared action not yet taken (§4.20 take_action)."""
     declared = turn["declared"]
     if index is None or not 0 <= index < len(declared):
-        raise violation("action_not_declared", f"the turn declared {len(declared)} action(s); actions are "
-                        "declared at the start of the turn (seed 1.3)", field)
+        raise violation("action_not_declared", _("the turn declared {count} action(s); actions are "
+                                                 "declared at the start of the turn (seed 1.3)",
+                                                 count=len(declared)), field)
     if declared[index]["taken"]:
-        raise violation("action_already_taken", f"declared action {index} was already taken", field)
+        raise violation("action_already_taken", _("declared action {index} was already taken", index=index), field)
     return declared[index]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.action_deck import guards, opposed, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -24,11 +25,12 @@ def interrupt(ctx: Ctx, a) -> None:
     guards.no_interrupt(ctx)
     target = enc["current_turn"]
     if target is None or target == holder:
-        raise violation("nothing_to_interrupt", "no other character's turn is running; claim your turn with "
-                        "declare_turn instead")
+        raise violation("nothing_to_interrupt", _("no other character's turn is running; claim your turn with "
+                                                  "declare_turn instead"))
     joker = slot["joker_active"] and not slot["acted"]
     if not (slot["on_hold"] or joker):
-        raise violation("cannot_interrupt", "only a character on hold or holding a Joker may interrupt (seed 1.2)")
+        raise violation("cannot_interrupt", _("only a character on hold or holding a Joker may interrupt (seed "
+                                              "1.2)"))
     slot["on_hold"] = False
     if joker and not ctx.options.joker_interrupt_needs_test:
         ctx.emit("interrupt_declared", {"holder": holder, "target": target, "test": False, "reason": "joker"})

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -53,10 +54,11 @@ def on_final(ctx: Ctx, test: dict[str, Any]) -> None:
 def defend(ctx: Ctx, a) -> None:
     record = ctx.table["opposed"].get(a.opposed_id)
     if record is None:
-        raise violation("unknown_test", f"no opposed test {a.opposed_id!r} is waiting", "opposed_id")
+        raise violation("unknown_test", _("no opposed test {opposed_id!r} is waiting",
+                                          opposed_id=a.opposed_id), "opposed_id")
     guards.owner(ctx, record["defender_id"], "opposed_id")
     if record["stage"] not in ("active_rolling", "awaiting_defender"):
-        raise violation("not_awaiting_defender", "the defender has already rolled", "opposed_id")
+        raise violation("not_awaiting_defender", _("the defender has already rolled"), "opposed_id")
     active = ctx.table["tests"][record["active_test"]]
     if active["state"] == "rolled":
         checks.finalize(ctx, active, "defender_rolls")  # the defender's roll locks the active result (§4.7)

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.i18n.message import _
 from service.rules.action_deck.errors import violation
 from service.rules.action_deck.options import Options
 from service.rules.strings import trimmed
@@ -68,19 +69,20 @@ class ActionDeckCharacterInput(BaseModel):
 
 
 def parse_die(text: str, field: str) -> dict[str, int]:
-    sides, _, bonus = text.removeprefix("d").partition("+")
+    sides, _n, bonus = text.removeprefix("d").partition("+")
     if bonus and sides != "12":
-        raise violation("invalid_die", f"{text}: only a d12 takes a +N bonus (spec §3.5)", field)
+        raise violation("invalid_die", _("{text}: only a d12 takes a +N bonus (spec §3.5)", text=text), field)
     return {"sides": int(sides), "bonus": int(bonus or 0)}
 
 
 def new_character(data: ActionDeckCharacterInput, options: Options) -> dict[str, Any]:
     clash = sorted(set(data.attributes) & set(data.skills))
     if clash:
-        raise violation("duplicate_trait", f"{clash[0]!r} is both an attribute and a skill", f"skills.{clash[0]}")
+        raise violation("duplicate_trait", _("{value!r} is both an attribute and a skill",
+                                             value=clash[0]), f"skills.{clash[0]}")
     names = [w.name.casefold() for w in data.weapons]
     if len(set(names)) != len(names):
-        raise violation("duplicate_trait", "two weapons share a name; damage and attacks name the weapon",
+        raise violation("duplicate_trait", _("two weapons share a name; damage and attacks name the weapon"),
                         "weapons")
     return {
         "name": data.name,
@@ -113,4 +115,5 @@ def weapon(sheet: dict[str, Any], name: str) -> dict[str, Any]:
     for w in sheet.get("weapons", []):
         if w["name"].casefold() == name.strip().casefold():
             return w
-    raise violation("unknown_weapon", f"{sheet['name']} has no weapon {name!r}", "weapon")
+    raise violation("unknown_weapon", _("{name} has no weapon {name_2!r}",
+                                        name=sheet['name'], name_2=name), "weapon")

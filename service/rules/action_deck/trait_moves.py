@@ -1,6 +1,7 @@
 """The moves that roll: a trait test, a group test, a damage roll (spec §4.2–§4.9)."""
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -15,11 +16,12 @@ def trait_test(ctx: Ctx, a) -> None:
     if a.weapon is not None:
         w = weapon_of(sheet, a.weapon)
         if a.dice_count > w["rate_of_fire"]:
-            raise violation("rate_of_fire_exceeded", f"{w['name']} fires {w['rate_of_fire']} die/dice at most",
+            raise violation("rate_of_fire_exceeded", _("{name} fires {rate_of_fire} die/dice at most",
+                                                       name=w['name'], rate_of_fire=w['rate_of_fire']),
                             "dice_count")
     elif a.dice_count > 1 and not ctx.actor.is_gm:
-        raise violation("rate_of_fire_exceeded", "several trait dice need a weapon with that rate of fire, or the "
-                        "GM's ruling (Frenzy, B40)", "dice_count")
+        raise violation("rate_of_fire_exceeded", _("several trait dice need a weapon with that "
+                                                   "rate of fire, or the GM's ruling (Frenzy, B40)"), "dice_count")
     where = turns.context(ctx, a.character_id, a.action_index, a.free_action)
     checks.build(ctx, roller_id=a.character_id, trait=a.trait, where=where, tn=a.tn, gm_mods=a.modifiers,
                  crit_flag=a.crit_check, no_unskilled=a.no_unskilled, dice_count=a.dice_count,
@@ -28,13 +30,14 @@ def trait_test(ctx: Ctx, a) -> None:
 
 def group_test(ctx: Ctx, a) -> None:
     """Seed 1.4: one trait die + one Wild Die for similar Extras; B33: the double-1 rule, GM-pool bennies."""
-    guards.gm(ctx, "group tests are rolled for the GM's Extras")
+    guards.gm(ctx, _("group tests are rolled for the GM's Extras"))
     members = list(dict.fromkeys(a.member_ids))
     if a.leader_id not in members or len(members) < 2:
-        raise violation("invalid_group", "a group test lists two or more Extras, the leader among them", "member_ids")
+        raise violation("invalid_group", _("a group test lists two or more Extras, the leader "
+                                           "among them"), "member_ids")
     for i, m in enumerate(members):
         if guards.alive(ctx, m, f"member_ids[{i}]")["kind"] != "extra":
-            raise violation("invalid_group", "group tests are for Extras (seed 1.4)", f"member_ids[{i}]")
+            raise violation("invalid_group", _("group tests are for Extras (seed 1.4)"), f"member_ids[{i}]")
     checks.build(ctx, roller_id=a.leader_id, trait=a.trait, where={"turn": None, "action_index": None},
                  tn=a.tn, gm_mods=a.modifiers, group=members, purpose="group")
 
@@ -50,7 +53,7 @@ def damage_roll(ctx: Ctx, a) -> None:
     elif a.dice:
         dice, flat, raise_bonus = [int(d[1:]) for d in a.dice], 0, 0
     else:
-        raise violation("unknown_weapon", "name the weapon whose damage is rolled", "weapon")
+        raise violation("unknown_weapon", _("name the weapon whose damage is rolled"), "weapon")
     bonuses = []
     if flat:
         bonuses.append({"source": "weapon", "value": flat})
@@ -59,14 +62,16 @@ def damage_roll(ctx: Ctx, a) -> None:
     if a.attack_test_id is not None:
         attack = checks.get(ctx, a.attack_test_id)
         if attack["kind"] != "trait" or attack["roller_id"] != cid:
-            raise violation("unknown_test", f"{a.attack_test_id} is not an attack by {sheet['name']}",
+            raise violation("unknown_test", _("{attack_test_id} is not an attack by {name}",
+                                              attack_test_id=a.attack_test_id, name=sheet['name']),
                             "attack_test_id")
         results = attack["result"]["results"]
         if a.hit_index >= len(results):
-            raise violation("invalid_attempt", f"the attack rolled {len(results)} die/dice", "hit_index")
+            raise violation("invalid_attempt", _("the attack rolled {count} die/dice",
+                                                 count=len(results)), "hit_index")
         hit = results[a.hit_index]
         if attack["critical_failure"] or not hit["success"]:
-            raise violation("attack_missed", "the attack missed: there is no damage to roll", "attack_test_id")
+            raise violation("attack_missed", _("the attack missed: there is no damage to roll"), "attack_test_id")
         if hit["raises"] >= 1:
             rb = a.raise_bonus if a.raise_bonus is not None else raise_bonus
             if rb:

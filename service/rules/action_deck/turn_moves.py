@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -27,12 +28,15 @@ def redeclare(ctx: Ctx, a) -> None:
     guards.owner(ctx, a.character_id)
     turn = guards.own_turn(ctx, a.character_id)
     if not turn["may_redeclare"]:
-        raise violation("cannot_redeclare", "only an interrupted character re-declares, once it resumes (seed 1.2)")
+        raise violation("cannot_redeclare", _("only an interrupted character re-declares, once it resumes (seed "
+                                              "1.2)"))
     taken = [d for d in turn["declared"] if d["taken"]]
     total = len(taken) + len(a.actions)
     o = ctx.options
     if total > o.multi_action_max:
-        raise violation("too_many_actions", f"{len(taken)} taken + {len(a.actions)} new > {o.multi_action_max}",
+        raise violation("too_many_actions", _("{count} taken + {count_2} new > {multi_action_max}",
+                                              count=len(taken), count_2=len(a.actions),
+                                              multi_action_max=o.multi_action_max),
                         "actions")
     turn["declared"] = taken + [{"kind": x.kind, "note": x.note, "taken": False} for x in a.actions]
     turn["multi_action_penalty"] = min(turn["multi_action_penalty"], o.multi_action_step * (total - 1))
@@ -48,10 +52,10 @@ def run(ctx: Ctx, a) -> None:
         return
     turn = guards.own_turn(ctx, a.character_id)
     if turn["ran"]:
-        raise violation("already_ran", "running is once per turn (seed 1.3)")
+        raise violation("already_ran", _("running is once per turn (seed 1.3)"))
     if turn["rolled"]:
-        raise violation("run_must_be_declared", "the run is declared with the turn's actions, before its first "
-                        "roll (B19)")
+        raise violation("run_must_be_declared", _("the run is declared with the turn's actions, before its "
+                                                  "first roll (B19)"))
     roll = ctx.roller.plain(sheet["running_die"], "running_die")   # no ace (seed 1.3)
     turn["ran"], turn["run_roll"] = True, roll
     turn["turn_pace"] += roll
@@ -64,8 +68,9 @@ def _run_outside_combat(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
     sheet (twice Pace + the running die's top face, for half the Vigor die in minutes)."""
     guards.alive(ctx, cid)
     if "vigor" not in sheet["attributes"]:
-        raise violation("no_vigor_die", f"{sheet['name']} has no Vigor die: how long a run lasts outside combat "
-                        "is half of it (seed 1.3)")
+        raise violation("no_vigor_die", _("{name} has no Vigor die: how long a run lasts outside combat is half "
+                                          "of it (seed 1.3)",
+                                          name=sheet['name']))
     vigor = sheet["attributes"]["vigor"]["sides"]
     out = sustained_run(sheet["pace"], sheet["running_die"], vigor)
     ctx.emit("ran_outside_combat", {"character_id": cid, "pace": sheet["pace"], "running_die": sheet["running_die"],
@@ -81,8 +86,8 @@ def _cost(ctx: Ctx, segments: list) -> Fraction:
 def _budget(ctx: Ctx, turn: dict[str, Any], cost: Fraction) -> None:
     left = turn["turn_pace"] - Fraction(turn["movement_used"])
     if cost > left:
-        raise violation("exceeds_pace", f"this costs {as_json(cost)}\" of Pace; {as_json(left)}\" are left this "
-                        "turn (seed 1.3)")
+        raise violation("exceeds_pace", _("this costs {cost}\" of Pace; {left}\" are left this turn (seed 1.3)",
+                                          cost=as_json(cost), left=as_json(left)))
 
 
 def _charge(ctx: Ctx, character_id: str, cost: Fraction, what: dict[str, Any]) -> None:
@@ -105,7 +110,7 @@ def move(ctx: Ctx, a) -> None:
 
 def hazard_test(ctx: Ctx, a) -> None:
     """§4.25 / B22: the GM calls Athletics for a dangerous move; the move happens only on a success."""
-    guards.gm(ctx, "the GM calls movement hazards (seed 1.3)")
+    guards.gm(ctx, _("the GM calls movement hazards (seed 1.3)"))
     guards.alive(ctx, a.character_id)
     turn = turns.running_turn_of(ctx, a.character_id)
     cost = _cost(ctx, a.segments)
@@ -141,7 +146,8 @@ def jump(ctx: Ctx, a) -> None:
     longest = jump_max(a.direction, run_up, athletics)
     distance = longest if a.distance is None else Fraction(a.distance)
     if distance > longest:
-        raise violation("jump_too_far", f"at most {as_json(longest)}\" {a.direction} here (seed 1.3)", "distance")
+        raise violation("jump_too_far", _("at most {longest}\" {direction} here (seed 1.3)",
+                                          longest=as_json(longest), direction=a.direction), "distance")
     _budget(ctx, turn, run_up + distance)   # "Skakanie nie pozwala jednak przekroczyć limitu ruchu"
     base = jump_base(a.direction, run_up)
     context = {"direction": a.direction, "run_up": as_json(run_up), "distance": as_json(distance),
@@ -177,9 +183,9 @@ def ready_item(ctx: Ctx, a) -> None:
     free = at_hand and turn["free_items_readied"] < ctx.options.free_ready_items_per_turn
     if a.action_index is None:
         if not free:
-            raise violation("action_required", f"{a.item} needs a declared action: "
-                            + ("not at hand" if not at_hand else "two items were already readied free"),
-                            "action_index")
+            detail = (_("{item} needs a declared action: not at hand", item=a.item) if not at_hand
+                      else _("{item} needs a declared action: two items were already readied free", item=a.item))
+            raise violation("action_required", detail, "action_index")
         turn["free_items_readied"] += 1
     else:
         guards.action_slot(ctx, turn, a.action_index)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.action_deck import guards
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -72,14 +73,14 @@ def context(ctx: Ctx, character_id: str, action_index: int | None, free_action: 
     slot = ctx.slot(character_id)
     if slot is None or enc["phase"] not in RUNNING_PHASES:
         if action_index is not None:
-            raise violation("action_not_declared", "no turn of this character is running", "action_index")
+            raise violation("action_not_declared", _("no turn of this character is running"), "action_index")
         return {"turn": None, "action_index": None}
     if enc["current_turn"] != character_id:
         if not ctx.actor.is_gm:
-            raise violation("not_your_turn", f"it is not {ctx.name(character_id)}'s turn; out-of-turn tests are "
-                            "called by the GM")
+            raise violation("not_your_turn", _("it is not {name}'s turn; out-of-turn tests are called by the GM",
+                                               name=ctx.name(character_id)))
         if action_index is not None:
-            raise violation("action_not_declared", "the character's turn is not running", "action_index")
+            raise violation("action_not_declared", _("the character's turn is not running"), "action_index")
         return {"turn": None, "action_index": None}
     turn = guards.own_turn(ctx, character_id)
     if free_action:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.danger_pool import guards
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
@@ -55,17 +56,18 @@ def available(ctx: Ctx, cid: str) -> list[str]:
 def _owed(ctx: Ctx, cid: str) -> dict[str, Any]:
     sheet = guards.active(ctx, cid)
     if not sheet["pending_aftermath"]:
-        raise violation("no_pending_aftermath", f"{sheet['name']} owes no after-effect (§4.15)")
+        raise violation("no_pending_aftermath", _("{name} owes no after-effect (§4.15)", name=sheet['name']))
     sc = ctx.scene
     if sc is None or sc["kind"] != "planning":
-        raise violation("not_in_planning_scene", "after-effects are chosen during a planning scene (§4.15, A33)")
+        raise violation("not_in_planning_scene", _("after-effects are chosen during a planning scene (§4.15, "
+                                                   "A33)"))
     return sheet
 
 
 def _reduce(ctx: Ctx, cid: str, name: str, field: str) -> int:
     sheet = ctx.characters[cid]
     if ability(sheet, name, field) < 2:
-        raise violation("ability_too_low", "only an ability rated 2 or more can be reduced (§4.15)", field)
+        raise violation("ability_too_low", _("only an ability rated 2 or more can be reduced (§4.15)"), field)
     return sheet["abilities"][name]
 
 
@@ -73,14 +75,17 @@ def choose_aftermath(ctx: Ctx, a: Any) -> None:
     cid = a.character_id
     sheet = _owed(ctx, cid)
     if a.option in used(ctx, cid):
-        raise violation("aftermath_option_used", f"{a.option} was already used; the same option cannot be used "
-                        f"twice ({ctx.options.aftermath_scope} scope, §4.15)", "option")
+        raise violation("aftermath_option_used", _("{option} was already used; the same option cannot "
+                                                   "be used twice ({aftermath_scope} scope, §4.15)",
+                                                   option=a.option,
+                                                   aftermath_scope=ctx.options.aftermath_scope), "option")
     for name in ("ability", "target_character_id", "plan", "exit"):
         if getattr(a, name) is not None and name not in FIELDS[a.option]:
-            raise violation("field_not_applicable", f"{name} does not apply to {a.option}", name)
+            raise violation("field_not_applicable", _("{name} does not apply to {option}",
+                                                      name=name, option=a.option), name)
     for name in REQUIRED.get(a.option, ()):
         if getattr(a, name) is None:
-            raise violation("field_required", f"{a.option} needs {name}", name)
+            raise violation("field_required", _("{option} needs {name}", option=a.option, name=name), name)
     if a.option == "take_the_hit":
         _reduce(ctx, cid, a.ability, "ability")
         # A39: the GM may ask for another ability or description, so this waits for approval.
@@ -112,8 +117,8 @@ def _set_up(ctx: Ctx, cid: str, a: Any) -> None:
     ctx.sheet(target, "target_character_id")
     if target not in _victims(ctx, cid):
         guards.active(ctx, target, "target_character_id")
-        raise violation("invalid_set_up_target", "Set Someone Else Up picks another player's character "
-                        "(§4.15.2)", "target_character_id")
+        raise violation("invalid_set_up_target", _("Set Someone Else Up picks another "
+                                                   "player's character (§4.15.2)"), "target_character_id")
     victim = ctx.characters[target]
     rating = _reduce(ctx, target, a.ability, "ability")
     victim["abilities"][a.ability] = rating - 1
@@ -151,14 +156,16 @@ def review_aftermath(ctx: Ctx, a: Any) -> None:
     sheet = _owed(ctx, cid)
     prop = sheet["aftermath_proposal"]
     if prop is None or prop["state"] != "proposed":
-        raise violation("no_aftermath_proposal", f"{sheet['name']} has no proposal waiting for review (A39)",
+        raise violation("no_aftermath_proposal", _("{name} has no proposal waiting for review (A39)",
+                                                   name=sheet['name']),
                         "character_id")
     if a.decision == "request_change":
         prop.update(state="change_requested", note=a.note)
         ctx.emit("aftermath_change_requested", {"character_id": cid, "note": a.note})
         return
     if prop["option"] in used(ctx, cid):
-        raise violation("aftermath_option_used", f"{prop['option']} was already used (§4.15)", "character_id")
+        raise violation("aftermath_option_used", _("{option} was already used (§4.15)",
+                                                   option=prop['option']), "character_id")
     rating = _reduce(ctx, cid, prop["ability"], "character_id")
     sheet["abilities"][prop["ability"]] = rating - 1
     sheet["character_points"] += ctx.options.cp_per_accepted_reduction      # A10: accepting a reduction
@@ -170,9 +177,9 @@ def review_aftermath(ctx: Ctx, a: Any) -> None:
 def settle_aftermath(ctx: Ctx, a: Any) -> None:
     sheet = ctx.sheet(a.character_id)
     if not sheet["pending_aftermath"]:
-        raise violation("no_pending_aftermath", f"{sheet['name']} owes no after-effect (§4.15)")
+        raise violation("no_pending_aftermath", _("{name} owes no after-effect (§4.15)", name=sheet['name']))
     left = available(ctx, a.character_id)
     if left:
-        raise violation("aftermath_option_available", f"options remain: {', '.join(left)} (A35)")
+        raise violation("aftermath_option_available", _("options remain: {left} (A35)", left=', '.join(left)))
     sheet["pending_aftermath"], sheet["aftermath_proposal"] = False, None
     ctx.emit("aftermath_settled_by_gm", {"character_id": a.character_id, "text": a.text})

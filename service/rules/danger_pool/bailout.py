@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.danger_pool import guards, pool, rolls
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
@@ -17,11 +18,12 @@ def bail_out(ctx: Ctx, a: Any) -> None:
     in the scene to roll (A25); any ability, built like every pool (A23)."""
     sc = guards.action_scene(ctx, "round_end_window")
     if sc["leader_decision"] is not None:
-        raise violation("wrong_phase", f"the leader already chose to {sc['leader_decision']}")
+        raise violation("wrong_phase", _("the leader already chose to {leader_decision}",
+                                         leader_decision=sc['leader_decision']))
     guards.leader(sc, a.character_id)
     if sc["participation"][a.character_id] == "taken_out":
-        raise violation("leader_out_of_scene", "a taken-out leader cannot make the bail-out roll (A25); "
-                        "continue, or the GM closes the scene")
+        raise violation("leader_out_of_scene", _("a taken-out leader cannot make the bail-out roll (A25); "
+                                                 "continue, or the GM closes the scene"))
     guards.active(ctx, a.character_id)
     pool.plan(ctx, ctx.characters[a.character_id], a)      # validate before anything changes
     sc["leader_decision"] = "bail_out"
@@ -32,18 +34,19 @@ def bail_out(ctx: Ctx, a: Any) -> None:
 def extract(ctx: Ctx, a: Any) -> None:
     roll = guards.open_roll(ctx)
     if roll["state"] != "extraction_pending":
-        raise violation("wrong_phase", "extraction follows a won bail-out roll (§5.2)")
+        raise violation("wrong_phase", _("extraction follows a won bail-out roll (§5.2)"))
     sc = ctx.scene
     guards.leader(sc, a.character_id)
     ids = list(a.extracted_ids)
     if len(set(ids)) != len(ids):
-        raise violation("duplicate_character", "a character is listed twice", "extracted_ids")
+        raise violation("duplicate_character", _("a character is listed twice"), "extracted_ids")
     if len(ids) > roll["successes"]:
-        raise violation("too_many_extracted", f"{roll['successes']} success(es) pull out at most "
-                        f"{roll['successes']} character(s)", "extracted_ids")
+        raise violation("too_many_extracted", _("{successes} success(es) pull out at most "
+                                                "{successes} character(s)",
+                                                successes=roll['successes']), "extracted_ids")
     for i, cid in enumerate(ids):
         if cid not in sc["team"] or sc["participation"][cid] != "in_scene":
-            raise violation("not_extractable", f"{cid} is not a member still in the scene (A24)",
+            raise violation("not_extractable", _("{cid} is not a member still in the scene (A24)", cid=cid),
                             f"extracted_ids[{i}]")
     finish(ctx, sc, ids)
 

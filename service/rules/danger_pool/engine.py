@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
+from service.i18n.message import _
 from service.rules.base import Actor, Event, gm_only, not_your_character, not_yours
 from service.rules.danger_pool import aftermath, awaiting, bailout, records, rolls, rounds, scenes
 from service.rules.danger_pool.actions import ADAPTER
@@ -30,13 +31,14 @@ def authorize(ctx: Ctx, action: BaseModel) -> None:
     """GM-only moves are 403 for players; a player acts only for characters they control."""
     sender = type(action).sender
     if sender == "gm" and not ctx.actor.is_gm:
-        raise gm_only(f"only the GM may send {action.type}", field="type")
+        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
     if sender == "owner":
         sheet = ctx.sheet(action.character_id)
         if not ctx.actor.controls(action.character_id):
-            raise not_your_character(f"you do not control {action.character_id}", field="character_id")
+            raise not_your_character(_("you do not control {character_id}",
+                                       character_id=action.character_id), field="character_id")
         if not ctx.actor.is_gm and sheet.get("status") == "traitor_npc":
-            raise not_yours(sheet["name"], "betrayed the team and is a GM character (§4.15.3)")
+            raise not_yours(sheet["name"], _("betrayed the team and is a GM character (§4.15.3)"))
 
 
 def refresh(ctx: Ctx) -> None:

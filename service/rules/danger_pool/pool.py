@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.sheet import ability
@@ -15,9 +16,11 @@ def _ids(items: list[str], known: set[str], kind: str, field: str) -> list[str]:
     seen: set[str] = set()
     for i, item in enumerate(items):
         if item not in known:
-            raise violation(f"unknown_{kind}", f"no {kind} {item!r} on this sheet", f"{field}[{i}]")
+            raise violation(f"unknown_{kind}", _("no {kind} {item!r} on this sheet",
+                                                 kind=kind, item=item), f"{field}[{i}]")
         if item in seen:
-            raise violation(f"duplicate_{kind}", f"{kind} {item!r} is listed twice; each counts once",
+            raise violation(f"duplicate_{kind}", _("{kind} {item!r} is listed twice; each counts once",
+                                                   kind=kind, item=item),
                             f"{field}[{i}]")
         seen.add(item)
     return list(items)
@@ -27,7 +30,8 @@ def plan(ctx: Ctx, sheet: dict[str, Any], a: Any) -> dict[str, Any]:
     rating = ability(sheet, a.ability, "ability")
     legends = _ids(a.legends, {x["legend_id"] for x in sheet["legends"]}, "legend", "legends")
     if a.equipment is not None and a.equipment not in {x["item_id"] for x in sheet["equipment"]}:
-        raise violation("unknown_equipment", f"no item {a.equipment!r} on this sheet", "equipment")
+        raise violation("unknown_equipment", _("no item {equipment!r} on this sheet",
+                                               equipment=a.equipment), "equipment")
     if ctx.options.scar_penalty_mode == "all":
         scars = [s["scar_id"] for s in sheet["scars"]]          # A9 toggle: the input is ignored
     else:
@@ -35,11 +39,15 @@ def plan(ctx: Ctx, sheet: dict[str, Any], a: Any) -> dict[str, Any]:
     spends = list(a.cp_spends)
     limit = ctx.options.max_cp_spends_per_roll
     if limit is not None and len(spends) > limit:                # A16: "a point", singular
-        raise violation("too_many_character_point_spends", f"at most {limit} character point(s) per roll "
-                        "(max_cp_spends_per_roll)", "cp_spends")
+        raise violation("too_many_character_point_spends", _("at most {limit} character point(s) "
+                                                             "per roll (max_cp_spends_per_roll)",
+                                                             limit=limit), "cp_spends")
     if len(spends) > sheet["character_points"]:
-        raise violation("not_enough_character_points", f"{sheet['name']} has {sheet['character_points']} "
-                        f"character point(s), needs {len(spends)}", "cp_spends")
+        raise violation("not_enough_character_points", _("{name} has {character_points} character "
+                                                         "point(s), needs {count}",
+                                                         name=sheet['name'],
+                                                         character_points=sheet['character_points'],
+                                                         count=len(spends)), "cp_spends")
     risks = spends.count("risk")
     size = (rating + len(legends) + (1 if a.equipment else 0) - len(scars)
             + ctx.options.risk_extra_dice * risks)

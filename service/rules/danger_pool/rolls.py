@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.danger_pool import guards, pool, rounds
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
@@ -126,7 +127,7 @@ def choose_tie(ctx: Ctx, a: Any) -> None:
     roll = guards.open_roll(ctx)
     guards.roll_actor(roll, a.character_id)
     if roll["state"] not in ("rolled", "tie_pending") or not roll["tie"]:
-        raise violation("no_tie", "the open roll is not tied (§4.7)")
+        raise violation("no_tie", _("the open roll is not tied (§4.7)"))
     sc = ctx.scene
     if a.option == "back_down":
         roll["tie_choices"].append({"option": a.option, "die_index": None})
@@ -137,14 +138,15 @@ def choose_tie(ctx: Ctx, a: Any) -> None:
     tied = [i for i, d in enumerate(roll["danger_dice"]) if d != ctx.top and d == roll["danger_max"]]
     index = tied[0] if a.die_index is None else a.die_index
     if index not in tied:
-        raise violation("invalid_tie_die", f"danger die {index} does not show the tied {roll['danger_max']}; "
-                        f"pick one of {tied}", "die_index")
+        raise violation("invalid_tie_die", _("danger die {index} does not show the tied "
+                                             "{danger_max}; pick one of {tied}",
+                                             index=index, danger_max=roll['danger_max'], tied=tied), "die_index")
     stupid = a.option == "do_something_stupid"
     if stupid and roll["danger_max"] == 1:
         # Not in the spec: turning a 1 into a 1 leaves the tie as it was, so the player could add danger
         # dice forever without the roll ever ending. Take the Hit or Back Down end it.
-        raise violation("stupid_changes_nothing", "the tie is on 1: turning the die to 1 changes nothing; take "
-                        "the hit or back down", "option")
+        raise violation("stupid_changes_nothing", _("the tie is on 1: turning the die to 1 changes "
+                                                    "nothing; take the hit or back down"), "option")
     roll["danger_dice"][index] = 1 if stupid else ctx.top
     roll["stupid_adds"] += 1 if stupid else 0
     roll["tie_choices"].append({"option": a.option, "die_index": index})
@@ -159,8 +161,8 @@ def choose_tie(ctx: Ctx, a: Any) -> None:
 def _gm_window(ctx: Ctx) -> dict[str, Any]:
     roll = guards.open_roll(ctx)
     if roll["state"] != "rolled":
-        raise violation("reroll_window_closed", "the GM's window on this roll closed when it was confirmed "
-                        "or a tie choice was made (A13)")
+        raise violation("reroll_window_closed", _("the GM's window on this roll closed when it was confirmed or "
+                                                  "a tie choice was made (A13)"))
     return roll
 
 
@@ -176,13 +178,15 @@ def element_reroll(ctx: Ctx, a: Any) -> None:
     sc = ctx.scene
     el = next((e for e in sc["elements"] if e["element_id"] == a.element_id), None)
     if el is None:
-        raise violation("unknown_element", f"no element {a.element_id!r} in this scene", "element_id")
+        raise violation("unknown_element", _("no element {element_id!r} in this scene",
+                                             element_id=a.element_id), "element_id")
     limit = ctx.options.element_rerolls_per_element_per_scene
     if limit is not None and el["rerolls_used"] >= limit:
-        raise violation("element_exhausted", f"{el['text']} already rerolled {limit} time(s) this scene (A13)",
+        raise violation("element_exhausted", _("{text} already rerolled {limit} time(s) this scene (A13)",
+                                               text=el['text'], limit=limit),
                         "element_id")
     # ALL danger dice of this roll are rerolled; the new roll fully replaces the old one (A13, A44).
-    dice = [ctx.roll("danger_reroll") for _ in roll["danger_dice"]]
+    dice = [ctx.roll("danger_reroll") for _n in roll["danger_dice"]]
     roll["danger_dice"] = [d.face for d in dice]
     roll["danger_dice_rolls"].append(list(roll["danger_dice"]))
     el["rerolls_used"] += 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.danger_pool import guards
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
@@ -57,10 +58,12 @@ def after_action(ctx: Ctx, sc: dict[str, Any], cid: str) -> None:
 def member_may_act(ctx: Ctx, sc: dict[str, Any], cid: str) -> dict[str, Any]:
     sheet = guards.in_scene(ctx, sc, cid)
     if cid in sc["acted_this_round"]:
-        raise violation("already_acted_this_round", f"{sheet['name']} already acted in round {sc['round']}")
+        raise violation("already_acted_this_round", _("{name} already acted in round {round}",
+                                                      name=sheet['name'], round=sc['round']))
     if sc["leader_first_pending"] and cid != sc["leader_id"]:
-        raise violation("leader_acts_first", f"the leader {ctx.name(sc['leader_id'])} may act first; they "
-                        "act or waive (the GM may waive for them)")
+        raise violation("leader_acts_first", _("the leader {name} may act first; they act or waive (the GM may "
+                                               "waive for them)",
+                                               name=ctx.name(sc['leader_id'])))
     return sheet
 
 
@@ -68,7 +71,7 @@ def waive_first(ctx: Ctx, a: Any) -> None:
     sc = guards.action_scene(ctx, "round_open")
     guards.leader(sc, a.character_id)
     if not sc["leader_first_pending"]:
-        raise violation("wrong_phase", "the leader-first window is not open")
+        raise violation("wrong_phase", _("the leader-first window is not open"))
     sc["leader_first_pending"] = False
     ctx.emit("leader_waived_first", {"scene_id": sc["id"], "round": sc["round"]})
 
@@ -85,7 +88,8 @@ def pass_turn(ctx: Ctx, a: Any) -> None:
 def _decision_open(ctx: Ctx) -> dict[str, Any]:
     sc = guards.action_scene(ctx, "round_end_window")
     if sc["leader_decision"] is not None:
-        raise violation("wrong_phase", f"the leader already chose to {sc['leader_decision']}")
+        raise violation("wrong_phase", _("the leader already chose to {leader_decision}",
+                                         leader_decision=sc['leader_decision']))
     return sc
 
 
@@ -104,20 +108,20 @@ def continue_scene(ctx: Ctx, a: Any) -> None:
 def next_round(ctx: Ctx, a: Any) -> None:
     sc = guards.action_scene(ctx, "round_end_window")
     if sc["leader_decision"] != "continue":
-        raise violation("wrong_phase", "the leader has not chosen to continue yet (§4.13)")
+        raise violation("wrong_phase", _("the leader has not chosen to continue yet (§4.13)"))
     start_round(ctx, sc)
 
 
 def raise_alarm(ctx: Ctx, a: Any) -> None:
     sc = guards.action_scene(ctx, "round_open", "roll_open", "round_end_window", "bail_out_roll")
     if sc["alarm_used"]:
-        raise violation("alarm_already_used", "the alarm may be raised once per scene (§4.10)")
+        raise violation("alarm_already_used", _("the alarm may be raised once per scene (§4.10)"))
     boundary = ctx.options.alarm_timing == "round_boundary"
     if boundary and not (sc["phase"] == "round_end_window" and sc["leader_decision"] == "continue"):
-        raise violation("alarm_not_now", "the alarm comes at a round's end, after the leader chose to "
-                        "continue (A12, alarm_timing = round_boundary)")
+        raise violation("alarm_not_now", _("the alarm comes at a round's end, after the leader chose to "
+                                           "continue (A12, alarm_timing = round_boundary)"))
     if sc["phase"] == "bail_out_roll" or sc["leader_decision"] == "bail_out":
-        raise violation("alarm_not_now", "the team is bailing out before any alarm (§4.13)")
+        raise violation("alarm_not_now", _("the team is bailing out before any alarm (§4.13)"))
     sc["alarm_used"], sc["alarm_amount"] = True, a.amount
     sc["danger_pool_size"] += a.amount
     ctx.emit("danger_added_alarm", {"scene_id": sc["id"], "added": a.amount,

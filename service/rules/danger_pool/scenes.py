@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.danger_pool import guards, rounds
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
@@ -25,8 +26,8 @@ def configure_scene(ctx: Ctx, a: Any) -> None:
     leader = sc["leader_id"] if a.leader_id is None else a.leader_id
     if leader != sc["leader_id"] and sc["predecessor_scene_id"] is not None \
             and ctx.characters.get(sc["leader_id"], {}).get("status") == "active":
-        raise violation("leader_fixed_after_bail_out", "play continues with the same leader after a bail-out "
-                        "(§4.13)", "leader_id")
+        raise violation("leader_fixed_after_bail_out", _("play continues with the same leader "
+                                                         "after a bail-out (§4.13)"), "leader_id")
     if a.team is not None or leader != sc["leader_id"]:
         team = list(a.team) if a.team is not None else sc["team"]
         guards.team(ctx, team, leader)
@@ -64,7 +65,7 @@ def create_planning_scene(ctx: Ctx, a: Any) -> None:
     team = a.team if a.team is not None else sorted(
         c for c, s in ctx.characters.items() if s.get("status") == "active")
     if len(set(team)) != len(team):
-        raise violation("duplicate_character", "a character is listed twice", "team")
+        raise violation("duplicate_character", _("a character is listed twice"), "team")
     for i, cid in enumerate(team):
         guards.active(ctx, cid, f"team[{i}]")
     sc = {"id": ctx.next_id("scene", "scene-"), "kind": "planning", "team": list(team), "phase": "open",
@@ -79,8 +80,9 @@ def end_scene_move(ctx: Ctx, a: Any) -> None:
     if sc["kind"] == "planning":
         owed = sorted(c for c, s in ctx.characters.items() if s.get("pending_aftermath"))
         if owed:                                          # A33: chosen before the planning scene closes
-            raise violation("aftermath_pending", f"{', '.join(ctx.name(c) for c in owed)} must choose an "
-                            "after-effect before this planning scene ends (§4.15)")
+            raise violation("aftermath_pending", _("{items} must choose an after-effect before this planning "
+                                                   "scene ends (§4.15)",
+                                                   items=', '.join(ctx.name(c) for c in owed)))
         end_scene(ctx, sc, "ended")
         return
     end_scene(ctx, sc, "closed_by_gm")

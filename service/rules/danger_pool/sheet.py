@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import Field
 
+from service.i18n.message import _
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.fields import Label, Model, Text
 from service.rules.danger_pool.options import Options
@@ -29,15 +30,16 @@ class CharacterInput(Model):
 
 def new_character(data: CharacterInput, options: Options) -> dict[str, Any]:
     if not data.abilities:
-        raise violation("abilities_required", "a character needs at least one ability (§4.4 starts from "
-                        "its rating)", "abilities")
+        raise violation("abilities_required", _("a character needs at least one ability (§4.4 "
+                                                "starts from its rating)"), "abilities")
     seen: set[str] = set()
     for name, rating in data.abilities.items():
         if name.casefold() in seen:
-            raise violation("duplicate_ability", f"ability {name!r} is listed twice", f"abilities.{name}")
+            raise violation("duplicate_ability", _("ability {name!r} is listed twice",
+                                                   name=name), f"abilities.{name}")
         seen.add(name.casefold())
         if not 1 <= rating <= 99:
-            raise violation("invalid_ability_rating", f"{name} must be rated 1 to 99 (§3.3: each ≥ 1)",
+            raise violation("invalid_ability_rating", _("{name} must be rated 1 to 99 (§3.3: each ≥ 1)", name=name),
                             f"abilities.{name}")
     stamina = data.stamina_max or options.stamina_max_default
     return {
@@ -64,7 +66,8 @@ def new_character(data: CharacterInput, options: Options) -> dict[str, Any]:
 
 def ability(sheet: dict[str, Any], name: str, field: str) -> int:
     if name not in sheet["abilities"]:
-        raise violation("unknown_ability", f"{sheet['name']} has no ability {name!r}", field)
+        raise violation("unknown_ability", _("{name} has no ability {name_2!r}",
+                                             name=sheet['name'], name_2=name), field)
     return sheet["abilities"][name]
 
 

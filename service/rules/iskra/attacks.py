@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import checks, derived, guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -23,7 +24,7 @@ def _item(sheet: dict[str, Any], item_id: str | None) -> dict[str, Any] | None:
         return None
     item = next((i for i in sheet["inventory"] if i["item_id"] == item_id), None)
     if item is None:
-        raise violation("unknown_item", f"no item {item_id} on this sheet", "item_id")
+        raise violation("unknown_item", _("no item {item_id} on this sheet", item_id=item_id), "item_id")
     return item
 
 
@@ -49,19 +50,21 @@ def attack(ctx: Ctx, a: Any) -> None:
     guards.gm_field(ctx, "wounds", a.wounds is not None)
     guards.gm_field(ctx, "critical_bonus_wounds", a.critical_bonus_wounds != 0)
     if a.mode == "melee" and a.distance != "reach":
-        raise violation("melee_needs_reach", "a melee attack needs the target at reach (7-B38)", "distance")
+        raise violation("melee_needs_reach", _("a melee attack needs the target at reach (7-B38)"), "distance")
     _target(ctx, a.target_id)
     _item(sheet, a.item_id)
     if a.offhand:
         if not derived.has_ability(sheet, "ambidexterity"):
-            raise violation("ability_required", "an off-hand attack needs Oburęczność (L293)", "offhand")
+            raise violation("ability_required", _("an off-hand attack needs Oburęczność (L293)"), "offhand")
         enc = ctx.encounter
         if enc is not None and ctx.participant(a.character_id) is not None:
             budget = enc["budget"].get(a.character_id) or {}
             if turns.current(enc) == a.character_id and \
                     budget.get("offhand_attacks", 0) >= ctx.options.offhand_attacks_per_turn:
-                raise violation("offhand_limit_reached", f"at most {ctx.options.offhand_attacks_per_turn} "
-                                "off-hand attack(s) per turn (7-B40)", "offhand")
+                limit = ctx.options.offhand_attacks_per_turn
+                raise violation("offhand_limit_reached", _("at most {offhand_attacks_per_turn} off-hand attack(s) "
+                                                           "per turn (7-B40)", offhand_attacks_per_turn=limit),
+                                "offhand")
         if turns.spend(ctx, a.character_id, "minor"):
             ctx.encounter["budget"][a.character_id]["offhand_attacks"] += 1
     else:
@@ -82,7 +85,7 @@ def help_(ctx: Ctx, a: Any) -> None:
     guards.acting(ctx, a.character_id)
     guards.alive(ctx, a.beneficiary_id, "beneficiary_id")
     if a.character_id == a.beneficiary_id:
-        raise violation("cannot_help_self", "Help is given to another character (L165)", "beneficiary_id")
+        raise violation("cannot_help_self", _("Help is given to another character (L165)"), "beneficiary_id")
     if ctx.participant(a.character_id) is not None:
         guards.no_pending(ctx)
         turns.spend(ctx, a.character_id, "major")  # Pomoc is a Major Action (L165)
@@ -90,10 +93,12 @@ def help_(ctx: Ctx, a: Any) -> None:
         return
     t = checks.active(ctx)
     if t["character_id"] != a.beneficiary_id:
-        raise violation("no_pending_test", f"{a.beneficiary_id} has no open test to help with", "beneficiary_id")
+        raise violation("no_pending_test", _("{beneficiary_id} has no open test to help with",
+                                             beneficiary_id=a.beneficiary_id), "beneficiary_id")
     checks.stage(t, "pre_roll")
     if any(h["character_id"] == a.character_id for h in t["helpers"]):
-        raise violation("already_helping", f"{a.character_id} already helps this test", "character_id")
+        raise violation("already_helping", _("{character_id} already helps this test",
+                                             character_id=a.character_id), "character_id")
     t["helpers"].append({"character_id": a.character_id, "description": a.description})
     checks.recompute(ctx, t)  # +2 once however many helpers (L165, IS-E6 D4)
     checks.emit_test(ctx, "help_attached", t, helper_id=a.character_id)

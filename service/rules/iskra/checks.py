@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import derived
 from service.rules.iskra.catalogue import PHYSICAL
 from service.rules.iskra.context import Ctx
@@ -53,8 +54,9 @@ def recompute(ctx: Ctx, t: dict[str, Any]) -> None:
 def check_trait_indices(sheet: dict[str, Any], key: str, indices: list[int]) -> None:
     for i in indices:
         if not 0 <= i < len(sheet[key]):
-            raise violation("unknown_predisposition", f"{key}[{i}] does not exist on this sheet "
-                            f"({len(sheet[key])} entries)", key)
+            raise violation("unknown_predisposition", _("{key}[{i}] does not exist on this sheet ({count} "
+                                                        "entries)",
+                                                        key=key, i=i, count=len(sheet[key])), key)
 
 
 def build(ctx: Ctx, cid: str, attribute: str, purpose: str, *, context: str = "general",
@@ -117,11 +119,12 @@ def active(ctx: Ctx, test_id: str | None = None) -> dict[str, Any]:
     p = ctx.table["pending"]
     t = p if p is not None and p["kind"] == "test" else (p or {}).get("dodge_test")
     if t is None or (test_id is not None and test_id != t["id"]):
-        raise violation("no_pending_test", f"no open test {test_id or ''}".strip(), "test_id")
+        raise violation("no_pending_test", (_("no open test {test_id}", test_id=test_id) if test_id
+                        else _("no open test")), "test_id")
     return t
 
 
 def stage(t: dict[str, Any], *stages: str) -> None:
     if t["stage"] not in stages:
-        raise violation("wrong_stage", f"test {t['id']} is in {t['stage']}; this needs {' or '.join(stages)} "
-                        "(spec 5.1)", "type")
+        raise violation("wrong_stage", _("test {id} is in {stage}; this needs {stages} (spec 5.1)",
+                                         id=t['id'], stage=t['stage'], stages=' or '.join(stages)), "type")

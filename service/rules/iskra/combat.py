@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -15,28 +16,29 @@ def _bad(detail: str, field: str = "sides") -> None:
 def start_combat(ctx: Ctx, a: Any) -> None:
     guards.no_pending(ctx)
     if ctx.encounter is not None:
-        raise violation("combat_in_progress", f"combat {ctx.encounter['id']} is still running; end it first")
+        raise violation("combat_in_progress", _("combat {id} is still running; end it first",
+                                                id=ctx.encounter['id']))
     if len(a.sides) < 2:
-        _bad("combat alternates between two or more sides (L157)")
+        _bad(_("combat alternates between two or more sides (L157)"))
     hazards = {h.participant_id: h.name for h in a.hazards}
     participants: dict[str, dict[str, Any]] = {}
     for i, side in enumerate(a.sides):
         if not side.participant_ids:
-            _bad(f"side {side.side_id} has nobody in it", f"sides[{i}].participant_ids")
+            _bad(_("side {side_id} has nobody in it", side_id=side.side_id), f"sides[{i}].participant_ids")
         for pid in side.participant_ids:
             if pid in participants:
-                _bad(f"{pid} is on two sides", f"sides[{i}].participant_ids")
+                _bad(_("{pid} is on two sides", pid=pid), f"sides[{i}].participant_ids")
             kind = "hazard" if pid in hazards else "character"
             if kind == "character":
                 guards.alive(ctx, pid, f"sides[{i}].participant_ids")
             participants[pid] = {"id": pid, "kind": kind, "side_id": side.side_id, "removed": False,
                                  "name": hazards.get(pid) or ctx.characters[pid]["name"]}
     if len({s.side_id for s in a.sides}) != len(a.sides):
-        _bad("side ids must differ")
+        _bad(_("side ids must differ"))
     if set(hazards) - set(participants):
-        _bad("every hazard must be on a side", "hazards")
+        _bad(_("every hazard must be on a side"), "hazards")
     if a.initiator_id not in participants:
-        _bad("the initiator must be a participant (L157)", "initiator_id")
+        _bad(_("the initiator must be a participant (L157)"), "initiator_id")
     # 7-B27: the GM's cyclic side order starts with the initiator's side ("A").
     sides = [s.model_dump() for s in a.sides]
     first = next(n for n, s in enumerate(sides) if a.initiator_id in s["participant_ids"])
@@ -58,7 +60,7 @@ def start_combat(ctx: Ctx, a: Any) -> None:
 def _enc(ctx: Ctx) -> dict[str, Any]:
     enc = ctx.encounter
     if enc is None:
-        raise violation("no_combat", "no combat is running")
+        raise violation("no_combat", _("no combat is running"))
     return enc
 
 
@@ -67,9 +69,9 @@ def join_combat(ctx: Ctx, a: Any) -> None:
     enc = _enc(ctx)
     side = next((s for s in enc["sides"] if s["side_id"] == a.side_id), None)
     if side is None:
-        _bad(f"no side {a.side_id}", "side_id")
+        _bad(_("no side {side_id}", side_id=a.side_id), "side_id")
     if a.participant_id in enc["participants"]:
-        _bad(f"{a.participant_id} is already a participant", "participant_id")
+        _bad(_("{participant_id} is already a participant", participant_id=a.participant_id), "participant_id")
     if a.kind == "character":
         guards.alive(ctx, a.participant_id, "participant_id")
     name = a.name or (ctx.characters[a.participant_id]["name"] if a.kind == "character" else a.participant_id)
@@ -86,7 +88,8 @@ def join_combat(ctx: Ctx, a: Any) -> None:
 def remove_participant(ctx: Ctx, a: Any) -> None:
     enc = _enc(ctx)
     if ctx.participant(a.participant_id) is None:
-        raise violation("not_a_participant", f"{a.participant_id} is not in this combat", "participant_id")
+        raise violation("not_a_participant", _("{participant_id} is not in this combat",
+                                               participant_id=a.participant_id), "participant_id")
     enc["participants"][a.participant_id]["removed"] = True
     enc["ready"][a.participant_id] = None
     ctx.emit("participant_removed", {"encounter_id": enc["id"], "participant_id": a.participant_id})

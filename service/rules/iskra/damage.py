@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import checks, guards, health, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -92,10 +93,11 @@ def reduce_now(ctx: Ctx, dmg: dict[str, Any], amount: int, description: str) -> 
 def pending_damage(ctx: Ctx, damage_id: str | None, *stages: str) -> dict[str, Any]:
     p = ctx.table["pending"]
     if p is None or p["kind"] != "damage" or (damage_id is not None and damage_id != p["id"]):
-        raise violation("no_pending_damage", f"no pending damage {damage_id or ''}".strip(), "damage_id")
+        raise violation("no_pending_damage", (_("no pending damage {damage_id}", damage_id=damage_id) if damage_id
+                        else _("no pending damage")), "damage_id")
     if stages and p["stage"] not in stages:
-        raise violation("wrong_stage", f"damage {p['id']} is in {p['stage']}; this needs {' or '.join(stages)} "
-                        "(spec 5.2)", "type")
+        raise violation("wrong_stage", _("damage {id} is in {stage}; this needs {stages} (spec 5.2)",
+                                         id=p['id'], stage=p['stage'], stages=' or '.join(stages)), "type")
     return p
 
 

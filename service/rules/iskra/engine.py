@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from service.dice.types import DiceSource
+from service.i18n.message import _
 from service.rules import awaiting as shared_awaiting
 from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.iskra import (
@@ -55,10 +56,11 @@ ON_PENDING = frozenset({"roll", "accept_test", "reroll", "focus_adjust", "use_gl
 def _authorize(actor: Actor, action: BaseModel) -> None:
     sender = ACTION_SENDERS[action.type]
     if sender == "gm" and not actor.is_gm:
-        raise gm_only(f"only the GM may send {action.type}", field="type")
+        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
     cid = getattr(action, "character_id", None)
     if sender == "owner" and cid is not None and not actor.controls(cid):
-        raise not_your_character(f"a player acts only for their own characters, not {cid}", field="character_id")
+        raise not_your_character(_("a player acts only for their own characters, not {cid}",
+                                   cid=cid), field="character_id")
 
 
 def _refresh(ctx: Ctx) -> None:
@@ -113,8 +115,8 @@ class IskraSystem:
         ctx = Ctx(state, actor, dice)
         held = ctx.table["pending"]
         if held is not None and action.type not in ON_PENDING:
-            raise violation("pending_first", f"finish the pending {held['kind']} {held['id']} first "
-                            "(spec 5.1, 5.2)", "type")
+            raise violation("pending_first", _("finish the pending {kind} {id} first (spec 5.1, 5.2)",
+                                               kind=held['kind'], id=held['id']), "type")
         HANDLERS[action.type](ctx, action)
         _refresh(ctx)
         return ctx.state, ctx.events

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import checks, damage, guards, resolve
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -12,7 +13,8 @@ from service.rules.iskra.errors import violation
 def _afford(ctx: Ctx, cid: str, cost: int, field: str) -> dict[str, Any]:
     sheet = ctx.characters[cid]
     if sheet["focus_points"] < cost:
-        raise violation("not_enough_focus", f"{cid} has {sheet['focus_points']} PS; this needs {cost}", field)
+        raise violation("not_enough_focus", _("{cid} has {focus_points} PS; this needs {cost}",
+                                              cid=cid, focus_points=sheet['focus_points'], cost=cost), field)
     return sheet
 
 
@@ -53,7 +55,7 @@ def reroll(ctx: Ctx, a: Any) -> None:
     guards.owner(ctx, t["character_id"])
     checks.stage(t, "post_roll")
     if t["rerolled"]:
-        raise violation("already_rerolled", "a test may be rerolled only once; the second result binds (L74)",
+        raise violation("already_rerolled", _("a test may be rerolled only once; the second result binds (L74)"),
                         "test_id")
     _afford(ctx, t["character_id"], ctx.options.reroll_cost_fp, "test_id")
     _request(ctx, t, t["character_id"], "reroll", ctx.options.reroll_cost_fp, a.description)
@@ -64,7 +66,7 @@ def focus_adjust(ctx: Ctx, a: Any) -> None:
     guards.owner(ctx, t["character_id"])
     checks.stage(t, "pre_roll", "post_roll")
     if t["stage"] == "post_roll" and not ctx.options.focus_adjust_after_roll:
-        raise violation("adjust_after_roll_disabled", "this campaign spends PS ±1 only before the roll (7-B4)",
+        raise violation("adjust_after_roll_disabled", _("this campaign spends PS ±1 only before the roll (7-B4)"),
                         "amount")
     _afford(ctx, t["character_id"], abs(a.amount), "amount")
     _request(ctx, t, t["character_id"], "adjust", a.amount, a.description)
@@ -74,7 +76,8 @@ def reduce_damage(ctx: Ctx, a: Any) -> None:
     dmg = damage.pending_damage(ctx, a.damage_id, "focus_window")
     guards.owner(ctx, dmg["target_id"])
     if a.amount > dmg["wounds"]:
-        raise violation("reduce_exceeds_wounds", f"only {dmg['wounds']} Wounds are incoming (L76)", "amount")
+        raise violation("reduce_exceeds_wounds", _("only {wounds} Wounds are incoming (L76)",
+                                                   wounds=dmg['wounds']), "amount")
     _afford(ctx, dmg["target_id"], a.amount, "amount")
     _request(ctx, dmg, dmg["target_id"], "reduce_damage", a.amount, a.description)
 
@@ -84,7 +87,7 @@ def _awaiting(ctx: Ctx) -> dict[str, Any]:
     for item in (p, (p or {}).get("dodge_test")):
         if item is not None and item["stage"] == "awaiting_gm_approval":
             return item
-    raise violation("no_focus_request", "no PS spend is waiting for the GM", "type")
+    raise violation("no_focus_request", _("no PS spend is waiting for the GM"), "type")
 
 
 def approve_focus(ctx: Ctx, a: Any) -> None:

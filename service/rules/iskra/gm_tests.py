@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import checks, guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -13,10 +14,11 @@ def _helpers(ctx: Ctx, cid: str, helpers: list[Any]) -> list[dict[str, Any]]:
     for i, h in enumerate(helpers):
         guards.alive(ctx, h.character_id, f"helpers[{i}].character_id")
         if h.character_id == cid:
-            raise violation("cannot_help_self", "a character cannot help their own test (L165)",
+            raise violation("cannot_help_self", _("a character cannot help their own test (L165)"),
                             f"helpers[{i}].character_id")
         if h.character_id in seen:
-            raise violation("already_helping", f"{h.character_id} is listed twice", f"helpers[{i}].character_id")
+            raise violation("already_helping", _("{character_id} is listed twice",
+                                                 character_id=h.character_id), f"helpers[{i}].character_id")
         seen.add(h.character_id)
     return [h.model_dump() for h in helpers]
 
@@ -27,8 +29,8 @@ def open_test(ctx: Ctx, a: Any) -> None:
     guards.alive(ctx, a.character_id)
     helpers = _helpers(ctx, a.character_id, a.helpers)
     if helpers and ctx.participant(a.character_id) is not None:
-        raise violation("option_disabled", "in combat Help is the helper's Major Action and gives a help token "
-                        "(7-B25); send help in the helper's turn", "helpers")
+        raise violation("option_disabled", _("in combat Help is the helper's Major Action and gives "
+                                             "a help token (7-B25); send help in the helper's turn"), "helpers")
     t = checks.build(ctx, a.character_id, a.attribute, "general", context=a.context,
                      detect_target_id=a.detect_target_id, gm_modifiers=[m.model_dump() for m in a.modifiers],
                      predispositions=a.predispositions, weaknesses=a.weaknesses, helpers=helpers, intent=a.intent)
@@ -51,7 +53,7 @@ def adjust_test(ctx: Ctx, a: Any) -> None:
     t["gm_modifiers"] += [m.model_dump() for m in a.add_modifiers]
     if a.wounds is not None or a.critical_bonus_wounds is not None:
         if t["attack"] is None:
-            raise violation("wounds_required", "Wounds belong to attack tests", "wounds")
+            raise violation("wounds_required", _("Wounds belong to attack tests"), "wounds")
         if a.wounds is not None:
             t["attack"]["wounds"] = a.wounds
         if a.critical_bonus_wounds is not None:

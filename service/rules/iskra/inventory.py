@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import derived, guards
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -12,7 +13,7 @@ from service.rules.iskra.errors import violation
 def _find(sheet: dict[str, Any], item_id: str) -> dict[str, Any]:
     item = next((i for i in sheet["inventory"] if i["item_id"] == item_id), None)
     if item is None:
-        raise violation("unknown_item", f"no item {item_id} on this sheet", "item_id")
+        raise violation("unknown_item", _("no item {item_id} on this sheet", item_id=item_id), "item_id")
     return item
 
 
@@ -25,8 +26,10 @@ def _fits(ctx: Ctx, cid: str, sheet: dict[str, Any], extra: int, field: str) -> 
     """Invariant 4: the load never exceeds twice the capacity (L134 'maksymalnie dwukrotnie')."""
     if derived.encumbrance(sheet, ctx.options, extra) == "over_limit":
         cap = derived.capacity(sheet, ctx.options)
-        raise violation("over_carry_limit", f"{cid} can carry at most {2 * cap} (capacity {cap}); the load would "
-                        f"be {derived.load(sheet) + extra} (L134)", field)
+        raise violation("over_carry_limit", _("{cid} can carry at most {value} (capacity {cap}); the "
+                                              "load would be {load} (L134)",
+                                              cid=cid, value=2 * cap, cap=cap,
+                                              load=derived.load(sheet) + extra), field)
 
 
 def _report(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> dict[str, Any]:
@@ -40,7 +43,8 @@ def add_item(ctx: Ctx, a: Any) -> None:
     guards.gm_field(ctx, "protects_from_temperature", a.protects_from_temperature)
     if a.weight > 2 and not ctx.actor.is_gm:
         # L319: lifting Weight > 2 is impossible or needs a Strength test; the GM rules which (7-B22).
-        raise violation("heavy_item_requires_gm", "items heavier than 2 are lifted only as the GM rules", "weight")
+        raise violation("heavy_item_requires_gm", _("items heavier than 2 are lifted only as the GM "
+                                                    "rules"), "weight")
     if a.carried:
         _fits(ctx, a.character_id, sheet, a.weight, "weight")
     item = {"item_id": _next_id(sheet), "name": a.name, "weight": a.weight, "carried": a.carried,

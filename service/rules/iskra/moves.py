@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.base import gm_only
 from service.rules.iskra import guards, turns
 from service.rules.iskra.context import Ctx
@@ -12,7 +13,8 @@ from service.rules.iskra.errors import violation
 def stand_up(ctx: Ctx, a: Any) -> None:
     sheet = guards.acting(ctx, a.character_id)
     if not sheet["prone"]:
-        raise violation("not_prone", f"{a.character_id} is standing (L166)", "character_id")
+        raise violation("not_prone", _("{character_id} is standing (L166)",
+                                       character_id=a.character_id), "character_id")
     turns.spend(ctx, a.character_id, "major")  # Podniesienie się is a Major Action (L166)
     sheet["prone"] = False
     ctx.emit("stood_up", {"character_id": a.character_id})
@@ -23,9 +25,10 @@ def convert_major(ctx: Ctx, a: Any) -> None:
     guards.acting(ctx, a.character_id)
     enc = ctx.encounter
     if enc is None:
-        raise violation("no_combat", "action budgets exist only in combat (L145)")
+        raise violation("no_combat", _("action budgets exist only in combat (L145)"))
     if ctx.participant(a.character_id) is None:
-        raise violation("not_a_participant", f"{a.character_id} is not in this combat", "character_id")
+        raise violation("not_a_participant", _("{character_id} is not in this combat",
+                                               character_id=a.character_id), "character_id")
     turns.spend(ctx, a.character_id, "major")
     budget = enc["budget"][a.character_id]
     budget["minor"] += 1
@@ -40,7 +43,7 @@ def minor_action(ctx: Ctx, a: Any) -> None:
     if a.item_id is not None:
         item = next((i for i in sheet["inventory"] if i["item_id"] == a.item_id), None)
         if item is None:
-            raise violation("unknown_item", f"no item {a.item_id} on this sheet", "item_id")
+            raise violation("unknown_item", _("no item {item_id} on this sheet", item_id=a.item_id), "item_id")
     turns.spend(ctx, a.character_id, "minor")
     if item is not None and a.consume:
         sheet["inventory"].remove(item)
@@ -58,15 +61,17 @@ def passing_action(ctx: Ctx, a: Any) -> None:
 def end_turn(ctx: Ctx, a: Any) -> None:
     enc = ctx.encounter
     if enc is None:
-        raise violation("no_combat", "no combat is running")
+        raise violation("no_combat", _("no combat is running"))
     p = ctx.participant(a.participant_id)
     if p is None:
-        raise violation("not_a_participant", f"{a.participant_id} is not in this combat", "participant_id")
+        raise violation("not_a_participant", _("{participant_id} is not in this combat",
+                                               participant_id=a.participant_id), "participant_id")
     if p["kind"] == "hazard" and not ctx.actor.is_gm:
-        raise gm_only("hazards are the GM's", field="participant_id")
+        raise gm_only(_("hazards are the GM's"), field="participant_id")
     if p["kind"] == "character":
         guards.owner(ctx, a.participant_id, "participant_id")
     if turns.current(enc) != a.participant_id:
-        raise violation("not_your_turn", f"it is {turns.name(enc, turns.current(enc))}'s turn, not "
-                        f"{turns.name(enc, a.participant_id)}'s (L151)", "participant_id")
+        raise violation("not_your_turn", _("it is {name}'s turn, not {name_2}'s (L151)",
+                                           name=turns.name(enc, turns.current(enc)),
+                                           name_2=turns.name(enc, a.participant_id)), "participant_id")
     turns.end_turn(ctx, enc)

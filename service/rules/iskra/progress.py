@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import abilities, guards
 from service.rules.iskra.catalogue import ATTR_MAX, COST_ABILITY, COST_ATTRIBUTE, COST_FOCUS, XP_ADVERSITY
 from service.rules.iskra.context import Ctx
@@ -12,7 +13,7 @@ from service.rules.iskra.errors import violation
 def start_session(ctx: Ctx, a: Any) -> None:
     session = ctx.table["session"]
     if session["state"] == "in_session":
-        raise violation("session_already_open", f"session {session['number']} is already running")
+        raise violation("session_already_open", _("session {number} is already running", number=session['number']))
     session["number"] += 1
     session["state"] = "in_session"
     ctx.emit("session_started", {"number": session["number"]})
@@ -29,7 +30,7 @@ def end_session(ctx: Ctx, a: Any) -> None:
     guards.no_pending(ctx)
     session = ctx.table["session"]
     if session["state"] != "in_session":
-        raise violation("no_session_running", "no session is running to end (spec 5.6)", "type")
+        raise violation("no_session_running", _("no session is running to end (spec 5.6)"), "type")
     awarded = sorted(set(a.roleplay_awards))
     for i, cid in enumerate(awarded):
         guards.alive(ctx, cid, f"roleplay_awards[{i}]")
@@ -43,7 +44,8 @@ def award_adversity(ctx: Ctx, a: Any) -> None:
     """L95: every character who took part in overcoming a difficult adversity gets 3 XP, once (7-B16)."""
     key = a.adversity.casefold()
     if key in ctx.table["adversities"]:
-        raise violation("adversity_already_awarded", f"{a.adversity!r} was already rewarded (7-B16)", "adversity")
+        raise violation("adversity_already_awarded", _("{adversity!r} was already rewarded (7-B16)",
+                                                       adversity=a.adversity), "adversity")
     ids = sorted(set(a.character_ids))
     for i, cid in enumerate(ids):
         guards.alive(ctx, cid, f"character_ids[{i}]")
@@ -66,7 +68,7 @@ def buy(ctx: Ctx, a: Any) -> None:
     guards.between_sessions(ctx)
     if a.purchase == "ability":
         if a.ability_id is None:
-            raise violation("unknown_ability", "name the ability to buy", "ability_id")
+            raise violation("unknown_ability", _("name the ability to buy"), "ability_id")
         entry = abilities.acquire(ctx.options, sheet["abilities"], a.ability_id, a.level, a.param,
                                   sheet["glory"], "purchase", "ability_id")
         cost = COST_ABILITY
@@ -74,12 +76,15 @@ def buy(ctx: Ctx, a: Any) -> None:
         entry, cost = None, COST_FOCUS
     else:
         if a.attribute is None:
-            raise violation("attribute_out_of_range", "name the attribute to raise", "attribute")
+            raise violation("attribute_out_of_range", _("name the attribute to raise"), "attribute")
         if sheet["attributes"][a.attribute] >= ATTR_MAX:
-            raise violation("attribute_at_max", f"{a.attribute} is already {ATTR_MAX} (L54)", "attribute")
+            raise violation("attribute_at_max", _("{attribute} is already {attr_max} (L54)",
+                                                  attribute=a.attribute, attr_max=ATTR_MAX), "attribute")
         entry, cost = None, COST_ATTRIBUTE
     if sheet["xp"] < cost:
-        raise violation("not_enough_xp", f"{a.purchase} costs {cost} XP; {a.character_id} has {sheet['xp']}", "purchase")
+        raise violation("not_enough_xp", _("{purchase} costs {cost} XP; {character_id} has {xp}",
+                                           purchase=a.purchase, cost=cost,
+                                           character_id=a.character_id, xp=sheet['xp']), "purchase")
     sheet["xp"] -= cost
     if entry is not None:
         sheet["abilities"].append(entry)

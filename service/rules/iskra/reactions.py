@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import attacks, checks, damage, guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -14,9 +15,9 @@ MINOR_HELD = {"use_item", "draw_item", "interact"}
 def _participant(ctx: Ctx, cid: str) -> dict[str, Any]:
     enc = ctx.encounter
     if enc is None:
-        raise violation("no_combat", "Ready belongs to combat (L167)")
+        raise violation("no_combat", _("Ready belongs to combat (L167)"))
     if ctx.participant(cid) is None:
-        raise violation("not_a_participant", f"{cid} is not in this combat", "character_id")
+        raise violation("not_a_participant", _("{cid} is not in this combat", cid=cid), "character_id")
     return enc
 
 
@@ -25,7 +26,8 @@ def ready(ctx: Ctx, a: Any) -> None:
     guards.acting(ctx, a.character_id)
     enc = _participant(ctx, a.character_id)
     if a.held_action in MAJOR_HELD and a.target_id is None:
-        raise violation("target_required", f"a readied {a.held_action} names its target", "target_id")
+        raise violation("target_required", _("a readied {held_action} names its target",
+                                             held_action=a.held_action), "target_id")
     if a.target_id is not None:
         attacks._target(ctx, a.target_id)
     held_type = "major" if a.held_action in MAJOR_HELD else "minor" if a.held_action in MINOR_HELD else a.held_type
@@ -46,9 +48,11 @@ def trigger_ready(ctx: Ctx, a: Any) -> None:
     guards.alive(ctx, a.character_id)
     entry = enc["ready"].get(a.character_id)
     if entry is None:
-        raise violation("no_ready_action", f"{a.character_id} has no Ready action waiting", "character_id")
+        raise violation("no_ready_action", _("{character_id} has no Ready action waiting",
+                                             character_id=a.character_id), "character_id")
     if not turns.can_react(ctx, a.character_id):
-        raise violation("no_reaction_left", f"{a.character_id} has no Reaction left this round (7-B23)",
+        raise violation("no_reaction_left", _("{character_id} has no Reaction left this round (7-B23)",
+                                              character_id=a.character_id),
                         "character_id")
     ctx.table["pending"] = {"kind": "ready", "id": ctx.next_id("trigger", "r"), "character_id": a.character_id,
                             "stage": "ready_window"}
@@ -58,7 +62,8 @@ def trigger_ready(ctx: Ctx, a: Any) -> None:
 def use_ready(ctx: Ctx, a: Any) -> None:
     p = ctx.table["pending"]
     if p is None or p["kind"] != "ready" or p["character_id"] != a.character_id:
-        raise violation("no_ready_action", f"no triggered Ready for {a.character_id}", "character_id")
+        raise violation("no_ready_action", _("no triggered Ready for {character_id}",
+                                             character_id=a.character_id), "character_id")
     guards.acting(ctx, a.character_id)
     enc = ctx.encounter
     entry = enc["ready"][a.character_id]

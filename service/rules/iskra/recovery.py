@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import checks, derived, guards, health
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -47,10 +48,11 @@ def _rest_tick(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
 def advance_time(ctx: Ctx, a: Any) -> None:
     waiting = due_ids(ctx)
     if waiting:
-        raise violation("recovery_tests_due", f"make today's Strength recovery tests first: {', '.join(waiting)} "
-                        "(L68 'należy wykonać')", "days")
+        raise violation("recovery_tests_due", _("make today's Strength recovery tests first: {waiting} "
+                                                "(L68 'należy wykonać')",
+                                                waiting=', '.join(waiting)), "days")
     start = ctx.table["day"]
-    for _ in range(a.days):
+    for _n in range(a.days):
         ctx.table["day"] += 1
         for cid, sheet in sorted(ctx.characters.items()):
             _rest_tick(ctx, cid, sheet)
@@ -65,9 +67,11 @@ def rest_start(ctx: Ctx, a: Any) -> None:
     sheet = guards.alive(ctx, a.character_id)
     loc = derived.location(ctx.table, sheet)
     if loc is None or not loc["is_safe_place"]:
-        raise violation("not_in_safe_place", f"{a.character_id} is not in a Safe Place (L68)", "character_id")
+        raise violation("not_in_safe_place", _("{character_id} is not in a Safe Place (L68)",
+                                               character_id=a.character_id), "character_id")
     if sheet["health"] >= sheet["health_max"]:
-        raise violation("at_maximum", f"{a.character_id} is at full Health", "character_id")
+        raise violation("at_maximum", _("{character_id} is at full Health",
+                                        character_id=a.character_id), "character_id")
     sheet["recovery"]["safe_rest_since"] = ctx.table["day"]
     ctx.emit("rest_started", {"character_id": a.character_id, "day": ctx.table["day"], "location_id": loc["id"]})
 
@@ -81,8 +85,10 @@ def rest_interrupted(ctx: Ctx, a: Any) -> None:
 def recovery_test(ctx: Ctx, a: Any) -> None:
     sheet = guards.acting(ctx, a.character_id)
     if not due(ctx, sheet):
-        raise violation("recovery_test_not_due", f"no Strength recovery test is due for {a.character_id} today "
-                        "(L68: one a day, a day after the damage, outside a Safe Place)", "character_id")
+        raise violation("recovery_test_not_due", _("no Strength recovery test is due for "
+                                                   "{character_id} today (L68: one a day, a day "
+                                                   "after the damage, outside a Safe Place)",
+                                                   character_id=a.character_id), "character_id")
     sheet["recovery"]["last_si_test_day"] = ctx.table["day"]
     checks.open_test(ctx, checks.build(ctx, a.character_id, "strength", "recovery", intent="daily recovery"))
 
@@ -102,8 +108,9 @@ def after_test(ctx: Ctx, t: dict[str, Any], result: str) -> None:
 def _regen(ctx: Ctx, cid: str, what: str) -> dict[str, Any]:
     sheet = guards.alive(ctx, cid)
     if derived.regen_blocked(ctx.table, sheet):
-        raise violation("regeneration_blocked", f"{cid} is an Asrai in extreme temperature and regains no {what} "
-                        "(L259 Wrażliwość)", "character_id")
+        raise violation("regeneration_blocked", _("{cid} is an Asrai in extreme temperature and "
+                                                  "regains no {what} (L259 Wrażliwość)",
+                                                  cid=cid, what=what), "character_id")
     return sheet
 
 
@@ -111,7 +118,8 @@ def restore_focus(ctx: Ctx, a: Any) -> None:
     """7-B7: PS come back only when the GM restores them, up to focus_max."""
     sheet = _regen(ctx, a.character_id, "PS")
     if sheet["focus_points"] >= sheet["focus_max"]:
-        raise violation("at_maximum", f"{a.character_id} has all {sheet['focus_max']} PS", "character_id")
+        raise violation("at_maximum", _("{character_id} has all {focus_max} PS",
+                                        character_id=a.character_id, focus_max=sheet['focus_max']), "character_id")
     before = sheet["focus_points"]
     sheet["focus_points"] = min(sheet["focus_max"], before + a.amount)
     ctx.emit_sheet("focus_restored", a.character_id, {"character_id": a.character_id, "reason": a.reason,
@@ -123,5 +131,6 @@ def restore_health(ctx: Ctx, a: Any) -> None:
     """The 'other ways' of L68 (abilities, items) are missing; the GM applies them by hand (7-B1)."""
     sheet = _regen(ctx, a.character_id, "Health")
     if sheet["health"] >= sheet["health_max"]:
-        raise violation("at_maximum", f"{a.character_id} is at full Health", "character_id")
+        raise violation("at_maximum", _("{character_id} is at full Health",
+                                        character_id=a.character_id), "character_id")
     health.gain_health(ctx, a.character_id, a.amount, a.reason)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import checks, damage, derived, guards, health, recovery
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -102,7 +103,8 @@ def accept_test(ctx: Ctx, a: Any) -> None:
     if t["stage"] == "pre_roll" and outcome(ctx, t) is None:
         # S sums NPC attributes and hidden modifiers on a secret test: a player hears only that a roll is due.
         s = "S" if t["secret"] and not ctx.actor.is_gm else f"S = {t['s0'] + t['adj']}"
-        raise violation("roll_required", f"{s} is neither ≥ 9 nor < 0, so the d10 decides (spec 4.2); send roll",
+        raise violation("roll_required", _("{s} is neither ≥ 9 nor < 0, so the d10 decides (spec 4.2); send roll",
+                                           s=s),
                         "type")
     finalize(ctx, t)
 
@@ -113,10 +115,11 @@ def use_glory(ctx: Ctx, a: Any) -> None:
     guards.option(ctx, "glory_modifier_enabled")
     checks.stage(t, "pre_roll")
     if t["context"] not in ("influence", "intimidate", "persuade"):
-        raise violation("glory_not_applicable", "Glory counts only to influence, intimidate or persuade "
-                        f"someone (L120); this test is {t['context']}", "test_id")
+        raise violation("glory_not_applicable", _("Glory counts only to influence, intimidate or "
+                                                  "persuade someone (L120); this test is {context}",
+                                                  context=t['context']), "test_id")
     if t["glory_used"]:
-        raise violation("glory_already_used", "Glory is already added to this test", "test_id")
+        raise violation("glory_already_used", _("Glory is already added to this test"), "test_id")
     t["glory_used"] = True
     checks.recompute(ctx, t)
     checks.emit_test(ctx, "glory_used", t, glory=ctx.characters[t["character_id"]]["glory"])
@@ -126,6 +129,6 @@ def critical_note(ctx: Ctx, a: Any) -> None:
     """7-B33: critical effects are optional ('może'); the GM records them as text."""
     last = ctx.table["last_test"]
     if last is None or (a.test_id is not None and a.test_id != last["id"]):
-        raise violation("no_pending_test", "notes go on the most recently resolved test", "test_id")
+        raise violation("no_pending_test", _("notes go on the most recently resolved test"), "test_id")
     last["critical_note"] = a.text
     ctx.emit("critical_noted", {"test_id": last["id"], "outcome": last["outcome"], "text": a.text})

@@ -5,6 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.i18n.message import _
 from service.rules.iskra import abilities
 from service.rules.iskra.catalogue import (
     ATTR_MAX, ATTR_MIN, ATTRIBUTES, CREATION_PICKS, FOCUS_START, HEALTH_MAX, MAX_PREDISPOSITIONS, SPECIES_TRAITS,
@@ -73,26 +74,31 @@ class IskraCharacterInput(Strict):
 def _check_traits(data: IskraCharacterInput) -> None:
     p, w = len(data.predispositions), len(data.weaknesses)
     if p < 1:
-        raise violation("predisposition_required", "a character starts with at least one Predisposition (L84)",
+        raise violation("predisposition_required", _("a character starts with at least one Predisposition (L84)"),
                         "predispositions")
     if p > MAX_PREDISPOSITIONS:
-        raise violation("too_many_predispositions", f"at most {MAX_PREDISPOSITIONS} Predispositions (L86)",
+        raise violation("too_many_predispositions", _("at most {max_predispositions} Predispositions (L86)",
+                                                      max_predispositions=MAX_PREDISPOSITIONS),
                         "predispositions")
     if w < max(1, p):
-        raise violation("weakness_per_predisposition", f"{p} Predisposition(s) need at least {max(1, p)} "
-                        "Weakness(es): one, plus one per extra Predisposition (L84–L86)", "weaknesses")
+        raise violation("weakness_per_predisposition", _("{p} Predisposition(s) need at least "
+                                                         "{max} Weakness(es): one, plus one per "
+                                                         "extra Predisposition (L84–L86)",
+                                                         p=p, max=max(1, p)), "weaknesses")
 
 
 def _check_attributes(data: IskraCharacterInput, options: Options) -> dict[str, int]:
     attrs = data.attributes.model_dump()
     for name in ATTRIBUTES:
         if not ATTR_MIN <= attrs[name] <= ATTR_MAX:
-            raise violation("attribute_out_of_range", f"{name} must be {ATTR_MIN}–{ATTR_MAX} (L54)",
+            raise violation("attribute_out_of_range", _("{name} must be {attr_min}–{attr_max} (L54)",
+                                                        name=name, attr_min=ATTR_MIN, attr_max=ATTR_MAX),
                             f"attributes.{name}")
     budget = options.attribute_point_budget
     if budget is not None and sum(attrs.values()) > budget:
-        raise violation("attribute_budget_exceeded", f"this campaign allows {budget} attribute points in total "
-                        f"(7-B2), got {sum(attrs.values())}", "attributes")
+        raise violation("attribute_budget_exceeded", _("this campaign allows {budget} attribute "
+                                                       "points in total (7-B2), got {sum}",
+                                                       budget=budget, sum=sum(attrs.values())), "attributes")
     return attrs
 
 
@@ -100,8 +106,11 @@ def _abilities(data: IskraCharacterInput, options: Options) -> list[dict[str, An
     owned = [{"ability_id": t, "level": 1, "source": "species", "param": None} for t in SPECIES_TRAITS[data.species]]
     picks = CREATION_PICKS + (VERSATILITY_PICKS if data.species == "human" else 0)  # Wszechstronność, L205
     if len(data.abilities) != picks:
-        raise violation("wrong_ability_pick_count", f"a {data.species} picks exactly {picks} abilities (L128"
-                        f"{', L205' if data.species == 'human' else ''}), got {len(data.abilities)}", "abilities")
+        raise violation("wrong_ability_pick_count", _("a {species} picks exactly {picks} abilities "
+                                                      "(L128{value}), got {count}",
+                                                      species=data.species, picks=picks,
+                                                      value=(_(", L205") if data.species == 'human' else ""),
+                                                      count=len(data.abilities)), "abilities")
     # Lower levels first, so "one ability and its second level" (L281) works in either order.
     for i, pick in sorted(enumerate(data.abilities), key=lambda x: x[1].level):
         owned.append(abilities.acquire(options, owned, pick.ability_id, pick.level, pick.param, 0, "creation",
@@ -128,6 +137,6 @@ def new_character(data: IskraCharacterInput, options: Options) -> dict[str, Any]
                      "deaths_door_since": None, "last_si_test_day": None},
     }
     if encumbrance(sheet, options) == "over_limit":
-        raise violation("over_carry_limit", "the starting items weigh more than twice the carrying capacity "
-                        "(L134)", "inventory")
+        raise violation("over_carry_limit", _("the starting items weigh more than twice the "
+                                              "carrying capacity (L134)"), "inventory")
     return sheet

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
 
@@ -108,13 +109,15 @@ def spend(ctx: Ctx, cid: str, kind: str, field: str = "character_id") -> bool:
     if enc is None or ctx.participant(cid) is None:
         return False
     if current(enc) != cid:
-        raise violation("not_your_turn", f"it is {name(enc, current(enc))}'s turn, not {name(enc, cid)}'s (L151)",
+        raise violation("not_your_turn", _("it is {name}'s turn, not {name_2}'s (L151)",
+                                           name=name(enc, current(enc)), name_2=name(enc, cid)),
                         field)
     budget = enc["budget"][cid]
     if budget[kind] < 1:
-        hint = "; give up the Major for a second Minor with convert_major" if kind == "minor" and budget[
+        hint = _("; give up the Major for a second Minor with convert_major") if kind == "minor" and budget[
             "major"] else ""
-        raise violation(f"no_{kind}_action", f"{cid} has no {kind.title()} Action left this turn{hint}", field)
+        raise violation(f"no_{kind}_action", _("{cid} has no {kind} Action left this turn{hint}",
+                                               cid=cid, kind=kind.title(), hint=hint), field)
     budget[kind] -= 1
     ctx.emit("action_spent", {"encounter_id": enc["id"], "participant_id": cid, "kind": kind,
                               "round": enc["round"]})
@@ -131,7 +134,7 @@ def can_react(ctx: Ctx, cid: str) -> bool:
 
 def spend_reaction(ctx: Ctx, cid: str, why: str, field: str | None = None) -> None:
     if not can_react(ctx, cid):
-        raise violation("no_reaction_left", f"{cid} has used this round's Reactions (7-B23)", field)
+        raise violation("no_reaction_left", _("{cid} has used this round's Reactions (7-B23)", cid=cid), field)
     enc = ctx.encounter
     if enc is None or ctx.participant(cid) is None:
         return

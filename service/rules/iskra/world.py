@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.iskra import derived, guards
 from service.rules.iskra.catalogue import ATTR_MAX, ATTR_MIN, MAX_PREDISPOSITIONS
 from service.rules.iskra.context import Ctx
@@ -22,7 +23,7 @@ def define_location(ctx: Ctx, a: Any) -> None:
 def _location(ctx: Ctx, location_id: str, field: str = "location_id") -> dict[str, Any]:
     loc = ctx.table["locations"].get(location_id)
     if loc is None:
-        raise violation("unknown_location", f"no location {location_id!r}", field)
+        raise violation("unknown_location", _("no location {location_id!r}", location_id=location_id), field)
     return loc
 
 
@@ -43,7 +44,8 @@ def reveal_ether(ctx: Ctx, a: Any) -> None:
     loc = _location(ctx, a.location_id)
     sheet = guards.alive(ctx, a.character_id)
     if not derived.has_ability(sheet, "ether_sense"):
-        raise violation("no_ether_sense", f"{a.character_id} cannot sense Ether (a Human trait, L207)",
+        raise violation("no_ether_sense", _("{character_id} cannot sense Ether (a Human trait, L207)",
+                                            character_id=a.character_id),
                         "character_id")
     if a.character_id not in loc["ether_known_by"]:
         loc["ether_known_by"].append(a.character_id)
@@ -65,7 +67,8 @@ def edit_character(ctx: Ctx, a: Any) -> None:
     if a.attributes is not None:
         for name, value in a.attributes.items():
             if not ATTR_MIN <= value <= ATTR_MAX:
-                raise violation("attribute_out_of_range", f"{name} must be {ATTR_MIN}–{ATTR_MAX} (L54)",
+                raise violation("attribute_out_of_range", _("{name} must be {attr_min}–{attr_max} (L54)",
+                                                            name=name, attr_min=ATTR_MIN, attr_max=ATTR_MAX),
                                 f"attributes.{name}")
         sheet["attributes"].update(a.attributes)
         changed["attributes"] = sheet["attributes"]
@@ -76,9 +79,9 @@ def edit_character(ctx: Ctx, a: Any) -> None:
             changed[key] = sheet[key]
     p, w = len(sheet["predispositions"]), len(sheet["weaknesses"])
     if p > MAX_PREDISPOSITIONS:
-        raise violation("too_many_predispositions", "at most 3 Predispositions (L86)", "predispositions")
+        raise violation("too_many_predispositions", _("at most 3 Predispositions (L86)"), "predispositions")
     if w < p:
-        raise violation("weakness_per_predisposition", "each extra Predisposition needs a Weakness (L86)",
+        raise violation("weakness_per_predisposition", _("each extra Predisposition needs a Weakness (L86)"),
                         "weaknesses")
     if a.concept is not None:
         sheet["concept"] = a.concept.model_dump()
@@ -87,15 +90,16 @@ def edit_character(ctx: Ctx, a: Any) -> None:
         value = getattr(a, key)
         if value is not None:
             if sheet["controller"] != "gm":
-                raise violation("npc_only", f"{key} is a per-NPC override (7-B29, 7-B48); a PC's Health "
-                                "maximum is always 5 (L64)", key)
+                raise violation("npc_only", _("{key} is a per-NPC override (7-B29, 7-B48); a PC's Health "
+                                              "maximum is always 5 (L64)",
+                                              key=key), key)
             sheet[key] = value
             changed[key] = value
     if sheet["health"] > sheet["health_max"]:
         sheet["health"] = sheet["health_max"]
         changed["health"] = sheet["health"]
     if derived.encumbrance(sheet, ctx.options) == "over_limit":
-        raise violation("over_carry_limit", "the edit would leave the load above twice the capacity (L134)",
+        raise violation("over_carry_limit", _("the edit would leave the load above twice the capacity (L134)"),
                         "predispositions")
     ctx.emit("character_edited", {"character_id": a.character_id, "changes": changed},
              gm_only=sheet["controller"] == "gm")  # spec 8: NPC numbers are GM-only

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.stepdice import guards, health
 from service.rules.stepdice.actions_gm import StepDiceDiscardAdvancement, StepDiceGrantAdvancement
 from service.rules.stepdice.actions_player import StepDiceAdvance
@@ -26,8 +27,9 @@ def _open_choices(ctx: Ctx, sheet: dict[str, Any]) -> list[str]:
 
 def _pending(sheet: dict[str, Any], character_id: str) -> None:
     if sheet.get("pending_advancements", 0) < 1:
-        raise violation("no_pending_advancement", f"{character_id} has no advancement to spend; the GM grants "
-                        "one at the end of an adventure or milestone (seed §8)")
+        raise violation("no_pending_advancement", _("{character_id} has no advancement to spend; the GM grants "
+                                                    "one at the end of an adventure or milestone (seed §8)",
+                                                    character_id=character_id))
 
 
 def grant_advancement(ctx: Ctx, a: StepDiceGrantAdvancement) -> None:
@@ -45,14 +47,15 @@ def advance(ctx: Ctx, a: StepDiceAdvance) -> None:
     sheet = guards.not_dead(ctx, cid)
     _pending(sheet, cid)
     if a.choice == "step_die" and a.attribute is None:
-        raise violation("attribute_required", "say which attribute steps up", "attribute")
+        raise violation("attribute_required", _("say which attribute steps up"), "attribute")
     if a.choice != "step_die" and a.attribute is not None:
-        raise violation("field_not_applicable", "attribute goes with step_die only", "attribute")
+        raise violation("field_not_applicable", _("attribute goes with step_die only"), "attribute")
     change: dict[str, Any] = {"choice": a.choice, "attribute": a.attribute}
     if a.choice == "step_die":
         nxt = _next_level(ctx, sheet, a.attribute)
         if nxt is None:
-            raise violation("advancement_capped", f"{a.attribute} is already at its maximum", "attribute")
+            raise violation("advancement_capped", _("{attribute} is already at its maximum",
+                                                    attribute=a.attribute), "attribute")
         if ctx.options.variant_d6_only:
             levels = {x: proficiency(sheet, x) for x in ATTRIBUTES}
             change.update({"from": levels[a.attribute], "to": nxt})
@@ -64,7 +67,8 @@ def advance(ctx: Ctx, a: StepDiceAdvance) -> None:
     else:
         key, cap = ("hearts", HEARTS_CAP) if a.choice == "heart" else ("mana", MANA_CAP)
         if sheet[f"{key}_max"] >= cap:
-            raise violation("advancement_capped", f"{key} maximum is already {cap} (seed §8)", "choice")
+            raise violation("advancement_capped", _("{key} maximum is already {cap} (seed §8)",
+                                                    key=key, cap=cap), "choice")
         change.update({"from": sheet[f"{key}_max"], "to": sheet[f"{key}_max"] + 1})
         sheet[f"{key}_max"] += 1
     sheet["pending_advancements"] -= 1
@@ -85,7 +89,8 @@ def discard_advancement(ctx: Ctx, a: StepDiceDiscardAdvancement) -> None:
     _pending(sheet, a.character_id)
     still = _open_choices(ctx, sheet)
     if still:
-        raise violation("advancement_available", f"{a.character_id} can still choose: {', '.join(still)}")
+        raise violation("advancement_available", _("{character_id} can still choose: {still}",
+                                                   character_id=a.character_id, still=', '.join(still)))
     sheet["pending_advancements"] -= 1
     ctx.emit("advancement_discarded", {"character_id": a.character_id,
                                        "pending_advancements": sheet["pending_advancements"]})

@@ -1,6 +1,7 @@
 """Attacks (seed §5.4 v2 plus v1's spell attack, spec 4.8.2): one test at the target's TN."""
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.stepdice import declare, enemies, grid, guards, magic, pending, resolve
 from service.rules.stepdice.actions_player import StepDiceAttack
 from service.rules.stepdice.context import Ctx
@@ -26,10 +27,10 @@ def attack(ctx: Ctx, a: StepDiceAttack) -> None:
     if not spell:
         for name in ("tier", "mana_cost", "tn"):
             if getattr(a, name) is not None:
-                raise violation("field_not_applicable", f"{name} applies to spell attacks only", name)
+                raise violation("field_not_applicable", _("{name} applies to spell attacks only", name=name), name)
     if a.attack_type == "melee" and a.cover != "none":
-        raise violation("field_not_applicable", "cover applies to ranged and spell attacks (seed §4.3); "
-                        "add a step for anything else", "cover")
+        raise violation("field_not_applicable", _("cover applies to ranged and spell attacks (seed "
+                                                  "§4.3); add a step for anything else"), "cover")
     talents = declare.roll_fields(ctx, a, sheet)
     tokens = declare.tokens(ctx, cid, slot, a.use_help_token)
     steps = [s.model_dump() for s in a.steps]
@@ -42,13 +43,13 @@ def attack(ctx: Ctx, a: StepDiceAttack) -> None:
     tier, price, base_tn = None, 0, enemy["tn"]
     if not enemy["revealed"] and a.on_near_impossible == "refuse":
         # Whether the test would be refused depends on the target's TN: a player must not learn it that way.
-        guards.gm_only(ctx, "on_near_impossible", "only the GM refuses an attack on an enemy whose TN players "
-                       "do not know yet (seed §3.5, spec 8)")
+        guards.gm_only(ctx, "on_near_impossible", _("only the GM refuses an attack on an enemy whose TN players "
+                                                    "do not know yet (seed §3.5, spec 8)"))
     if spell:
         tier = a.tier or "standard"  # a missile (§6.3)
         price = magic.cost(ctx, tier, a.mana_cost)
         if a.tn is not None:
-            guards.gm_only(ctx, "tn", "only the GM sets a spell attack's TN other than the target's (7-A18)")
+            guards.gm_only(ctx, "tn", _("only the GM sets a spell attack's TN other than the target's (7-A18)"))
             base_tn = a.tn
         magic.require_mana(sheet, price)
     d = resolve.Declared(

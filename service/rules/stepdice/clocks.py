@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.stepdice import guards
 from service.rules.stepdice.actions_gm import StepDiceAdvanceClock, StepDiceCancelClock, StepDiceCreateClock
 from service.rules.stepdice.context import Ctx
@@ -17,9 +18,10 @@ def _emit(ctx: Ctx, type_: str, clock: dict[str, Any], **data: Any) -> None:
 def _running(ctx: Ctx, clock_id: str) -> dict[str, Any]:
     clock = ctx.table["clocks"].get(clock_id)
     if clock is None:
-        raise violation("unknown_clock", f"no clock {clock_id!r}", "clock_id")
+        raise violation("unknown_clock", _("no clock {clock_id!r}", clock_id=clock_id), "clock_id")
     if clock["status"] != "running":
-        raise violation("clock_not_running", f"clock {clock_id} is {clock['status']}", "clock_id")
+        raise violation("clock_not_running", _("clock {clock_id} is {status}",
+                                               clock_id=clock_id, status=clock['status']), "clock_id")
     return clock
 
 
@@ -48,7 +50,7 @@ def advance(ctx: Ctx, clock_ids: list[str], by: int, cause: dict[str, Any]) -> N
 def create_clock(ctx: Ctx, a: StepDiceCreateClock) -> None:
     guards.option(ctx, "use_time_pressure_clocks")
     if ctx.table["scene"] is None:
-        raise violation("no_scene", "a clock belongs to a scene; start one first (spec 4.14)")
+        raise violation("no_scene", _("a clock belongs to a scene; start one first (spec 4.14)"))
     clock = {"id": ctx.secret_id("clock", "c"), "scene_id": ctx.table["scene"]["id"], "label": a.label,
              "length": a.length, "value": 0, "status": "running", "consequence": a.consequence,
              "visible_to_players": a.visible_to_players}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.stepdice import guards
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
@@ -12,22 +13,24 @@ from service.rules.stepdice.fields import RollFields
 def roll_fields(ctx: Ctx, a: RollFields, sheet: dict[str, Any]) -> list[str]:
     """GM-only switches and Talents; returns the accepted Talents as written on the sheet."""
     if a.on_near_certain == "skip_roll":
-        guards.gm_only(ctx, "on_near_certain", "only the GM declares a success without a roll (seed §3.5)")
+        guards.gm_only(ctx, "on_near_certain", _("only the GM declares a success without a roll (seed §3.5)"))
     if not a.advance_clocks:
-        guards.gm_only(ctx, "advance_clocks", "only the GM excludes a test from the clocks (spec 7-A46)")
+        guards.gm_only(ctx, "advance_clocks", _("only the GM excludes a test from the clocks (spec 7-A46)"))
     if a.planned_complication is not None:
-        guards.gm_only(ctx, "planned_complication", "planned complications are the GM's notes")
+        guards.gm_only(ctx, "planned_complication", _("planned complications are the GM's notes"))
     if not a.talents:
         return []
     guards.option(ctx, "use_talents", "talents")
     limit = ctx.options.max_talents_per_test
     if len(a.talents) > limit or len({t.casefold() for t in a.talents}) != len(a.talents):
-        raise violation("too_many_talents", f"at most {limit} different Talent(s) count for one test (seed §2.4)",
+        raise violation("too_many_talents", _("at most {limit} different Talent(s) count for one test (seed "
+                                              "§2.4)", limit=limit),
                         "talents")
     own = {t.casefold(): t for t in sheet.get("talents", [])}
     for t in a.talents:
         if t.casefold() not in own:
-            raise violation("unknown_talent", f"{a.character_id} has no Talent {t!r}", "talents")
+            raise violation("unknown_talent", _("{character_id} has no Talent {t!r}",
+                                                character_id=a.character_id, t=t), "talents")
     return [own[t.casefold()] for t in a.talents]
 
 
@@ -36,14 +39,17 @@ def helpers(ctx: Ctx, actor_id: str, helper_ids: list[str], in_combat: bool) -> 
     if not helper_ids:
         return []
     if in_combat:
-        raise violation("help_in_combat_uses_action", "in combat an ally helps with the `help` action in their own "
-                        "turn (seed §3.6, spec 7-A12)", "helper_ids")
+        raise violation("help_in_combat_uses_action", _("in combat an ally helps with the `help` "
+                                                        "action in their own turn (seed §3.6, "
+                                                        "spec 7-A12)"), "helper_ids")
     limit = ctx.options.max_helpers_per_test
     if len(helper_ids) > limit or len(set(helper_ids)) != len(helper_ids):
-        raise violation("too_many_helpers", f"at most {limit} different helper(s) per test (seed §3.6)", "helper_ids")
+        raise violation("too_many_helpers", _("at most {limit} different helper(s) per test (seed "
+                                              "§3.6)",
+                                              limit=limit), "helper_ids")
     for h in helper_ids:
         if h == actor_id:
-            raise violation("cannot_help_self", "a character cannot help their own test", "helper_ids")
+            raise violation("cannot_help_self", _("a character cannot help their own test"), "helper_ids")
         guards.active(ctx, h, "helper_ids")
     return list(helper_ids)
 

@@ -1,6 +1,7 @@
 """A combat encounter's lifecycle: setup, start, end, and the victory/defeat suggestion (spec 4.8, 5.2)."""
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.stepdice import guards, scenes, turns
 from service.rules.stepdice.actions_gm import (
     StepDiceAddCharacter, StepDiceCreateEncounter, StepDiceEndEncounter, StepDiceSetPosition,
@@ -13,7 +14,8 @@ from service.rules.stepdice.errors import violation
 def create_encounter(ctx: Ctx, a: StepDiceCreateEncounter) -> None:
     enc = ctx.encounter
     if enc is not None and enc["phase"] != "ended":
-        raise violation("encounter_in_progress", f"encounter {enc['id']} is still {enc['phase']}")
+        raise violation("encounter_in_progress", _("encounter {id} is still {phase}",
+                                                   id=enc['id'], phase=enc['phase']))
     if a.new_scene or ctx.table["scene"] is None:
         scenes.begin(ctx, "combat", a.label)  # 7-A27: combat encounters are scenes
     enc = {"id": ctx.next_id("encounter", "enc"), "scene_id": ctx.table["scene"]["id"], "label": a.label,
@@ -27,7 +29,8 @@ def add_character(ctx: Ctx, a: StepDiceAddCharacter) -> None:
     enc = guards.encounter(ctx)
     sheet = guards.not_dead(ctx, a.character_id)
     if a.character_id in enc["pcs"] or a.character_id in enc["enemies"]:
-        raise violation("duplicate_id", f"{a.character_id} is already in the encounter", "character_id")
+        raise violation("duplicate_id", _("{character_id} is already in the encounter",
+                                          character_id=a.character_id), "character_id")
     if a.position is not None:
         guards.option(ctx, "use_grid", "position")
     acting = enc["phase"] == "player_phase" and sheet["condition"] == "active"
@@ -48,14 +51,15 @@ def set_position(ctx: Ctx, a: StepDiceSetPosition) -> None:
         enc["enemies"][a.combatant_id]["position"] = where
         hidden = not enc["enemies"][a.combatant_id]["position_revealed"]
     else:
-        raise violation("not_in_encounter", f"{a.combatant_id} is not in the encounter", "combatant_id")
+        raise violation("not_in_encounter", _("{combatant_id} is not in the encounter",
+                                              combatant_id=a.combatant_id), "combatant_id")
     ctx.emit("position_set", {"combatant_id": a.combatant_id, "position": where}, gm_only=hidden)
 
 
 def start_encounter(ctx: Ctx, a: StepDiceStartEncounter) -> None:
     enc = guards.encounter(ctx, "setup")
     if not enc["pcs"] or not any(e["state"] == "active" for e in enc["enemies"].values()):
-        raise violation("encounter_needs_combatants", "add at least one PC and one enemy first (seed §5.1)")
+        raise violation("encounter_needs_combatants", _("add at least one PC and one enemy first (seed §5.1)"))
     ctx.emit("encounter_started", {"encounter_id": enc["id"]})
     turns.start_player_phase(ctx, 1, "setup")
 

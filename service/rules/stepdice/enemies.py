@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.stepdice import guards
 from service.rules.stepdice.actions_gm import StepDiceAddEnemy, StepDiceEnemyMove, StepDiceRevealEnemy
 from service.rules.stepdice.context import Ctx
@@ -27,14 +28,14 @@ def get(ctx: Ctx, enemy_id: str, field: str = "enemy_id") -> dict[str, Any]:
     enc = guards.encounter(ctx)
     enemy = enc["enemies"].get(enemy_id)
     if enemy is None:
-        raise violation("unknown_enemy", f"no enemy {enemy_id!r} in this encounter", field)
+        raise violation("unknown_enemy", _("no enemy {enemy_id!r} in this encounter", enemy_id=enemy_id), field)
     return enemy
 
 
 def active(ctx: Ctx, enemy_id: str, field: str = "enemy_id") -> dict[str, Any]:
     enemy = get(ctx, enemy_id, field)
     if enemy["state"] == "defeated":
-        raise violation("enemy_defeated", f"{enemy_id} is already defeated", field)
+        raise violation("enemy_defeated", _("{enemy_id} is already defeated", enemy_id=enemy_id), field)
     return enemy
 
 
@@ -49,7 +50,7 @@ def add_enemy(ctx: Ctx, a: StepDiceAddEnemy) -> None:
     while eid is None or (a.enemy_id is None and eid in taken):
         eid = ctx.next_id("enemy", "e")
     if eid in taken:
-        raise violation("duplicate_id", f"{eid!r} already names a combatant", "enemy_id")
+        raise violation("duplicate_id", _("{eid!r} already names a combatant", eid=eid), "enemy_id")
     tn, wounds = DEFAULTS[a.kind]
     deviations = []  # 7-A22: an override of the "core" values is allowed and logged
     if a.tn is not None and a.tn != tn:

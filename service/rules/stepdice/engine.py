@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from service.dice.types import DiceSource
+from service.i18n.message import _
 from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.stepdice import (
     advancement, allies, attack, awaiting, checks, clocks, encounter, enemies, grid, health, magic, narrative, pending,
@@ -47,10 +48,11 @@ NOT_BLOCKED = frozenset({"choose_benefit", "resolve_retaliation", "choose_armor"
 def _authorize(actor: Actor, action: BaseModel) -> None:
     sender = ACTION_SENDERS[action.type]
     if sender == "gm" and not actor.is_gm:
-        raise gm_only(f"only the GM may send {action.type}", field="type")
+        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
     cid = getattr(action, "character_id", None)
     if sender == "owner" and cid is not None and not actor.controls(cid):
-        raise not_your_character(f"a player acts only for their own characters, not {cid}", field="character_id")
+        raise not_your_character(_("a player acts only for their own characters, not {cid}",
+                                   cid=cid), field="character_id")
 
 
 class StepDiceSystem:
@@ -96,7 +98,8 @@ class StepDiceSystem:
         ctx = Ctx(state, actor, dice)
         held = ctx.table["pending"]
         if held is not None and action.type not in NOT_BLOCKED:
-            raise violation("choice_pending", f"resolve the pending {held['stage']} of {held['id']} first",
+            raise violation("choice_pending", _("resolve the pending {stage} of {id} first",
+                                                stage=held['stage'], id=held['id']),
                             "type")
         HANDLERS[action.type](ctx, action)
         encounter.refresh_suggestion(ctx)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.stepdice import turns
 from service.rules.stepdice.actions_gm import StepDiceRest
 from service.rules.stepdice.context import Ctx
@@ -60,7 +61,8 @@ def rest(ctx: Ctx, a: StepDiceRest) -> None:
     """§7.3: full Hearts and Mana after the scene, for every non-dead PC present (7-A28)."""
     enc = ctx.encounter
     if enc is not None and enc["phase"] != "ended":
-        raise violation("encounter_in_progress", "rest follows a combat scene, not the middle of one (seed §7.3)")
+        raise violation("encounter_in_progress", _("rest follows a combat scene, not the middle of one (seed "
+                                                   "§7.3)"))
     ids = a.character_ids if a.character_ids is not None else list(ctx.characters)
     for cid in ids:
         ctx.sheet(cid, "character_ids")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.stepdice import declare, grid, guards, pending, resolve
 from service.rules.stepdice.actions_player import StepDiceCast
 from service.rules.stepdice.context import Ctx
@@ -19,18 +20,20 @@ HEAL_TIER, HEAL_AMOUNT = "strong", 2  # §6.3 "leczenie +2 Serca"
 
 
 def cost(ctx: Ctx, tier: str, mana_cost: int | None) -> int:
-    _, allowed, default = TIERS[tier]
+    _n, allowed, default = TIERS[tier]
     if mana_cost is None:
         return default
     if mana_cost not in allowed:
-        guards.gm_only(ctx, "mana_cost", f"a {tier} effect costs {'–'.join(map(str, allowed))} Mana; only the GM "
-                       "assigns another cost (seed §6.2)")
+        guards.gm_only(ctx, "mana_cost", _("a {tier} effect costs {allowed} Mana; only the GM assigns another "
+                                           "cost (seed §6.2)",
+                                           tier=tier, allowed='–'.join(map(str, allowed))))
     return mana_cost
 
 
 def require_mana(sheet: dict[str, Any], price: int) -> None:
     if sheet["mana"] < price:  # 7-A33: Mana is paid before the roll, so it must be there
-        raise violation("insufficient_mana", f"this costs {price} Mana; {sheet['mana']} left (seed §6.2)",
+        raise violation("insufficient_mana", _("this costs {price} Mana; {mana} left (seed §6.2)",
+                                               price=price, mana=sheet['mana']),
                         "mana_cost")
 
 
@@ -54,14 +57,14 @@ def cast(ctx: Ctx, a: StepDiceCast) -> None:
     tokens = declare.tokens(ctx, cid, slot, a.use_help_token)
     price = cost(ctx, a.tier, a.mana_cost)
     if a.tn is not None:
-        guards.gm_only(ctx, "tn", "only the GM sets a TN other than the tier's (seed §6.2)")
+        guards.gm_only(ctx, "tn", _("only the GM sets a TN other than the tier's (seed §6.2)"))
     if a.heal_target_id is not None:
         guards.not_dead(ctx, a.heal_target_id, "heal_target_id")
         if a.tier != HEAL_TIER or a.heal_amount != HEAL_AMOUNT:
-            guards.gm_only(ctx, "heal_amount", "healing is +2 Hearts at the strong tier; other heals are GM-set "
-                           "(7-A32)")
+            guards.gm_only(ctx, "heal_amount", _("healing is +2 Hearts at the strong tier; other heals are "
+                                                 "GM-set (7-A32)"))
     elif a.heal_amount != HEAL_AMOUNT:
-        raise violation("field_not_applicable", "heal_amount needs heal_target_id", "heal_amount")
+        raise violation("field_not_applicable", _("heal_amount needs heal_target_id"), "heal_amount")
     move_to = a.move_to.model_dump() if a.move_to else None
     if move_to is not None:
         grid.check_jump(ctx, cid, move_to)

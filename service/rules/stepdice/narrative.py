@@ -1,6 +1,7 @@
 """Moves the server only records, or that cost a Heart on the GM's word (seed §3.1, §5.3, spec 3.5, 4.1)."""
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.stepdice import enemies, guards, pending
 from service.rules.stepdice.actions_gm import StepDiceAutoSuccess, StepDiceEnemyHit, StepDiceGmNote, StepDiceHarm
 from service.rules.stepdice.actions_player import StepDiceUseEquipment
@@ -18,7 +19,7 @@ def auto_success(ctx: Ctx, a: StepDiceAutoSuccess) -> None:
     slot = ctx.slot(a.character_id)
     if a.uses_action:
         if slot is None:
-            raise violation("field_not_applicable", "uses_action applies in a running encounter", "uses_action")
+            raise violation("field_not_applicable", _("uses_action applies in a running encounter"), "uses_action")
         guards.turn(ctx, a.character_id)
         guards.spend_action(ctx, a.character_id, slot)
     ctx.emit("auto_success_recorded", {"character_id": a.character_id, "intent": a.intent, "outcome": "success"})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.base import not_your_character
 from service.rules.stepdice import effects, health
 from service.rules.stepdice.actions_gm import StepDiceRecordConsequence, StepDiceResolveRetaliation
@@ -36,15 +37,18 @@ def _open(ctx: Ctx, p: dict[str, Any]) -> None:
 def _take(ctx: Ctx, pending_id: str | None, stage: str) -> dict[str, Any]:
     p = ctx.table["pending"]
     if p is None or (pending_id is not None and pending_id != p["id"]):
-        raise violation("no_pending_choice", f"no pending choice {pending_id or ''}".strip(), "pending_id")
+        raise violation("no_pending_choice", (_("no pending choice {pending_id}", pending_id=pending_id) if pending_id
+                        else _("no pending choice")), "pending_id")
     if p["stage"] != stage:
-        raise violation("wrong_pending_stage", f"the pending choice {p['id']} waits for {p['stage']}, not {stage}")
+        raise violation("wrong_pending_stage", _("the pending choice {id} waits for {stage}, not {stage_2}",
+                                                 id=p['id'], stage=p['stage'], stage_2=stage))
     return p
 
 
 def _owner(ctx: Ctx, p: dict[str, Any]) -> None:
     if not ctx.actor.controls(p["character_id"]):
-        raise not_your_character(f"only the GM or the player of {p['character_id']} makes this choice")
+        raise not_your_character(_("only the GM or the player of {character_id} makes this choice",
+                                   character_id=p['character_id']))
 
 
 def _benefits(p: dict[str, Any]) -> list[str]:
@@ -84,11 +88,13 @@ def choose_benefit(ctx: Ctx, a: StepDiceChooseBenefit) -> None:
     p = _take(ctx, a.pending_id, "choose_benefit")
     _owner(ctx, p)
     if a.option not in p["benefit_options"]:
-        raise violation("benefit_not_available", f"{a.option} is not available here; choose one of "
-                        f"{', '.join(p['benefit_options'])}", "option")
+        raise violation("benefit_not_available", _("{option} is not available here; choose one of "
+                                                   "{benefit_options}",
+                                                   option=a.option,
+                                                   benefit_options=', '.join(p['benefit_options'])), "option")
     if a.option in NEEDS_TEXT and not a.text:
-        raise violation("benefit_text_required", "describe the benefit; it must follow from the situation "
-                        "(seed §3.4)", "text")
+        raise violation("benefit_text_required", _("describe the benefit; it must follow from the "
+                                                   "situation (seed §3.4)"), "text")
     ctx.table["pending"] = None
     ctx.emit("benefit_chosen", {"test_id": p["test_id"], "character_id": p["character_id"],
                                 "option": a.option, "text": a.text})
@@ -99,14 +105,16 @@ def resolve_retaliation(ctx: Ctx, a: StepDiceResolveRetaliation) -> None:
     p = _take(ctx, a.pending_id, "retaliation_check")
     could = a.could_reach if a.could_reach is not None else p["attack"]["could_reach_default"]
     if could is None:
-        raise violation("could_reach_required", "the attacker is in partial cover: say whether the enemy could "
-                        "realistically reach them (seed §5.6)", "could_reach")
+        raise violation("could_reach_required", _("the attacker is in partial cover: say whether "
+                                                  "the enemy could realistically reach them "
+                                                  "(seed §5.6)"), "could_reach")
     if a.substitute_complication is not None and not ctx.options.allow_retaliation_substitution:
-        raise violation("option_disabled", "retaliation cannot be swapped for a complication in this campaign "
-                        "(allow_retaliation_substitution is off)", "substitute_complication")
-    needs = ("a natural 1 in combat brings a complication (seed §5.6)" if p["natural_one"]
-             else "a failed spell brings a minor consequence (seed §6.2)" if p["cast"]
-             else "the GM chose an extra complication for minion pressure (seed §5.8)"
+        raise violation("option_disabled", _("retaliation cannot be swapped for a "
+                                             "complication in this campaign "
+                                             "(allow_retaliation_substitution is off)"), "substitute_complication")
+    needs = (_("a natural 1 in combat brings a complication (seed §5.6)") if p["natural_one"]
+             else _("a failed spell brings a minor consequence (seed §6.2)") if p["cast"]
+             else _("the GM chose an extra complication for minion pressure (seed §5.8)")
              if p["attack"]["minion_pressure"] == "extra_complication" else None)
     if needs and not a.complication:
         raise violation("complication_required", needs, "complication")

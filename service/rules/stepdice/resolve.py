@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.stepdice import clocks
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
@@ -45,19 +46,21 @@ def plan(ctx: Ctx, d: Declared) -> dict[str, Any]:
         level = proficiency(sheet, d.attribute)
         # §9.3: help lowers the threshold by 1; a Talent is one step easier.
         band, raw, threshold = variant_band(level, d.base_tn, step_sum - helps - talents)
-        plain, _, _ = variant_band(level, d.base_tn, step_sum - helps)
+        plain, _n, _n = variant_band(level, d.base_tn, step_sum - helps)
         return {"die": "d6", "faces": 6, "proficiency": level, "band": band, "raw_threshold": raw,
                 "threshold": threshold, "net_steps": step_sum - talents, "band_without_talent": plain}
     die = sheet["dice"][d.attribute]
-    for _ in range(helps):
+    for _n in range(helps):
         bigger = step_up(die)
         if bigger is None:
             field_ = "helper_ids" if d.helper_ids else "use_help_token"
-            raise violation("cannot_help_d20", f"{d.character_id}'s {d.attribute} die would have to step up past "
-                            "d20; no larger die exists (7-A9). In combat send use_help_token: false.", field_)
+            raise violation("cannot_help_d20", _("{character_id}'s {attribute} die would have to step "
+                                                 "up past d20; no larger die exists (7-A9). In combat "
+                                                 "send use_help_token: false.",
+                                                 character_id=d.character_id, attribute=d.attribute), field_)
         die = bigger
     band, tn = band_for(d.base_tn, step_sum - talents)
-    plain, _ = band_for(d.base_tn, step_sum)
+    plain, _n = band_for(d.base_tn, step_sum)
     return {"die": die, "base_die": sheet["dice"][d.attribute], "faces": FACES[die], "band": band, "tn": tn,
             "net_steps": step_sum - talents, "band_without_talent": plain}
 

@@ -1,6 +1,7 @@
 """Scenes (7-A27): the GM declares their boundaries; Armor tokens refresh when one starts (§11.1)."""
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.stepdice import clocks
 from service.rules.stepdice.actions_gm import StepDiceEndScene, StepDiceStartScene
 from service.rules.stepdice.context import Ctx
@@ -10,7 +11,7 @@ from service.rules.stepdice.errors import violation
 def _no_fight(ctx: Ctx) -> None:
     enc = ctx.encounter
     if enc is not None and enc["phase"] != "ended":
-        raise violation("encounter_in_progress", "end the encounter before the scene changes")
+        raise violation("encounter_in_progress", _("end the encounter before the scene changes"))
 
 
 def begin(ctx: Ctx, kind: str, label: str | None) -> None:
@@ -52,5 +53,5 @@ def start_scene(ctx: Ctx, a: StepDiceStartScene) -> None:
 def end_scene(ctx: Ctx, a: StepDiceEndScene) -> None:
     _no_fight(ctx)
     if ctx.table["scene"] is None:
-        raise violation("no_scene", "no scene is open")
+        raise violation("no_scene", _("no scene is open"))
     finish(ctx)

@@ -5,6 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.i18n.message import _
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import PROFICIENCY_FOR_DIE
 from service.rules.stepdice.options import Options
@@ -46,18 +47,22 @@ class StepDiceCharacterInput(BaseModel):
 def new_character(data: StepDiceCharacterInput, options: Options) -> dict[str, Any]:
     eq = data.equipment
     if not eq.weapon.strip():
-        raise violation("weapon_required", "a character starts with one weapon or combat tool", "equipment.weapon")
+        raise violation("weapon_required", _("a character starts with one weapon or combat "
+                                             "tool"), "equipment.weapon")
     if len(eq.items) != ITEM_COUNT:
-        raise violation("wrong_item_count", f"a character starts with exactly {ITEM_COUNT} items, "
-                        f"got {len(eq.items)}", "equipment.items")
+        raise violation("wrong_item_count", _("a character starts with exactly {item_count} "
+                                              "items, got {count}",
+                                              item_count=ITEM_COUNT, count=len(eq.items)), "equipment.items")
     if options.use_talents:
         if len(data.talents) != TALENT_COUNT:
-            raise violation("wrong_talent_count", f"a character has exactly {TALENT_COUNT} Talents, "
-                            f"got {len(data.talents)}", "talents")
+            raise violation("wrong_talent_count", _("a character has exactly {talent_count} Talents, "
+                                                    "got {count}",
+                                                    talent_count=TALENT_COUNT, count=len(data.talents)), "talents")
         if len({t.casefold() for t in data.talents}) != len(data.talents):
-            raise violation("duplicate_talent", "the two Talents must differ", "talents")
+            raise violation("duplicate_talent", _("the two Talents must differ"), "talents")
     elif data.talents:
-        raise violation("option_disabled", "this campaign plays without Talents (use_talents is off)", "talents")
+        raise violation("option_disabled", _("this campaign plays without Talents (use_talents is "
+                                             "off)"), "talents")
     dice = dict(STARTING_DICE[data.role])
     return {
         "name": data.name,

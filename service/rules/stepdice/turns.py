@@ -1,6 +1,7 @@
 """Turn order of a running encounter: all PCs in any order, then all enemies, repeat (seed §5.2, spec 5.2)."""
 from __future__ import annotations
 
+from service.i18n.message import _
 from service.rules.stepdice import guards
 from service.rules.stepdice.actions_gm import StepDiceEndEnemyPhase, StepDiceEndPlayerPhase
 from service.rules.stepdice.actions_player import StepDiceBeginTurn, StepDiceEndTurn
@@ -15,9 +16,11 @@ def begin_turn(ctx: Ctx, a: StepDiceBeginTurn) -> None:
     guards.member(ctx, a.character_id)
     enc = guards.encounter(ctx, "player_phase")
     if enc["turn_open_for"] is not None:
-        raise violation("turn_already_open", f"{enc['turn_open_for']}'s turn is open; one turn at a time")
+        raise violation("turn_already_open", _("{turn_open_for}'s turn is open; one turn at a time",
+                                               turn_open_for=enc['turn_open_for']))
     if a.character_id in enc["pcs_done"]:
-        raise violation("turn_already_taken", f"{a.character_id} has had its turn this round (seed §5.2)")
+        raise violation("turn_already_taken", _("{character_id} has had its turn this round (seed §5.2)",
+                                                character_id=a.character_id))
     enc["turn_open_for"] = a.character_id
     ctx.emit("turn_begun", {"character_id": a.character_id, "round": enc["round"]})
 
@@ -27,7 +30,7 @@ def end_turn(ctx: Ctx, a: StepDiceEndTurn) -> None:
     guards.member(ctx, a.character_id)
     enc = guards.encounter(ctx, "player_phase")
     if enc["turn_open_for"] != a.character_id:
-        raise violation("not_your_turn", f"{a.character_id} has no open turn")
+        raise violation("not_your_turn", _("{character_id} has no open turn", character_id=a.character_id))
     close_turn(ctx, a.character_id, "ended")
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import equipment, fate, lines
 from service.rules.trikus.constants import BOOST_DICE
 from service.rules.trikus.context import Ctx
@@ -13,26 +14,28 @@ from service.rules.trikus.sheet import is_active
 def require(ctx: Ctx, *phases: str) -> dict[str, Any]:
     act = ctx.activity
     if act is None:
-        raise violation("no_activity", "no test or combat is open")
+        raise violation("no_activity", _("no test or combat is open"))
     if phases and act["phase"] not in phases:
-        raise violation("wrong_phase", f"the {act['kind']} is in phase {act['phase']}; this move needs "
-                        f"{' or '.join(phases)}")
+        raise violation("wrong_phase", _("the {kind} is in phase {phase}; this move needs {phases}",
+                                         kind=act['kind'], phase=act['phase'], phases=' or '.join(phases)))
     return act
 
 
 def active_sheet(ctx: Ctx, cid: str, field: str = "character_id") -> dict[str, Any]:
     sheet = ctx.sheet(cid, field)
     if not is_active(sheet):
-        raise violation("character_not_active", f"{sheet['name']} is {sheet['status']}", field)
+        raise violation("character_not_active", _("{name} is {status}",
+                                                  name=sheet['name'], status=sheet['status']), field)
     return sheet
 
 
 def open_activity(ctx: Ctx, kind: str, invited: list[str], action: Any, **extra: Any) -> dict[str, Any]:
     """I7, A56: one open test or combat per party."""
     if ctx.activity is not None:
-        raise violation("activity_in_progress", f"{ctx.activity['id']} is still open; finish or abort it first")
+        raise violation("activity_in_progress", _("{id} is still open; finish or abort it first",
+                                                  id=ctx.activity['id']))
     if len(set(invited)) != len(invited):
-        raise violation("duplicate_character", "a character is invited once", "character_ids")
+        raise violation("duplicate_character", _("a character is invited once"), "character_ids")
     for n, cid in enumerate(invited):
         active_sheet(ctx, cid, f"character_ids[{n}]")
     act = {
@@ -52,26 +55,29 @@ def open_activity(ctx: Ctx, kind: str, invited: list[str], action: Any, **extra:
 def invited(ctx: Ctx, act: dict[str, Any], cid: str) -> dict[str, Any]:
     sheet = active_sheet(ctx, cid)
     if cid not in act["invited"]:
-        raise violation("not_invited", f"{sheet['name']} is not invited to {act['id']}")
+        raise violation("not_invited", _("{name} is not invited to {id}", name=sheet['name'], id=act['id']))
     if cid in act["answers"]:
-        raise violation("already_answered", f"{sheet['name']} already answered ({act['answers'][cid]['kind']})")
+        raise violation("already_answered", _("{name} already answered ({kind})",
+                                              name=sheet['name'], kind=act['answers'][cid]['kind']))
     return sheet
 
 
 def participant(act: dict[str, Any], cid: str) -> dict[str, Any]:
     part = act["participants"].get(cid)
     if part is None:
-        raise violation("not_participant", f"{cid} does not take part in {act['id']}")
+        raise violation("not_participant", _("{cid} does not take part in {id}", cid=cid, id=act['id']))
     return part
 
 
 def check_extras(ctx: Ctx, sheet: dict[str, Any], morale: int, light: int, item_ids: list[str]) -> None:
     if morale > sheet["morale_dice"]:
-        raise violation("insufficient_morale", f"{sheet['name']} holds {sheet['morale_dice']} morale dice",
+        raise violation("insufficient_morale", _("{name} holds {morale_dice} morale dice",
+                                                 name=sheet['name'], morale_dice=sheet['morale_dice']),
                         "morale")
     if light > sheet["light_tokens"]["active"]:
-        raise violation("insufficient_light_tokens", f"{sheet['name']} holds {sheet['light_tokens']['active']} "
-                        "light tokens", "light")
+        raise violation("insufficient_light_tokens", _("{name} holds {active} light tokens",
+                                                       name=sheet['name'],
+                                                       active=sheet['light_tokens']['active']), "light")
     equipment.check_items(ctx, sheet, item_ids)
 
 
@@ -82,9 +88,10 @@ def pool_size(ctx: Ctx, sheet: dict[str, Any], line_index: int | None, a: Any) -
     base = sheet["lines"][line_index]["dice"] if line_index is not None else 0
     total = base + a.morale + a.light + (BOOST_DICE if a.boost else 0)
     if total < 1:
-        raise violation("no_dice", f"{sheet['name']} has no free line and commits no extra die; morale, a light "
-                        "token or boost allow a test while exhausted (L68–L74), or say 'I have a bad feeling "
-                        "about this' (L78)")
+        raise violation("no_dice", _("{name} has no free line and commits no extra die; morale, a light token "
+                                     "or boost allow a test while exhausted (L68–L74), or say 'I have a bad "
+                                     "feeling about this' (L78)",
+                                     name=sheet['name']))
     return total
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import activity, contest, equipment, lines
 from service.rules.trikus.constants import BOOST_DICE, DEFAULT_COMBAT_DIFFICULTY
 from service.rules.trikus.context import Ctx
@@ -12,7 +13,8 @@ from service.rules.trikus.errors import violation
 def open_combat(ctx: Ctx, a: Any) -> None:
     cd = a.combat_difficulty
     if cd is not None and not ctx.options.adv_combat_difficulty:
-        raise violation("option_disabled", "combat difficulty is an advanced rule (adv_combat_difficulty is off)",
+        raise violation("option_disabled", _("combat difficulty is an advanced rule (adv_combat_difficulty is "
+                                             "off)"),
                         "combat_difficulty")
     if ctx.options.adv_combat_difficulty and cd is None:
         cd = DEFAULT_COMBAT_DIFFICULTY                                    # L368
@@ -25,8 +27,8 @@ def join(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
     sheet = activity.invited(ctx, act, a.character_id)
     for name in ("morale", "light", "boost", "item_ids"):
         if getattr(a, name):
-            raise violation("field_not_applicable", "in combat, extras are declared per round with "
-                            "declare_round (L180, spec 4.8)", name)
+            raise violation("field_not_applicable", _("in combat, extras are declared per round with "
+                                                      "declare_round (L180, spec 4.8)"), name)
     lines.check_line_choice(ctx, sheet, a.line_index)
     dice = sheet["lines"][a.line_index]["dice"] if a.line_index is not None else 0
     act["answers"][a.character_id] = {"kind": "join", "line_index": a.line_index, "allies": a.allies,
@@ -78,11 +80,12 @@ def declare(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
     part = activity.participant(act, a.character_id)
     sheet = activity.active_sheet(ctx, a.character_id)
     if part["status"] != "active":
-        raise violation("not_participant", f"{sheet['name']} is {part['status']} in this combat")
+        raise violation("not_participant", _("{name} is {status} in this combat",
+                                             name=sheet['name'], status=part['status']))
     if part["declared"] is not None:
-        raise violation("already_answered", f"{sheet['name']} already declared this round")
+        raise violation("already_answered", _("{name} already declared this round", name=sheet['name']))
     if a.boost and part["boost_used"]:
-        raise violation("boost_already_used", "boost is used once per combat (L230, A21)", "boost")
+        raise violation("boost_already_used", _("boost is used once per combat (L230, A21)"), "boost")
     activity.check_extras(ctx, sheet, a.morale, a.light, a.item_ids)
     helpful = sum(1 for iid in a.item_ids for it in sheet["equipment"] if it["id"] == iid
                   for t in it["traits"] if t["kind"] == "helpful")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import consequences, equipment, fate
 from service.rules.trikus.combat import active, begin_round, persistent
 from service.rules.trikus.constants import DEFENSE_BONUS_PER_DEFENDER
@@ -41,10 +42,13 @@ def record(ctx: Ctx, act: dict[str, Any], cid: str, choice: str, target: str | N
 
 def check_defend_target(act: dict[str, Any], target: str) -> None:
     if act["results"].get(target) == "failure" and act["participants"][target]["negotiated"]:
-        raise violation("cannot_defend_negotiation_failure", "a failure after a negotiation loses its die "
-                        "automatically and cannot be protected (L346)", "target_character_id")
+        raise violation("cannot_defend_negotiation_failure", _("a failure after a negotiation loses "
+                                                               "its die automatically and cannot be "
+                                                               "protected (L346)"), "target_character_id")
     if target not in failing(act):
-        raise violation("not_a_failing_player", f"{target} did not fail this round (L192)", "target_character_id")
+        raise violation("not_a_failing_player", _("{target} did not fail this round "
+                                                  "(L192)",
+                                                  target=target), "target_character_id")
 
 
 def defenders(act: dict[str, Any], target: str) -> list[str]:

@@ -6,6 +6,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
+from service.i18n.message import _
 from service.rules.base import Actor, Event, gm_only, not_your_character, not_yours
 from service.rules.trikus import awaiting, flow
 from service.rules.trikus.actions import ADAPTER
@@ -22,14 +23,14 @@ def authorize(ctx: Ctx, action: BaseModel) -> None:
     """GM-only moves are 403 for players; a player acts only for characters they control."""
     sender = type(action).sender
     if sender == "gm" and not ctx.actor.is_gm:
-        raise gm_only(f"only the GM may send {action.type}", field="type")
+        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
     cid = getattr(action, "character_id", None)
     if sender != "gm" and cid is not None:
         sheet = ctx.sheet(cid)
         if not ctx.actor.controls(cid):
-            raise not_your_character(f"you do not control {cid}", field="character_id")
+            raise not_your_character(_("you do not control {cid}", cid=cid), field="character_id")
         if not ctx.actor.is_gm and sheet.get("controller") == "gm":
-            raise not_yours(sheet["name"], "has turned to the dark side (L300)")
+            raise not_yours(sheet["name"], _("has turned to the dark side (L300)"))
 
 
 def refresh(ctx: Ctx) -> None:

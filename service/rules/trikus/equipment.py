@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import fate
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -13,15 +14,19 @@ def check_items(ctx: Ctx, sheet: dict[str, Any], item_ids: list[str]) -> None:
     if not item_ids:
         return
     if not ctx.options.adv_equipment:
-        raise violation("option_disabled", "equipment traits are an advanced rule (adv_equipment is off)", "item_ids")
+        raise violation("option_disabled", _("equipment traits are an advanced rule (adv_equipment "
+                                             "is off)"), "item_ids")
     if len(set(item_ids)) != len(item_ids):
-        raise violation("item_not_available", "each item is used at most once per test or round (A43)", "item_ids")
+        raise violation("item_not_available", _("each item is used at most once per test or round "
+                                                "(A43)"), "item_ids")
     for n, iid in enumerate(item_ids):
         it = item(sheet, iid)
         if it is None:
-            raise violation("unknown_item", f"{sheet['name']} has no item {iid!r}", f"item_ids[{n}]")
+            raise violation("unknown_item", _("{name} has no item {iid!r}",
+                                              name=sheet['name'], iid=iid), f"item_ids[{n}]")
         if it["state"] != "available":
-            raise violation("item_not_available", f"{it['name']} is {it['state']}", f"item_ids[{n}]")
+            raise violation("item_not_available", _("{name} is {state}",
+                                                    name=it['name'], state=it['state']), f"item_ids[{n}]")
 
 
 def _reveal(ctx: Ctx, cid: str, it: dict[str, Any], trait: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import activity, combat, opposed
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -35,7 +36,8 @@ def start(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx, "pool_formation", "setup")
     missing = [c for c in act["invited"] if c not in act["answers"]]
     if missing:
-        raise violation("not_all_answered", f"waiting for {', '.join(missing)} to join or opt out")
+        raise violation("not_all_answered", _("waiting for {missing} to join or opt out",
+                                              missing=', '.join(missing)))
     (combat.start if act["kind"] == "combat" else opposed.start)(ctx, act)
 
 
@@ -54,7 +56,7 @@ def abort_activity(ctx: Ctx, a: Any) -> None:
 def adjust_combat(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx, "round_pool")
     if act["gm_pool"] + a.gm_pool_delta < 1:
-        raise violation("no_dice", "the GM keeps at least one die while the combat goes on", "gm_pool_delta")
+        raise violation("no_dice", _("the GM keeps at least one die while the combat goes on"), "gm_pool_delta")
     act["gm_pool"] += a.gm_pool_delta
     if a.powerful_opponent is not None:
         act["powerful_opponent"] = a.powerful_opponent

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.base import gm_only
 from service.rules.trikus import activity, combat, combat_round, contest, fate, flow, negotiation
 from service.rules.trikus.constants import BOOST_DICE
@@ -13,42 +14,46 @@ from service.rules.trikus.errors import violation
 
 def _blocked(c: dict[str, Any]) -> None:
     if c["stage"] in ("negotiation_offered", "negotiation_rethrow"):
-        raise violation("negotiation_pending", "a negotiation must be answered and re-thrown first")
+        raise violation("negotiation_pending", _("a negotiation must be answered and re-thrown first"))
 
 
 def throw(ctx: Ctx, a: Any) -> None:
     who = a.character_id or "gm"
     if who == "gm" and not ctx.actor.is_gm:
-        raise gm_only("only the GM throws the GM's dice", field="character_id")
+        raise gm_only(_("only the GM throws the GM's dice"), field="character_id")
     if who != "gm":
         activity.active_sheet(ctx, who)
     act = activity.require(ctx, "contest", "attack_rolls", "gm_rolls")
     if act["phase"] != "contest":
         job = act["queue"][0]
         if job["roller"] != who:
-            raise violation("not_your_turn", f"the next combat-difficulty roll is {job['roller']}'s (L374)")
+            raise violation("not_your_turn", _("the next combat-difficulty roll is {roller}'s (L374)",
+                                               roller=job['roller']))
         if a.target_character_id is not None and job.get("target") != a.target_character_id:
-            raise violation("not_a_roll_target", f"the GM's next roll is against {job.get('target')}",
+            raise violation("not_a_roll_target", _("the GM's next roll is against {target}",
+                                                   target=job.get('target')),
                             "target_character_id")
         combat_round.roll_next(ctx, act)
         return
     if a.target_character_id is not None:
-        raise violation("field_not_applicable", "target_character_id is for the GM's combat-difficulty rolls",
+        raise violation("field_not_applicable", _("target_character_id is for the GM's combat-difficulty rolls"),
                         "target_character_id")
     c = act["contest"]
     if c["stage"] == "negotiation_rethrow":
         if who != c["negotiation"]["responder"]:
-            raise violation("not_your_turn", "the negotiated die is re-thrown by its owner (L346)")
+            raise violation("not_your_turn", _("the negotiated die is re-thrown by its owner (L346)"))
         negotiation.rethrow(ctx, act)
         return
     _blocked(c)
     if c["stage"] == "last_chance":
-        raise violation("last_chance_pending", f"{c['last_chance']} must spend a light token or pass first")
+        raise violation("last_chance_pending", _("{last_chance} must spend a light token or pass first",
+                                                 last_chance=c['last_chance']))
     if who in c["submitted"]:
-        raise violation("already_thrown", "one die per thrower per wave (L112)")
+        raise violation("already_thrown", _("one die per thrower per wave (L112)"))
     if who not in contest.required(c):
-        raise violation("not_your_turn", "only the side below the target throws; the side in control waits "
-                        f"(L112). Waiting for: {', '.join(contest.required(c))}")
+        raise violation("not_your_turn", _("only the side below the target throws; the side in control waits "
+                                           "(L112). Waiting for: {required}",
+                                           required=', '.join(contest.required(c))))
     contest.submit(ctx, act, who)
 
 
@@ -74,7 +79,7 @@ def auto(ctx: Ctx, a: Any) -> None:
     cancellation, declarations, round pools, a lost-line choice) or the activity ends."""
     act = activity.require(ctx)
     if not _auto_step(ctx, act):
-        raise violation("nothing_to_auto", f"phase {act['phase']} waits for a decision, not a throw")
+        raise violation("nothing_to_auto", _("phase {phase} waits for a decision, not a throw", phase=act['phase']))
     flow.proceed(ctx)
     while ctx.activity is act and _auto_step(ctx, act):
         flow.proceed(ctx)
@@ -82,7 +87,7 @@ def auto(ctx: Ctx, a: Any) -> None:
 
 def _not_setup(act: dict[str, Any]) -> None:
     if act["phase"] == "setup":
-        raise violation("wrong_phase", "in combat, extras are declared for each round (L180, spec 4.8)")
+        raise violation("wrong_phase", _("in combat, extras are declared for each round (L180, spec 4.8)"))
 
 
 def _pool_answer(ctx: Ctx, act: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -90,11 +95,11 @@ def _pool_answer(ctx: Ctx, act: dict[str, Any], cid: str) -> dict[str, Any]:
     if act["phase"] == "pool_formation":
         ans = act["answers"].get(cid)
         if ans is None or ans["kind"] != "join":
-            raise violation("wrong_phase", "join the test first, then add to the pool")
+            raise violation("wrong_phase", _("join the test first, then add to the pool"))
         return ans
     part = activity.participant(act, cid)
     if part["status"] != "active" or part["declared"] is None:
-        raise violation("wrong_phase", "declare_round first, then add to the pool")
+        raise violation("wrong_phase", _("declare_round first, then add to the pool"))
     return part["declared"]
 
 
@@ -109,12 +114,12 @@ def boost(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx)
     _not_setup(act)
     if act["phase"] not in ("pool_formation", "round_pool"):
-        raise violation("boost_only_before_test", "boost is chosen while forming the pool, never during the "
-                        "test (L230)")
+        raise violation("boost_only_before_test", _("boost is chosen while forming the pool, never during the "
+                                                    "test (L230)"))
     pool = _pool_answer(ctx, act, a.character_id)
     used = act["phase"] == "round_pool" and act["participants"][a.character_id]["boost_used"]
     if pool["boost"] or used:
-        raise violation("boost_already_used", "boost is used once per test, once per combat (L230, A21)")
+        raise violation("boost_already_used", _("boost is used once per test, once per combat (L230, A21)"))
     pool["boost"] = True
     _grow(pool, BOOST_DICE)
     ctx.emit("pool_changed", {"activity_id": act["id"], "character_id": a.character_id, "boost": True,
@@ -126,11 +131,12 @@ def commit_morale(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx)
     _not_setup(act)
     if act["phase"] not in ("pool_formation", "round_pool"):
-        raise violation("morale_only_before_test", "morale dice are committed while forming the pool (L106, "
-                        "A13); a light token can still be spent now")
+        raise violation("morale_only_before_test", _("morale dice are committed while forming the pool (L106, "
+                                                     "A13); a light token can still be spent now"))
     pool = _pool_answer(ctx, act, a.character_id)
     if pool["morale"] + a.count > sheet["morale_dice"]:
-        raise violation("insufficient_morale", f"{sheet['name']} holds {sheet['morale_dice']} morale dice", "count")
+        raise violation("insufficient_morale", _("{name} holds {morale_dice} morale dice",
+                                                 name=sheet['name'], morale_dice=sheet['morale_dice']), "count")
     pool["morale"] += a.count
     _grow(pool, a.count)
     ctx.emit("pool_changed", {"activity_id": act["id"], "character_id": a.character_id, "morale": pool["morale"]})
@@ -144,8 +150,9 @@ def spend_light_die(ctx: Ctx, a: Any) -> None:
     if act["phase"] != "contest":
         pool = _pool_answer(ctx, act, cid)
         if pool["light"] + a.count > sheet["light_tokens"]["active"]:
-            raise violation("insufficient_light_tokens", f"{sheet['name']} holds "
-                            f"{sheet['light_tokens']['active']} light tokens", "count")
+            raise violation("insufficient_light_tokens", _("{name} holds {active} light tokens",
+                                                           name=sheet['name'],
+                                                           active=sheet['light_tokens']['active']), "count")
         pool["light"] += a.count
         _grow(pool, a.count)
         ctx.emit("pool_changed", {"activity_id": act["id"], "character_id": cid, "light": pool["light"]})
@@ -154,10 +161,11 @@ def spend_light_die(ctx: Ctx, a: Any) -> None:
     _blocked(c)
     p = contest.pair_of(c, cid)
     if p is None or p["outcome"] != "open":
-        raise violation("pair_not_open", f"{sheet['name']} has no open contest to add a die to")
+        raise violation("pair_not_open", _("{name} has no open contest to add a die to", name=sheet['name']))
     if a.count > sheet["light_tokens"]["active"]:
-        raise violation("insufficient_light_tokens", f"{sheet['name']} holds {sheet['light_tokens']['active']} "
-                        "light tokens", "count")
+        raise violation("insufficient_light_tokens", _("{name} holds {active} light tokens",
+                                                       name=sheet['name'],
+                                                       active=sheet['light_tokens']['active']), "count")
     tok = sheet["light_tokens"]
     tok["active"] -= a.count
     tok["used_total"] += a.count
@@ -170,7 +178,7 @@ def pass_last_chance(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx, "contest")
     c = act["contest"]
     if c["stage"] != "last_chance" or c["last_chance"] != a.character_id:
-        raise violation("no_last_chance", "no last-chance prompt is waiting for this character")
+        raise violation("no_last_chance", _("no last-chance prompt is waiting for this character"))
     contest.pair_of(c, a.character_id)["passed"].append(a.character_id)
     ctx.emit("last_chance_passed", {"activity_id": act["id"], "character_id": a.character_id})
 
@@ -178,28 +186,28 @@ def pass_last_chance(ctx: Ctx, a: Any) -> None:
 def escape(ctx: Ctx, a: Any) -> None:
     """L324: any moment, while holding an unthrown die; not a failure; a dark token (spec 4.16)."""
     if not ctx.options.adv_escape:
-        raise violation("option_disabled", "escape is an advanced rule (adv_escape is off)")
+        raise violation("option_disabled", _("escape is an advanced rule (adv_escape is off)"))
     cid = a.character_id
     activity.active_sheet(ctx, cid)
     act = activity.require(ctx, "round_pool", "contest")
     part = activity.participant(act, cid)
     if act["phase"] == "round_pool":
         if part["status"] != "active":
-            raise violation("pair_not_open", f"{cid} is {part['status']} in this combat")
+            raise violation("pair_not_open", _("{cid} is {status} in this combat", cid=cid, status=part['status']))
         dec = part["declared"] or {}
         held = combat.persistent(part) + dec.get("morale", 0) + dec.get("light", 0) + 2 * dec.get("boost", False)
         if held < 1:
-            raise violation("no_unthrown_die", "escape needs at least one unthrown die (L324)")
+            raise violation("no_unthrown_die", _("escape needs at least one unthrown die (L324)"))
         part["status"] = "escaped"
     else:
         c = act["contest"]
         _blocked(c)
         if c["unthrown"].get(cid, 0) < 1:
-            raise violation("no_unthrown_die", "escape needs at least one unthrown die; a die submitted in "
-                            "this wave counts as thrown (L324)")
+            raise violation("no_unthrown_die", _("escape needs at least one unthrown die; a die submitted in "
+                                                 "this wave counts as thrown (L324)"))
         p = contest.pair_of(c, cid)
         if p is None or p["outcome"] != "open":
-            raise violation("pair_not_open", f"{cid} has no open contest to escape from")
+            raise violation("pair_not_open", _("{cid} has no open contest to escape from", cid=cid))
         contest.leave(c, cid, "escaped")
         part["status"] = "escaped"
     ctx.emit("escaped", {"activity_id": act["id"], "character_id": cid})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.base import gm_only
 from service.rules.trikus import activity, boom, combat_round, lines, negotiation, opposed
 from service.rules.trikus.context import Ctx
@@ -21,26 +22,28 @@ def answer_negotiation(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx)
     c = act.get("contest")
     if act["phase"] != "contest" or c is None or c["stage"] != "negotiation_offered":
-        raise violation("no_negotiation_proposed", "nobody proposed a negotiation that awaits an answer")
+        raise violation("no_negotiation_proposed", _("nobody proposed a negotiation that awaits an answer"))
     responder = c["negotiation"]["responder"]
     if responder == "gm":
         if not ctx.actor.is_gm:
-            raise gm_only("the GM answers a negotiation proposed against his die")
+            raise gm_only(_("the GM answers a negotiation proposed against his die"))
     elif a.character_id != responder:
-        raise violation("not_your_turn", f"{responder} answers this negotiation (spec 4.23)", "character_id")
+        raise violation("not_your_turn", _("{responder} answers this negotiation (spec 4.23)",
+                                           responder=responder), "character_id")
     negotiation.answer(ctx, act, a.accept)
 
 
 def claim_boom(ctx: Ctx, a: Any) -> None:
     if not ctx.options.adv_boom:
-        raise violation("option_disabled", "boom dice are an advanced rule (adv_boom is off)")
+        raise violation("option_disabled", _("boom dice are an advanced rule (adv_boom is off)"))
     activity.active_sheet(ctx, a.character_id)
     act = activity.require(ctx, "contest", "boom_review")
     b = act["contest"]["boom"]
     if a.value in {cl["value"] for cl in b["claims"]}:
-        raise violation("boom_already_claimed", f"the {a.value}s were already claimed (A42)", "value")
+        raise violation("boom_already_claimed", _("the {value}s were already claimed (A42)", value=a.value), "value")
     if a.value not in b["available"]:
-        raise violation("no_such_boom", f"three {a.value}s are not on the table in this test (L356)", "value")
+        raise violation("no_such_boom", _("three {value}s are not on the table in this test (L356)",
+                                          value=a.value), "value")
     boom.claim(ctx, act, a.character_id, a.value, a.text)
 
 
@@ -48,11 +51,11 @@ def boom_review(ctx: Ctx, a: Any) -> None:
     """L356: no player noticed, so the GM may turn the result upside down (A42)."""
     act = activity.require(ctx, "boom_review")
     if a.overrides and not boom.unclaimed(act):
-        raise violation("no_unclaimed_boom", "results may be overturned only after an unnoticed boom (L356)",
+        raise violation("no_unclaimed_boom", _("results may be overturned only after an unnoticed boom (L356)"),
                         "overrides")
     for cid in a.overrides:
         if act["results"].get(cid) not in ("success", "failure", "draw"):
-            raise violation("not_a_result", f"{cid} has no result in this test to overturn", "overrides")
+            raise violation("not_a_result", _("{cid} has no result in this test to overturn", cid=cid), "overrides")
     changed = {cid: {"from": act["results"][cid], "to": r} for cid, r in a.overrides.items()}
     act["results"].update(a.overrides)
     act["reviewed"] = True
@@ -64,7 +67,7 @@ def boom_review(ctx: Ctx, a: Any) -> None:
 def _head(act: dict[str, Any], cid: str) -> None:
     if not act["queue"] or act["queue"][0] != cid:
         nxt = act["queue"][0] if act["queue"] else "nobody"
-        raise violation("not_your_turn", f"{nxt} decides next (highest result first, A10/A25)")
+        raise violation("not_your_turn", _("{nxt} decides next (highest result first, A10/A25)", nxt=nxt))
 
 
 def keep_success(ctx: Ctx, a: Any) -> None:
@@ -99,7 +102,7 @@ def waive_roll(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx, "gm_rolls")
     job = act["queue"][0]
     if job.get("target") != a.target_character_id:
-        raise violation("not_a_roll_target", f"the GM's next roll is against {job.get('target')}",
+        raise violation("not_a_roll_target", _("the GM's next roll is against {target}", target=job.get('target')),
                         "target_character_id")
     combat_round.roll_next(ctx, act, waive=True)
 
@@ -108,9 +111,10 @@ def choose_lost_line(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx, "lost_line_choice")
     entry = next((e for e in act["line_choices"] if e["character_id"] == a.character_id), None)
     if entry is None:
-        raise violation("not_your_turn", f"{a.character_id} has no lost line to choose")
+        raise violation("not_your_turn", _("{character_id} has no lost line to choose", character_id=a.character_id))
     if a.line_index not in entry["candidates"]:
-        raise violation("not_a_candidate_line", f"choose one of lines {entry['candidates']} (A17)", "line_index")
+        raise violation("not_a_candidate_line", _("choose one of lines {candidates} (A17)",
+                                                  candidates=entry['candidates']), "line_index")
     act["line_choices"].remove(entry)
     lines.lose(ctx, a.character_id, a.line_index)
 

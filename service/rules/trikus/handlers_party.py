@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import activity, fate, lines, redact
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -23,7 +24,7 @@ def light_token_fact(ctx: Ctx, a: Any) -> None:
     sheet = activity.active_sheet(ctx, a.character_id)
     tok = sheet["light_tokens"]
     if tok["active"] < 1:
-        raise violation("insufficient_light_tokens", f"{sheet['name']} holds no light token")
+        raise violation("insufficient_light_tokens", _("{name} holds no light token", name=sheet['name']))
     tok["active"] -= 1
     tok["used_total"] += 1
     ctx.emit("light_token_fact", {"character_id": a.character_id, "text": a.text, "active": tok["active"]})
@@ -34,7 +35,7 @@ def spend_dark_token(ctx: Ctx, a: Any) -> None:
     sheet = activity.active_sheet(ctx, a.character_id)
     tok = sheet["dark_tokens"]
     if tok["active"] < 1:
-        raise violation("insufficient_dark_tokens", f"{sheet['name']} has no active dark token")
+        raise violation("insufficient_dark_tokens", _("{name} has no active dark token", name=sheet['name']))
     tok["active"] -= 1
     tok["used_total"] += 1
     prompt = {"id": ctx.next_id("prompt", "d"), "character_id": a.character_id, "note": a.note}
@@ -49,9 +50,10 @@ def acknowledge_dark_side(ctx: Ctx, a: Any) -> None:
     prompts = ctx.table["dark_side_prompts"]
     prompt = next((p for p in prompts if p["character_id"] == a.character_id), None)
     if prompt is None:
-        raise violation("no_dark_side_prompt", "the GM has not spent a dark token of this character")
+        raise violation("no_dark_side_prompt", _("the GM has not spent a dark token of this character"))
     if a.side_index >= len(sheet["dark_sides"]):
-        raise violation("no_such_side", f"{sheet['name']} has {len(sheet['dark_sides'])} dark sides", "side_index")
+        raise violation("no_such_side", _("{name} has {count} dark sides",
+                                          name=sheet['name'], count=len(sheet['dark_sides'])), "side_index")
     side = sheet["dark_sides"][a.side_index]
     side["revealed"] = True                       # under optional rule 2 the GM learns it only now (L258)
     prompts.remove(prompt)
@@ -63,7 +65,7 @@ def set_sides(ctx: Ctx, a: Any) -> None:
     """L246: sides are set at creation and at promotion (optional rule 1 for a new Master)."""
     sheet = activity.active_sheet(ctx, a.character_id)
     if not sheet["sides_pending"]:
-        raise violation("sides_not_pending", "sides are rewritten only after a promotion (L246)")
+        raise violation("sides_not_pending", _("sides are rewritten only after a promotion (L246)"))
     check_sides(sheet["tier"], a.light_sides, a.dark_sides, ctx.options)
     sheet["light_sides"] = [s.model_dump(mode="json") for s in a.light_sides]
     sheet["dark_sides"] = [{**s.model_dump(mode="json"), "revealed": False} for s in a.dark_sides]
@@ -79,14 +81,14 @@ def set_sides(ctx: Ctx, a: Any) -> None:
 def force_reset(ctx: Ctx, a: Any) -> None:
     """A15: campaign starts, absent characters, stuck parties; logged, never automatic."""
     if ctx.activity is not None:
-        raise violation("activity_in_progress", "reset lines between tests, not during one")
+        raise violation("activity_in_progress", _("reset lines between tests, not during one"))
     lines.reset(ctx, ctx.active_ids(), forced=True, reason=a.reason)
 
 
 def start_session(ctx: Ctx, a: Any) -> None:
     """L25, L302: the new session starts with the promotions and new Beginners (A34)."""
     if ctx.activity is not None:
-        raise violation("activity_in_progress", "finish or abort the open activity first")
+        raise violation("activity_in_progress", _("finish or abort the open activity first"))
     ctx.table["session_number"] += 1
     ctx.emit("session_started", {"session_number": ctx.table["session_number"]})
     fate.apply_pending(ctx, session_start=True)
@@ -105,7 +107,7 @@ def give_item(ctx: Ctx, a: Any) -> None:
 def _item(ctx: Ctx, a: Any) -> dict[str, Any]:
     it = item(ctx.sheet(a.character_id), a.item_id)
     if it is None:
-        raise violation("unknown_item", f"no item {a.item_id!r}", "item_id")
+        raise violation("unknown_item", _("no item {item_id!r}", item_id=a.item_id), "item_id")
     return it
 
 
@@ -113,7 +115,8 @@ def renew_item(ctx: Ctx, a: Any) -> None:
     """L418, A43: the GM marks the renew condition met."""
     it = _item(ctx, a)
     if it["state"] != "depleted" or not any(t["kind"] == "renewable" for t in it["traits"]):
-        raise violation("item_not_renewable", f"{it['name']} is {it['state']}, not a depleted renewable item")
+        raise violation("item_not_renewable", _("{name} is {state}, not a depleted renewable item",
+                                                name=it['name'], state=it['state']))
     it["state"] = "available"
     ctx.emit("item_renewed", {"character_id": a.character_id, "item_id": it["id"]})
 
@@ -121,10 +124,11 @@ def renew_item(ctx: Ctx, a: Any) -> None:
 def reveal_trait(ctx: Ctx, a: Any) -> None:
     it = _item(ctx, a)
     if a.trait_index >= len(it["traits"]):
-        raise violation("no_such_trait", f"{it['name']} has {len(it['traits'])} pips", "trait_index")
+        raise violation("no_such_trait", _("{name} has {count} pips",
+                                           name=it['name'], count=len(it['traits'])), "trait_index")
     trait = it["traits"][a.trait_index]
     if trait["known_to_owner"]:
-        raise violation("trait_already_known", "the owner already knows this trait")
+        raise violation("trait_already_known", _("the owner already knows this trait"))
     trait["known_to_owner"] = True
     ctx.emit("trait_revealed", {"character_id": a.character_id, "item_id": it["id"], "trait": dict(trait)})
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus.constants import LOST_LINE_RESETS, MAX_RESET_LOOPS
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -13,20 +14,23 @@ def check_line_choice(ctx: Ctx, sheet: dict[str, Any], line_index: int | None) -
     """A12: a player with a free line must cross one; a crossed or lost line cannot be used (L60)."""
     if line_index is None:
         if free_lines(sheet):
-            raise violation("line_required", "a player with a free line crosses it to take a test (L60, A12)",
+            raise violation("line_required", _("a player with a free line crosses it to take a test (L60, A12)"),
                             "line_index")
         master_lost = sheet["tier"] == "master" and sheet["lines"][0]["state"] == "lost"
         if ctx.options.catastrophe_master_strict and master_lost:
-            raise violation("master_line_lost", "a Master without his line takes no test until it returns "
-                            "(L332, catastrophe_master_strict)", "line_index")
+            raise violation("master_line_lost", _("a Master without his line takes no test until "
+                                                  "it returns (L332, catastrophe_master_strict)"), "line_index")
         return
     if not 0 <= line_index < len(sheet["lines"]):
-        raise violation("no_such_line", f"a {sheet['tier']} has lines 0–{len(sheet['lines']) - 1}", "line_index")
+        raise violation("no_such_line", _("a {tier} has lines 0–{value}",
+                                          tier=sheet['tier'], value=len(sheet['lines']) - 1), "line_index")
     state = sheet["lines"][line_index]["state"]
     if state == "crossed":
-        raise violation("line_already_crossed", f"line {line_index} is already crossed (L60)", "line_index")
+        raise violation("line_already_crossed", _("line {line_index} is already crossed (L60)",
+                                                  line_index=line_index), "line_index")
     if state == "lost":
-        raise violation("line_lost", f"line {line_index} was lost to a Catastrophe (L332)", "line_index")
+        raise violation("line_lost", _("line {line_index} was lost to a Catastrophe (L332)",
+                                       line_index=line_index), "line_index")
 
 
 def cross(ctx: Ctx, cid: str, line_index: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import boom, contest
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -11,28 +12,29 @@ from service.rules.trikus.errors import violation
 
 def check_propose(ctx: Ctx, act: dict[str, Any], cid: str) -> dict[str, Any]:
     if not ctx.options.adv_negotiation:
-        raise violation("option_disabled", "negotiation is an advanced rule (adv_negotiation is off)")
+        raise violation("option_disabled", _("negotiation is an advanced rule (adv_negotiation is off)"))
     c = act["contest"]
     if c["stage"] in ("negotiation_offered", "negotiation_rethrow"):
-        raise violation("negotiation_pending", "a negotiation is already being answered")
+        raise violation("negotiation_pending", _("a negotiation is already being answered"))
     if c["stage"] != "wave":
-        raise violation("wrong_phase", f"negotiation is proposed while dice are being thrown, not in {c['stage']}")
+        raise violation("wrong_phase", _("negotiation is proposed while dice are being thrown, not in {stage}",
+                                         stage=c['stage']))
     p = contest.pair_of(c, cid)
     if p is None or p["outcome"] != "open":
-        raise violation("pair_not_open", f"{cid} has no open contest to negotiate")
+        raise violation("pair_not_open", _("{cid} has no open contest to negotiate", cid=cid))
     st = p["state"]
     if st["kind"] != "ctrl" or st["side"] == cid:
-        raise violation("opponent_not_in_control", "only the side below the opponent's target proposes (L346)")
+        raise violation("opponent_not_in_control", _("only the side below the opponent's target proposes (L346)"))
     if c["unthrown"].get(cid, 0) < 1:
-        raise violation("no_unthrown_die", "a proposer needs a die left to throw (A40 vii)")
+        raise violation("no_unthrown_die", _("a proposer needs a die left to throw (A40 vii)"))
     if c["submitted"]:
-        raise violation("throw_already_submitted", "propose before anyone throws in this wave (spec 4.18)")
+        raise violation("throw_already_submitted", _("propose before anyone throws in this wave (spec 4.18)"))
     d = contest.die(c, st["die"])
     if d["renegotiated"]:
-        raise violation("die_already_renegotiated", "each die is renegotiated at most once (A40 v)")
+        raise violation("die_already_renegotiated", _("each die is renegotiated at most once (A40 v)"))
     if d.get("proposed"):
         # A die is offered for negotiation once: a refusal stands, so proposals cannot stall a test.
-        raise violation("negotiation_already_refused", "this die was already offered and refused")
+        raise violation("negotiation_already_refused", _("this die was already offered and refused"))
     return p
 
 

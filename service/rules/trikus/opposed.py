@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.i18n.message import _
 from service.rules.trikus import activity, consequences, contest, equipment, lines
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -14,14 +15,14 @@ def open_test(ctx: Ctx, a: Any) -> None:
 
 def open_pvp(ctx: Ctx, a: Any) -> None:
     if a.challenger_id == a.opponent_id:
-        raise violation("same_character", "a PvP test needs two different characters", "opponent_id")
+        raise violation("same_character", _("a PvP test needs two different characters"), "opponent_id")
     activity.open_activity(ctx, "pvp_test", [a.challenger_id, a.opponent_id], a)
 
 
 def join(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
     sheet = activity.invited(ctx, act, a.character_id)
     if a.allies:
-        raise violation("field_not_applicable", "ally dice exist only in combat (A24)", "allies")
+        raise violation("field_not_applicable", _("ally dice exist only in combat (A24)"), "allies")
     total = activity.pool_size(ctx, sheet, a.line_index, a)
     act["answers"][a.character_id] = {"kind": "join", "line_index": a.line_index, "morale": a.morale,
                                       "light": a.light, "boost": a.boost, "item_ids": list(a.item_ids),
@@ -75,10 +76,11 @@ def cancellation_queue(act: dict[str, Any]) -> list[str]:
 
 def check_target(act: dict[str, Any], target: str) -> None:
     if act["results"].get(target) == "failure" and act["participants"][target]["negotiated"]:
-        raise violation("cannot_cancel_negotiation_failure", "a failure after a negotiation is automatic and "
-                        "cannot be cancelled (L346, A40)", "target_character_id")
+        raise violation("cannot_cancel_negotiation_failure", _("a failure after a negotiation is "
+                                                               "automatic and cannot be cancelled "
+                                                               "(L346, A40)"), "target_character_id")
     if target not in cancellable(act):
-        raise violation("not_a_cancellable_failure", f"{target} has no failure left to cancel",
+        raise violation("not_a_cancellable_failure", _("{target} has no failure left to cancel", target=target),
                         "target_character_id")
 
 

@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from service.i18n.message import _
 from service.rules.trikus.constants import LINE_SHAPE, SIDE_COUNTS, Tier
 from service.rules.trikus.errors import violation
 from service.rules.trikus.fields import ItemInput, Label, Model, SideInput
@@ -42,32 +43,36 @@ def check_sides(tier: str, light: list[SideInput], dark: list[SideInput], option
     """Counts per tier (I5) and, under optional rule 1, who wrote a Master's dark sides (L256)."""
     want = SIDE_COUNTS[tier]
     if len(light) != want["light"]:
-        raise violation("wrong_side_count", f"a {tier} has {want['light']} light sides (L248–L252)",
+        raise violation("wrong_side_count", _("a {tier} has {light} light sides (L248–L252)",
+                                              tier=tier, light=want['light']),
                         "light_sides", 422)
     if len(dark) != want["dark"]:
-        raise violation("wrong_side_count", f"a {tier} has {want['dark']} dark sides (L248–L252)",
+        raise violation("wrong_side_count", _("a {tier} has {dark} dark sides (L248–L252)",
+                                              tier=tier, dark=want['dark']),
                         "dark_sides", 422)
     if tier == "master" and options.opt1_master_dark_sides_by_others:
         own = sum(1 for s in dark if s.authored_by == "self")
         if own != 1:
-            raise violation("master_dark_side_authorship", "optional rule 1 (L256): a Master writes exactly one "
-                            "dark side; the other two are written by other players", "dark_sides")
+            raise violation("master_dark_side_authorship", _("optional rule 1 (L256): a Master "
+                                                             "writes exactly one dark side; the "
+                                                             "other two are written by other players"), "dark_sides")
 
 
 def check_item(item: ItemInput, field: str) -> None:
     kinds = [t.kind for t in item.traits]
     if len(set(kinds)) != len(kinds):
-        raise violation("duplicate_trait", "each pip of an item is a different trait (L402)", f"{field}.traits")
+        raise violation("duplicate_trait", _("each pip of an item is a different trait (L402)"), f"{field}.traits")
     for j, t in enumerate(item.traits):
         where = f"{field}.traits[{j}].modifier"
         if t.kind in ("offensive", "defensive") and t.modifier is None:
-            raise violation("modifier_required", f"a {t.kind} trait needs its GM-set modifier (A43)", where)
+            raise violation("modifier_required", _("a {kind} trait needs its GM-set modifier (A43)",
+                                                   kind=t.kind), where)
         if t.kind == "offensive" and t.modifier is not None and t.modifier >= 0:
-            raise violation("bad_trait_modifier", "an offensive modifier is negative (L404)", where)
+            raise violation("bad_trait_modifier", _("an offensive modifier is negative (L404)"), where)
         if t.kind == "defensive" and t.modifier is not None and t.modifier <= 0:
-            raise violation("bad_trait_modifier", "a defensive modifier is positive (L406)", where)
+            raise violation("bad_trait_modifier", _("a defensive modifier is positive (L406)"), where)
         if t.kind not in ("offensive", "defensive") and t.modifier is not None:
-            raise violation("bad_trait_modifier", "only offensive and defensive traits carry a modifier", where)
+            raise violation("bad_trait_modifier", _("only offensive and defensive traits carry a modifier"), where)
 
 
 def item_record(item: ItemInput, item_id: str) -> dict[str, Any]:

@@ -46,6 +46,8 @@ class Campaign(Base):
     table_token: Mapped[str] = mapped_column(String(16), default="", server_default="")
     # active: moves are accepted; finished: read-only, kept in the records database only.
     status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
+    # The table's default language (en, pl, ru) for whoever states no preference (service/i18n).
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -55,6 +57,8 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(200))
+    # The player's own language; NULL: the campaign's.
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

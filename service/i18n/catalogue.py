@@ -1,0 +1,34 @@
+"""The gettext catalogues, read from the .po files shipped in the package (service/locale/<lang>/LC_MESSAGES).
+
+The .po files are read directly with Babel, so an editable install, a wheel and a checkout all serve the same
+text without a compile step; fuzzy entries are ignored, as gettext would.
+"""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from babel.messages.pofile import read_po
+
+from service.i18n import DOMAIN, SUPPORTED
+
+
+def po_path(language: str):
+    return resources.files("service").joinpath("locale", language, "LC_MESSAGES", f"{DOMAIN}.po")
+
+
+@functools.cache
+def translations(language: str) -> dict[str, str]:
+    """msgid -> translation for one language; empty for a language without a catalogue."""
+    if language not in SUPPORTED:
+        return {}
+    path = po_path(language)
+    if not path.is_file():
+        return {}
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=language, domain=DOMAIN)
+    return {m.id: m.string for m in catalog if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+
+
+def gettext(language: str, msgid: str) -> str:
+    return translations(language).get(msgid, msgid)

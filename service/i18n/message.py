@@ -1,0 +1,52 @@
+"""A translatable message that keeps its template and parameters until the API renders it.
+
+Rule engines and the application layer build their refusals with `_("no character {character_id}",
+character_id=cid)`. The result is a `str` holding the English text, so logs, tests and any code that treats it
+as text see English; the API boundary reads `msgid` and `params` and renders it in the caller's language
+(service.i18n.render). Placeholders are named, so a translation may put them in any order.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Message(str):
+    __slots__ = ("msgid", "params")
+    msgid: str
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, **params: Any) -> "Message":
+        self = super().__new__(cls, msgid.format(**params) if params else msgid)
+        self.msgid = msgid
+        self.params = params
+        return self
+
+    @classmethod
+    def worded(cls, english: str, msgid: str, /, **params: Any) -> "Message":
+        """A message whose English text comes from elsewhere (a library's own wording) while other languages
+        render `msgid`."""
+        self = super().__new__(cls, english)
+        self.msgid = msgid
+        self.params = params
+        return self
+
+    def __reduce__(self):
+        return (_rebuild, (self.msgid, self.params))
+
+    def __repr__(self) -> str:
+        return f"Message({self.msgid!r}, {self.params!r})"
+
+
+def _rebuild(msgid: str, params: dict[str, Any]) -> Message:
+    return Message(msgid, **params)
+
+
+def _(msgid: str, /, **params: Any) -> Message:
+    """Mark `msgid` for translation (`pybabel extract -k _`) and keep its parameters for later rendering."""
+    return Message(msgid, **params)
+
+
+def N_(msgid: str) -> str:
+    """Mark a template for extraction without formatting it now: event descriptions and rule terms, whose
+    values come later (`pybabel extract -k N_`)."""
+    return msgid

@@ -1,0 +1,115 @@
+"""The catalogues keep up with the code: every message the code marks (`_`, `N_`) has a translation in
+English, Polish and Russian; no catalogue holds a fuzzy, stale or obsolete entry; a translation uses exactly
+its message's placeholders; every event type the code emits has a description, every action and option a term."""
+from __future__ import annotations
+
+import ast
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from service.i18n import DOMAIN, SUPPORTED, descriptions, terms
+from service.rules.registry import SYSTEMS
+
+SERVICE = Path(__file__).resolve().parents[2] / "service"
+LOCALE = SERVICE / "locale"
+
+
+@pytest.fixture(scope="module")
+def extracted() -> set[str]:
+    found = extract_from_dir(str(SERVICE), method_map=[("**.py", "python")], keywords={"_": None, "N_": None},
+                             comment_tags=(), strip_comment_tags=True)
+    return {message for _file, _line, message, _comments, _context in found if isinstance(message, str)}
+
+
+def catalogue(language: str):
+    with (LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as fh:
+        return read_po(fh, locale=language, domain=DOMAIN)
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
+
+
+def test_the_code_marks_messages(extracted):
+    assert len(extracted) > 300
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_every_message_has_a_translation(extracted, language):
+    translated = {m.id: m.string for m in catalogue(language) if m.id and not m.fuzzy}
+    missing = sorted(m for m in extracted if not translated.get(m))
+    assert not missing, f"{len(missing)} messages without a {language} translation, e.g. {missing[:5]}"
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_no_catalogue_holds_a_stale_fuzzy_or_obsolete_entry(extracted, language):
+    cat = catalogue(language)
+    fuzzy = sorted(m.id for m in cat if m.id and m.fuzzy)
+    stale = sorted(m.id for m in cat if m.id and m.id not in extracted)
+    assert not fuzzy, f"fuzzy {language} entries: {fuzzy[:5]}"
+    assert not stale, f"{language} entries no code uses: {stale[:5]}"
+    assert not cat.obsolete, f"obsolete {language} entries: {list(cat.obsolete)[:5]}"
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_a_translation_keeps_its_placeholders(language):
+    wrong = [(m.id, m.string) for m in catalogue(language)
+             if m.id and m.string and placeholders(m.id) != placeholders(m.string)]
+    assert not wrong, f"{language} translations with other placeholders than their message: {wrong[:3]}"
+
+
+def test_english_is_the_message_itself():
+    assert all(m.string == m.id for m in catalogue("en") if m.id)
+
+
+# Helpers that pass an event type on to `emit`: name -> position of the type among their arguments.
+EMITTERS = {"emit": 0, "Event": 0, "emit_sheet": 0, "emit_test": 1, "_emit": 1, "announce": 1, "throw": 2,
+            "_add_danger": 2}
+# Types built at run time (danger_pool/lifecycle.py, trikus/equipment.py) or defaulted (stepdice/health.py).
+BUILT = {"character_dead", "character_departed", "item_lost", "item_depleted", "hearts_gained"}
+
+
+def emitted_types() -> set[str]:
+    types = set(BUILT)
+    for path in SERVICE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            arg = None
+            if name in EMITTERS and len(node.args) > EMITTERS[name]:
+                arg = node.args[EMITTERS[name]]
+            elif name == "gain_hearts":
+                arg = next((k.value for k in node.keywords if k.arg == "event"), None)
+            candidates = [arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]
+            types |= {c.value for c in candidates if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+    for system in SYSTEMS.values():
+        types |= set(getattr(system, "EventPayloads", {}) or {})
+    return types
+
+
+def test_every_event_type_has_a_description():
+    types = emitted_types()
+    assert len(types) > 200
+    missing = sorted(types - set(descriptions.DESCRIPTIONS))
+    assert not missing, f"event types without a description: {missing}"
+
+
+def test_every_description_names_only_data_keys_or_its_type():
+    """A description is formatted from the event's data: a placeholder is a key, never an expression."""
+    bad = {t: d for t, d in descriptions.DESCRIPTIONS.items()
+           if any(not name.isidentifier() for name in placeholders(d))}
+    assert not bad
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_every_action_and_option_has_a_term(system):
+    s = SYSTEMS[system]
+    assert system in terms.NAMES
+    assert set(s.action_types) <= set(terms.ACTIONS[system]), set(s.action_types) - set(terms.ACTIONS[system])
+    options = set(s.Options().model_dump())
+    assert options <= set(terms.OPTIONS[system]), options - set(terms.OPTIONS[system])
