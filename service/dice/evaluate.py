@@ -6,6 +6,7 @@ not use it. It reads the parsed tree and never changes it (the tree is cached an
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from d20 import diceast as ast
 
@@ -20,24 +21,12 @@ class Evaluator:
         self._dice = dice
         self._budget = budget
         self.thrown: list[DieRoll] = []
-        self._handlers = {
-            ast.Expression: self._expression,
-            ast.AnnotatedNumber: self._annotated,
-            ast.Literal: self._literal,
-            ast.Parenthetical: self._parenthetical,
-            ast.UnOp: self._unop,
-            ast.BinOp: self._binop,
-            ast.NumberSet: self._numberset,
-            ast.OperatedSet: self._operated,
-            ast.OperatedDice: self._operated,
-            ast.Dice: self._dice_term,
-        }
 
     def eval(self, node: ast.Node) -> r.Rolled:
-        handler = self._handlers.get(type(node))
+        handler = _HANDLERS.get(type(node))
         if handler is None:
             raise invalid(f"this kind of expression is not supported: {node}")
-        return handler(node)
+        return handler(self, node)
 
     def throw(self, sides: int, purpose: str) -> r.Face:
         # Counted before the throw, so the budget stops us without a die too many.
@@ -89,12 +78,12 @@ class Evaluator:
 
     def _operated(self, node: ast.OperatedSet) -> r.Rolled:
         if isinstance(node.value, ast.Dice):
-            target = self._dice_term(node.value, purpose=str(node))
+            target = self._dice_term(node.value, purpose=_label(node))
         else:
             target = self.eval(node.value)
         if not isinstance(target, r.Dice | r.Set | r.Parenthetical):
             raise invalid(f"{node}: operators apply to dice, sets and parentheses only")
-        throw = self._thrower(target.sides, str(node)) if isinstance(target, r.Dice) else None
+        throw = self._thrower(target.sides, _label(node)) if isinstance(target, r.Dice) else None
         for op in node.operations:
             operators.apply(op, target, throw)
             target.operations.append(str(op))
@@ -105,6 +94,39 @@ class Evaluator:
         return lambda role: self.throw(sides, f"{term} {role}")
 
     def _dice_term(self, node: ast.Dice, purpose: str | None = None) -> r.Dice:
-        label = purpose or str(node)
-        dice = [r.Die(node.size, self.throw(node.size, label)) for _ in range(node.num)]
-        return r.Dice(node.num, node.size, dice)
+        label = purpose or _label(node)
+        size, num = node.size, node.num
+        if len(self.thrown) + num > self._budget.max_dice:
+            # Let throw() stop the term at the die that crosses the budget, as it always has.
+            dice = [r.Die(size, self.throw(size, label)) for _ in range(num)]
+            return r.Dice(num, size, dice)
+        # Within the budget for the whole term: one check instead of one per die.
+        roll, thrown = self._dice.roll, self.thrown
+        dice = []
+        for _ in range(num):
+            die = roll(size, purpose=label)
+            thrown.append(die)
+            dice.append(r.Die(size, r.Face(die)))
+        return r.Dice(num, size, dice)
+
+
+@lru_cache(maxsize=4096)
+def _label(node: ast.Node) -> str:
+    # A term's text, logged as each die's purpose. Parsed trees are cached and never change, and d20's nodes
+    # hash by identity, so the text can be kept with the node instead of rebuilt for every roll.
+    return str(node)
+
+
+# By node type; the parsed tree's classes are d20's, so a subclass we have not seen is refused, not guessed.
+_HANDLERS = {
+    ast.Expression: Evaluator._expression,
+    ast.AnnotatedNumber: Evaluator._annotated,
+    ast.Literal: Evaluator._literal,
+    ast.Parenthetical: Evaluator._parenthetical,
+    ast.UnOp: Evaluator._unop,
+    ast.BinOp: Evaluator._binop,
+    ast.NumberSet: Evaluator._numberset,
+    ast.OperatedSet: Evaluator._operated,
+    ast.OperatedDice: Evaluator._operated,
+    ast.Dice: Evaluator._dice_term,
+}

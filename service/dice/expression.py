@@ -73,6 +73,13 @@ def parse_expression(expr: str, budget: Budget = DEFAULT_BUDGET) -> ast.Expressi
     if not isinstance(expr, str):
         raise invalid("a dice expression must be text")
     check_length(expr, budget)
+    return _checked(expr, budget)
+
+
+@lru_cache(maxsize=1024)
+def _checked(expr: str, budget: Budget) -> ast.Expression:
+    # The checks read only the text and the budget, so a tree that passed once passes again: players repeat
+    # the same few expressions, and these walks cost more than rolling them. Refusals are not cached.
     tree = _parse(expr)
     check_tree(tree, budget)
     check_divisions(tree, budget)

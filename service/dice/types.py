@@ -28,6 +28,12 @@ class DieRoll:
     # Where the die may be shown, not part of it: the log groups dice by it (service/game/dicesource.py).
     visibility: DieVisibility = field(default="all", compare=False)
 
+    def __init__(self, sides: int, face: int, source: DiceMode, seq: int | None = None, purpose: str = "",
+                 visibility: DieVisibility = "all") -> None:
+        # The generated frozen __init__ sets each field through object.__setattr__, which costs more than the
+        # rest of throwing a die; writing the instance dict once gives the same frozen object.
+        self.__dict__.update(sides=sides, face=face, source=source, seq=seq, purpose=purpose, visibility=visibility)
+
     def to_dict(self) -> dict:
         out = asdict(self)
         del out["visibility"]
