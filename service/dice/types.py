@@ -1,7 +1,7 @@
 """The vocabulary every dice source and rule engine shares."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 DiceMode = Literal["server", "verifiable", "table"]
@@ -35,9 +35,10 @@ class DieRoll:
         self.__dict__.update(sides=sides, face=face, source=source, seq=seq, purpose=purpose, visibility=visibility)
 
     def to_dict(self) -> dict:
-        out = asdict(self)
-        del out["visibility"]
-        return out
+        # Spelled out rather than dataclasses.asdict: every die of every move passes here, and asdict's
+        # recursive walk cost more than the throw. Every field but visibility, in field order.
+        return {"sides": self.sides, "face": self.face, "source": self.source, "seq": self.seq,
+                "purpose": self.purpose}
 
 
 class DiceError(Exception):
