@@ -14,8 +14,10 @@ Every scenario is closed-loop with 32 connections (--tables), one uvicorn worker
 - the event log of one campaign holding 10^4 and 10^6 events (inserted in bulk), pages at its start, middle
   and end;
 - Redis bytes per in-flight encounter (PostgreSQL + Redis only);
-- in process: each engine's resolutions per second beside the `d20` library rolling the same dice, and the
-  free-expression roller beside `d20` on the same expressions.
+- in process, beside the `d20` library rolling the same dice: each engine's whole cycle (every move through
+  SYSTEM.apply) and its dice resolution (only the moves that throw dice, each from the state before it), and
+  the free-expression roller beside `d20` on the same expressions. `--only inprocess` measures just these,
+  and with --baseline also the baseline checkout's code, in a second process right after.
 
 The embedded defaults (SQLite + its SQL live store) and PostgreSQL + Redis (TEST_DATABASE_URL, TEST_REDIS_URL;
 in a database of its own) are measured in the same run. It prints requests/s, p50 and p99 and the ratio to the
