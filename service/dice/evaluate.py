@@ -21,12 +21,13 @@ class Evaluator:
         self._dice = dice
         self._budget = budget
         self.thrown: list[DieRoll] = []
+        self._handlers = _Handlers(self)
 
     def eval(self, node: ast.Node) -> r.Rolled:
-        handler = _HANDLERS.get(type(node))
+        handler = self._handlers.get(type(node))
         if handler is None:
             raise invalid(f"this kind of expression is not supported: {node}")
-        return handler(self, node)
+        return handler(node)
 
     def throw(self, sides: int, purpose: str) -> r.Face:
         # Counted before the throw, so the budget stops us without a die too many.
@@ -78,12 +79,12 @@ class Evaluator:
 
     def _operated(self, node: ast.OperatedSet) -> r.Rolled:
         if isinstance(node.value, ast.Dice):
-            target = self._dice_term(node.value, purpose=_label(node))
+            target = self._roll_term(node.value, purpose=_label(node))
         else:
             target = self.eval(node.value)
         if not isinstance(target, r.Dice | r.Set | r.Parenthetical):
             raise invalid(f"{node}: operators apply to dice, sets and parentheses only")
-        throw = self._thrower(target.sides, _label(node)) if isinstance(target, r.Dice) else None
+        throw = self._thrower(target.sides, str(node)) if isinstance(target, r.Dice) else None
         for op in node.operations:
             operators.apply(op, target, throw)
             target.operations.append(str(op))
@@ -94,16 +95,19 @@ class Evaluator:
         return lambda role: self.throw(sides, f"{term} {role}")
 
     def _dice_term(self, node: ast.Dice, purpose: str | None = None) -> r.Dice:
+        label = purpose or str(node)
+        dice = [r.Die(node.size, self.throw(node.size, label)) for _ in range(node.num)]
+        return r.Dice(node.num, node.size, dice)
+
+    def _roll_term(self, node: ast.Dice, purpose: str | None = None) -> r.Dice:
+        """_dice_term, with the budget checked once for the whole term instead of once per die."""
         label = purpose or _label(node)
         size, num = node.size, node.num
         if len(self.thrown) + num > self._budget.max_dice:
-            # Let throw() stop the term at the die that crosses the budget, as it always has.
-            dice = [r.Die(size, self.throw(size, label)) for _ in range(num)]
-            return r.Dice(num, size, dice)
-        # Within the budget for the whole term: one check instead of one per die.
+            return self._dice_term(node, label)  # throw() stops the term at the die that crosses the budget
         roll, thrown = self._dice.roll, self.thrown
         dice = []
-        for _ in range(num):
+        for _n in range(num):
             die = roll(size, purpose=label)
             thrown.append(die)
             dice.append(r.Die(size, r.Face(die)))
@@ -128,5 +132,19 @@ _HANDLERS = {
     ast.NumberSet: Evaluator._numberset,
     ast.OperatedSet: Evaluator._operated,
     ast.OperatedDice: Evaluator._operated,
-    ast.Dice: Evaluator._dice_term,
+    ast.Dice: Evaluator._roll_term,
 }
+
+
+class _Handlers:
+    """The handler table as one evaluator sees it: a method is bound when a node needs it, rather than all ten
+    bound up front for every roll, most of which touch two or three kinds of node."""
+
+    __slots__ = ("_evaluator",)
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self._evaluator = evaluator
+
+    def get(self, kind: type) -> object:
+        handler = _HANDLERS.get(kind)
+        return None if handler is None else handler.__get__(self._evaluator)
