@@ -6,7 +6,7 @@ not use it. It reads the parsed tree and never changes it (the tree is cached an
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from d20 import diceast as ast
 
@@ -21,7 +21,15 @@ class Evaluator:
         self._dice = dice
         self._budget = budget
         self.thrown: list[DieRoll] = []
-        self._handlers = _Handlers(self)
+
+    @cached_property
+    def _handlers(self) -> _Handlers:
+        return _Handlers(self)
+
+    def run(self, node: ast.Node) -> r.Rolled:
+        """eval, straight from the handler table: the path every roll's common nodes take."""
+        handler = _HANDLERS.get(type(node))
+        return self.eval(node) if handler is None else handler(self, node)
 
     def eval(self, node: ast.Node) -> r.Rolled:
         handler = self._handlers.get(type(node))
@@ -43,7 +51,7 @@ class Evaluator:
     # ----- nodes -----
 
     def _expression(self, node: ast.Expression) -> r.Rolled:
-        return r.Expression(self.eval(node.roll))
+        return r.Expression(self.run(node.roll))
 
     def _annotated(self, node: ast.AnnotatedNumber) -> r.Rolled:
         target = self.eval(node.value)
@@ -99,6 +107,19 @@ class Evaluator:
         dice = [r.Die(node.size, self.throw(node.size, label)) for _ in range(node.num)]
         return r.Dice(node.num, node.size, dice)
 
+    def _operated_dice(self, node: ast.OperatedDice) -> r.Rolled:
+        """_operated for NdM with operators (4d6kh3, 1d10e10), the common case, with the term's text and the
+        operators' text kept per parsed node instead of rebuilt for every roll."""
+        if not isinstance(node.value, ast.Dice):
+            return self._operated(node)
+        label = _label(node)
+        target = self._roll_term(node.value, purpose=label)
+        throw = self._thrower(target.sides, label)
+        for op in node.operations:
+            operators.apply(op, target, throw)
+            target.operations.append(_label(op))
+        return target
+
     def _roll_term(self, node: ast.Dice, purpose: str | None = None) -> r.Dice:
         """_dice_term, with the budget checked once for the whole term instead of once per die."""
         label = purpose or _label(node)
@@ -116,7 +137,7 @@ class Evaluator:
 
 @lru_cache(maxsize=4096)
 def _label(node: ast.Node) -> str:
-    # A term's text, logged as each die's purpose. Parsed trees are cached and never change, and d20's nodes
+    # A term's or an operator's text, logged as each die's purpose and kept in the result tree. Parsed trees are cached and never change, and d20's nodes
     # hash by identity, so the text can be kept with the node instead of rebuilt for every roll.
     return str(node)
 
@@ -131,7 +152,7 @@ _HANDLERS = {
     ast.BinOp: Evaluator._binop,
     ast.NumberSet: Evaluator._numberset,
     ast.OperatedSet: Evaluator._operated,
-    ast.OperatedDice: Evaluator._operated,
+    ast.OperatedDice: Evaluator._operated_dice,
     ast.Dice: Evaluator._roll_term,
 }
 

@@ -122,6 +122,6 @@ def evaluate_expression(expr: str, tree: ast.Expression, dice: DiceSource, *,
     """Roll a tree `parse_expression` returned. Only the faces can still fail it: explosions or rerolls
     past the budget. The dice thrown before that are in the source's `rolled` list, to be logged."""
     evaluator = Evaluator(dice, budget)
-    result = evaluator.eval(tree)
+    result = evaluator.run(tree)
     assert isinstance(result, rolled.Expression)
     return ExpressionResult(expression=expr, tree=result, dice=evaluator.thrown)
