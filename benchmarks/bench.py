@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -449,23 +450,28 @@ def engines(seconds: float) -> list[EngineRow]:
             for action in actions:
                 state, _ = system.apply(state, action, gm, ServerDice())
 
-        # Once through, to find the moves that throw dice and the state each starts from.
+        # Through the cycle a few times, to find the moves that throw dice, the state each starts from, and the
+        # dice a cycle usually throws (an exploding die now and then adds one: d20 rolls the usual set).
         resolving: list[tuple[dict, object]] = []
-        sides: list[int] = []
-        state = state0
-        for action in actions:
-            dice = ServerDice()
-            after, _ = system.apply(state, action, gm, dice)
-            if dice.rolled:
-                resolving.append((state, action))
-                sides += [d.sides for d in dice.rolled]
-            state = after
+        thrown: Counter[str] = Counter()
+        for n in range(25):
+            sides: list[int] = []
+            state = state0
+            for action in actions:
+                dice = ServerDice()
+                after, _ = system.apply(state, action, gm, dice)
+                if dice.rolled:
+                    if n == 0:
+                        resolving.append((state, action))
+                    sides += [d.sides for d in dice.rolled]
+                state = after
+            thrown[expression(sides)] += 1
 
         def resolve() -> None:
             for before, action in resolving:
                 system.apply(before, action, gm, ServerDice())
 
-        expr = expression(sides)
+        expr = thrown.most_common(1)[0][0]
         cycles, cycle_ref = rates(cycle, lambda: d20.roll(expr), seconds)
         resolutions, resolve_ref = rates(resolve, lambda: d20.roll(expr), seconds)
         rows.append(EngineRow(system_id, len(actions), cycles, cycle_ref, expr, resolutions,
