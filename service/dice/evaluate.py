@@ -137,8 +137,9 @@ class Evaluator:
 
 @lru_cache(maxsize=4096)
 def _label(node: ast.Node) -> str:
-    # A term's or an operator's text, logged as each die's purpose and kept in the result tree. Parsed trees are cached and never change, and d20's nodes
-    # hash by identity, so the text can be kept with the node instead of rebuilt for every roll.
+    # A term's or an operator's text, logged as each die's purpose and kept in the result tree. Parsed trees
+    # are cached and never change, and d20's nodes hash by identity, so the text can be kept with the node
+    # instead of rebuilt for every roll.
     return str(node)
 
 

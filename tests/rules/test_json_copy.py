@@ -15,7 +15,8 @@ def test_json_copy_equals_its_input_and_shares_no_container_with_it():
     out["characters"]["c1"]["tags"].append("z")
     out["table"]["log"][0]["k"][1].append(4)
     out["options"]["a"] = False
-    assert state == {"options": {"a": True, "n": 1.5}, "characters": {"c1": {"tags": ["x", "y"], "hp": 3, "gone": None}},
+    assert state == {"options": {"a": True, "n": 1.5},
+                     "characters": {"c1": {"tags": ["x", "y"], "hp": 3, "gone": None}},
                      "table": {"seq": {}, "log": [{"k": [1, [2, 3]]}]}}
 
 
