@@ -1,6 +1,7 @@
 """What users feel, in one run: Rulekeeper beside a bare Starlette endpoint served by the same uvicorn.
 
     .venv/bin/python benchmarks/bench.py [--quick] [--seconds 4] [--tables 32] [--backends embedded,servers]
+    .venv/bin/python benchmarks/bench.py --only inprocess [--baseline DIR]   # engines and roller beside d20 only
 
 Load comes from `wrk` (install it: `apt-get install wrk` on Debian/Ubuntu, `brew install wrk` on macOS); without
 it an in-process asyncio client stands in and the script says so (its figures are low: it shares the machine).
@@ -13,8 +14,10 @@ Every scenario is closed-loop with 32 connections (--tables), one uvicorn worker
 - the event log of one campaign holding 10^4 and 10^6 events (inserted in bulk), pages at its start, middle
   and end;
 - Redis bytes per in-flight encounter (PostgreSQL + Redis only);
-- in process: each engine's resolutions per second beside the `d20` library rolling the same dice, and the
-  free-expression roller beside `d20` on the same expressions.
+- in process, beside the `d20` library rolling the same dice: each engine's whole cycle (every move through
+  SYSTEM.apply) and its dice resolution (only the moves that throw dice, each from the state before it), and
+  the free-expression roller beside `d20` on the same expressions. `--only inprocess` measures just these,
+  and with --baseline also the baseline checkout's code, in a second process right after.
 
 The embedded defaults (SQLite + its SQL live store) and PostgreSQL + Redis (TEST_DATABASE_URL, TEST_REDIS_URL;
 in a database of its own) are measured in the same run. It prints requests/s, p50 and p99 and the ratio to the
@@ -32,6 +35,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -395,8 +399,36 @@ def rate(fn, seconds: float) -> float:
     return n / elapsed
 
 
-def engines(seconds: float) -> list[tuple[str, float, float, str]]:
-    """(system, moves per cycle, engine cycles/s, d20 rolls/s of the dice one cycle throws, that expression)."""
+def rates(ours, theirs, seconds: float, rounds: int = 5) -> tuple[float, float]:
+    """Both rates, measured in alternating slices: on a shared machine the load drifts, and two back-to-back
+    one-second runs can differ by half from that alone. Each gets `seconds` in all."""
+    a = b = 0.0
+    for _ in range(rounds):
+        a += rate(ours, seconds / rounds)
+        b += rate(theirs, seconds / rounds)
+    return a / rounds, b / rounds
+
+
+@dataclass
+class EngineRow:
+    system: str
+    moves: int             # moves in the cycle
+    cycles: float          # whole cycles per second (every move through SYSTEM.apply)
+    cycle_d20: float       # d20 rolls per second of the dice one cycle throws
+    expr: str              # those dice, as d20 rolls them
+    resolutions: float     # the cycle's resolving moves (the ones that throw dice) per second, alone
+    resolve_moves: str     # which moves those are
+    resolve_d20: float     # d20 rolls per second of the dice those moves throw (the same dice as the cycle's)
+
+
+def engines(seconds: float) -> list[EngineRow]:
+    """Per system, two figures beside `d20` rolling the same dice:
+
+    - the whole cycle of benchmarks/workload.py, every move through `SYSTEM.apply` (what the service does per
+      request: validate, copy the state, resolve, build events and who acts next);
+    - the cycle's resolving moves alone (those that throw dice: a test, an attack, a pool roll), each applied
+      to the state just before it: one rule resolution against one roll of its dice. The cycle's other moves
+      (opening a test, accepting it, resetting) throw nothing and are left out here."""
     import d20
 
     from service.app import create_app
@@ -422,29 +454,52 @@ def engines(seconds: float) -> list[tuple[str, float, float, str]]:
                             out[w.system] = (await movelog.state_at(s, campaign, campaign.table_version), t)
                     return out
 
+    def expression(sides: list[int]) -> str:
+        return "+".join(f"{sides.count(s)}d{s}" for s in sorted(set(sides))) or "0"
+
     rows = []
     for w, (system_id, (state0, t)) in zip(WORKLOADS, asyncio.run(states()).items()):
         system = SYSTEMS[system_id]
         adapter = movelog.action_adapter(system_id)
         actions = [adapter.validate_python(a) for a in w.cycle(t.character)]
-        sides: list[int] = []
 
-        def cycle(record: list[int] | None = None) -> None:
+        def cycle() -> None:
+            state = state0
+            for action in actions:
+                state, _ = system.apply(state, action, gm, ServerDice())
+
+        # Through the cycle a few times, to find the moves that throw dice, the state each starts from, and the
+        # dice a cycle usually throws (an exploding die now and then adds one: d20 rolls the usual set).
+        resolving: list[tuple[dict, object]] = []
+        thrown: Counter[str] = Counter()
+        for n in range(25):
+            sides: list[int] = []
             state = state0
             for action in actions:
                 dice = ServerDice()
-                state, _ = system.apply(state, action, gm, dice)
-                if record is not None:
-                    record += [d.sides for d in dice.rolled]
+                after, _ = system.apply(state, action, gm, dice)
+                if dice.rolled:
+                    if n == 0:
+                        resolving.append((state, action))
+                    sides += [d.sides for d in dice.rolled]
+                state = after
+            thrown[expression(sides)] += 1
 
-        cycle(sides)
-        expr = "+".join(f"{sides.count(s)}d{s}" for s in sorted(set(sides))) or "0"
-        cycles = rate(cycle, seconds)
-        rows.append((system_id, len(actions), cycles, rate(lambda: d20.roll(expr), seconds), expr))
+        def resolve() -> None:
+            for before, action in resolving:
+                system.apply(before, action, gm, ServerDice())
+
+        expr = thrown.most_common(1)[0][0]
+        cycles, cycle_ref = rates(cycle, lambda: d20.roll(expr), seconds)
+        resolutions, resolve_ref = rates(resolve, lambda: d20.roll(expr), seconds)
+        rows.append(EngineRow(system_id, len(actions), cycles, cycle_ref, expr, resolutions,
+                              ",".join(a.type for _, a in resolving), resolve_ref))
     return rows
 
 
 def roller(seconds: float) -> list[tuple[str, float, float]]:
+    """The free-expression roller as the service calls it (parse, checked against the budget, then evaluated
+    with server dice) beside `d20.roll` (parse and evaluate; neither renders text here)."""
     import d20
 
     from service.dice.expression import evaluate_expression, parse_expression
@@ -452,9 +507,28 @@ def roller(seconds: float) -> list[tuple[str, float, float]]:
 
     rows = []
     for expr in EXPRESSIONS:
-        ours = rate(lambda: evaluate_expression(expr, parse_expression(expr), ServerDice()), seconds)
-        rows.append((expr, ours, rate(lambda: d20.roll(expr), seconds)))
+        ours, ref = rates(lambda: evaluate_expression(expr, parse_expression(expr), ServerDice()),
+                          lambda: d20.roll(expr), seconds)
+        rows.append((expr, ours, ref))
     return rows
+
+
+def in_process(args) -> tuple[list[EngineRow], list[tuple[str, float, float]]]:
+    seconds = 0.2 if args.quick else args.inprocess_seconds
+    return engines(seconds), roller(seconds)
+
+
+def baseline_in_process(args) -> tuple[list[EngineRow], list[tuple[str, float, float]]]:
+    """This script's in-process figures for the code of the --baseline checkout, in a child process that
+    imports that checkout's `service` package first."""
+    import json
+
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--only", "inprocess", "--code",
+                          str(Path(args.baseline).resolve()), "--json", "--inprocess-seconds",
+                          str(args.inprocess_seconds), *(["--quick"] if args.quick else [])],
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return [EngineRow(**row) for row in data["engines"]], [tuple(r) for r in data["roller"]]
 
 
 # ---- report ----------------------------------------------------------------------------------------------------
@@ -484,23 +558,48 @@ def report(run_: Run, engine_rows, roller_rows, args) -> None:
                 continue
             print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}{a.rps / b.rps:>7.2f}x"
                   f"{b.p99_ms:>12.1f}{a.p99_ms:>8.1f}{cpu}")
-    print(f"\n{'engine':<14}{'moves':>6}{'moves/s':>10}{'cycles/s':>10}{'d20 same dice/s':>17}{'ratio':>8}"
-          "   dice of one cycle (as d20 rolls them)")
-    for system, moves, cycles, ref, expr in engine_rows:
-        print(f"{system:<14}{moves:>6}{cycles * moves:>10.0f}{cycles:>10.0f}{ref:>17.0f}{cycles / ref:>7.2f}x   {expr}")
-    print(f"\n{'expression':<14}{'ours/s':>10}{'d20/s':>10}{'ratio':>8}")
-    for expr, ours, ref in roller_rows:
-        print(f"{expr:<14}{ours:>10.0f}{ref:>10.0f}{ours / ref:>7.2f}x")
+    report_in_process(engine_rows, roller_rows)
     for note in run_.notes:
         print(note)
-    targets(run_, engine_rows, args)
+    targets(run_, engine_rows, args, roller_rows)
 
 
-def targets(run_: Run, engine_rows, args) -> None:
+def report_in_process(engine_rows: list[EngineRow], roller_rows, label: str = "") -> None:
+    print(f"\nengines{label}, whole cycle: every move of benchmarks/workload.py's cycle through SYSTEM.apply, "
+          "beside d20 rolling the dice the cycle throws")
+    print(f"{'engine':<14}{'moves':>6}{'moves/s':>10}{'cycles/s':>10}{'d20 same dice/s':>17}{'ratio':>8}"
+          "   dice of one cycle (as d20 rolls them)")
+    for e in engine_rows:
+        print(f"{e.system:<14}{e.moves:>6}{e.cycles * e.moves:>10.0f}{e.cycles:>10.0f}{e.cycle_d20:>17.0f}"
+              f"{e.cycles / e.cycle_d20:>7.2f}x   {e.expr}")
+    print(f"\nengines{label}, dice resolution: the cycle's moves that throw dice, alone, each from the state before "
+          "it (one resolution beside one d20 roll of its dice)")
+    print(f"{'engine':<14}{'resolving move':<16}{'resolutions/s':>14}{'d20 same dice/s':>17}{'ratio':>8}   dice")
+    for e in engine_rows:
+        print(f"{e.system:<14}{e.resolve_moves:<16}{e.resolutions:>14.0f}{e.resolve_d20:>17.0f}"
+              f"{e.resolutions / e.resolve_d20:>7.2f}x   {e.expr}")
+    print(f"\nfree-expression roller{label} (parse + budget checks + evaluate, server dice) beside d20.roll")
+    print(f"{'expression':<14}{'ours/s':>10}{'d20/s':>10}{'ratio':>8}")
+    for expr, ours, ref in roller_rows:
+        print(f"{expr:<14}{ours:>10.0f}{ref:>10.0f}{ours / ref:>7.2f}x")
+
+
+def line(ok: bool | None, text: str) -> None:
+    print(f"  [{'n/a ' if ok is None else ('met ' if ok else 'MISS')}] {text}")
+
+
+def in_process_targets(engine_rows: list[EngineRow], roller_rows) -> None:
+    for e in engine_rows:
+        line(e.cycles / e.cycle_d20 >= 2, f"{e.system} engine, whole cycle: {e.cycles / e.cycle_d20:.2f}x d20 on the "
+             "same dice (>= 2)")
+        line(e.resolutions / e.resolve_d20 >= 2, f"{e.system} engine, dice resolution ({e.resolve_moves}): "
+             f"{e.resolutions / e.resolve_d20:.2f}x d20 on the same dice (>= 2)")
+    for expr, ours, ref in roller_rows:
+        line(ours >= ref, f"roller {expr}: {ours / ref:.2f}x d20 (faster than d20)")
+
+
+def targets(run_: Run, engine_rows, args, roller_rows=()) -> None:
     print("\ntargets (issue 12), this run:")
-
-    def line(ok: bool | None, text: str) -> None:
-        print(f"  [{'n/a ' if ok is None else ('met ' if ok else 'MISS')}] {text}")
 
     c = run_.ceiling
     for backend in ("pg+redis", "embedded"):
@@ -529,8 +628,7 @@ def targets(run_: Run, engine_rows, args) -> None:
             line(big.rps / small.rps >= 0.8 and big.p99_ms <= 1.5 * small.p99_ms + 5,
                  f"{backend} event log, {sizes[0].scenario.split(' of ')[1]} -> {sizes[1].scenario.split(' of ')[1]}: "
                  f"{big.rps / small.rps:.2f} of the throughput, p99 {small.p99_ms:.1f} -> {big.p99_ms:.1f} ms (flat)")
-    for system, _, cycles, ref, _ in engine_rows:
-        line(cycles / ref >= 2, f"{system} engine: {cycles / ref:.2f}x d20 on the same dice (>= 2)")
+    in_process_targets(engine_rows, roller_rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -542,8 +640,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-wrk", action="store_true", help="use the in-process client even when wrk is installed")
     ap.add_argument("--baseline", metavar="CHECKOUT", help="a checkout of an earlier commit (git archive REV | tar -x "
                     "-C DIR) whose server runs every scenario right after this one's, for before/after in one run")
+    ap.add_argument("--only", choices=["inprocess"], help="inprocess: only the engines and the roller beside d20 "
+                    "(no servers); with --baseline, the baseline checkout's code is measured right after this one's")
+    ap.add_argument("--inprocess-seconds", type=float, default=1.0, help="per in-process measurement")
+    ap.add_argument("--code", metavar="CHECKOUT", help=argparse.SUPPRESS)   # import `service` from there
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # in-process rows as JSON (for --code)
     args = ap.parse_args(argv)
     args.log_sizes = [10**4, 10**6]
+    if args.code:
+        sys.path.insert(0, args.code)
+    if args.only == "inprocess":
+        return only_in_process(args)
     if args.quick:
         args.seconds, args.tables, args.log_sizes = 0.5, 2, [10**2, 10**3]
         if "--backends" not in (argv or sys.argv):
@@ -567,8 +674,31 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.backends.split(","):
         with tempfile.TemporaryDirectory() as tmp:
             measure_backend(run_, kind, tmp, args, use_wrk)
-    seconds = 0.2 if args.quick else 1.0
-    report(run_, engines(seconds), roller(seconds), args)
+    report(run_, *in_process(args), args)
+    return 0
+
+
+def only_in_process(args) -> int:
+    import json
+    from dataclasses import asdict
+
+    engine_rows, roller_rows = in_process(args)
+    if args.json:
+        print(json.dumps({"engines": [asdict(e) for e in engine_rows], "roller": roller_rows}))
+        return 0
+    report_in_process(engine_rows, roller_rows, " (this checkout)" if args.baseline else "")
+    if args.baseline:
+        before_engines, before_roller = baseline_in_process(args)
+        report_in_process(before_engines, before_roller, f" (baseline {args.baseline})")
+        print("\nbefore -> after (each ratio to d20 from its own process, measured back to back):")
+        for b, a in zip(before_engines, engine_rows):
+            print(f"  {a.system:<12} whole cycle {b.cycles / b.cycle_d20:.3f}x -> {a.cycles / a.cycle_d20:.3f}x d20 "
+                  f"({a.cycles / b.cycles:.1f}x cycles/s); dice resolution {b.resolutions / b.resolve_d20:.3f}x -> "
+                  f"{a.resolutions / a.resolve_d20:.3f}x d20")
+        for (expr, b_ours, b_ref), (_, a_ours, a_ref) in zip(before_roller, roller_rows):
+            print(f"  roller {expr:<10} {b_ours / b_ref:.2f}x -> {a_ours / a_ref:.2f}x d20")
+    print("\ntargets (issue 12), in process, this run:")
+    in_process_targets(engine_rows, roller_rows)
     return 0
 
 

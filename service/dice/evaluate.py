@@ -6,6 +6,7 @@ not use it. It reads the parsed tree and never changes it (the tree is cached an
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property, lru_cache
 
 from d20 import diceast as ast
 
@@ -21,18 +22,15 @@ class Evaluator:
         self._dice = dice
         self._budget = budget
         self.thrown: list[DieRoll] = []
-        self._handlers = {
-            ast.Expression: self._expression,
-            ast.AnnotatedNumber: self._annotated,
-            ast.Literal: self._literal,
-            ast.Parenthetical: self._parenthetical,
-            ast.UnOp: self._unop,
-            ast.BinOp: self._binop,
-            ast.NumberSet: self._numberset,
-            ast.OperatedSet: self._operated,
-            ast.OperatedDice: self._operated,
-            ast.Dice: self._dice_term,
-        }
+
+    @cached_property
+    def _handlers(self) -> _Handlers:
+        return _Handlers(self)
+
+    def run(self, node: ast.Node) -> r.Rolled:
+        """eval, straight from the handler table: the path every roll's common nodes take."""
+        handler = _HANDLERS.get(type(node))
+        return self.eval(node) if handler is None else handler(self, node)
 
     def eval(self, node: ast.Node) -> r.Rolled:
         handler = self._handlers.get(type(node))
@@ -54,7 +52,7 @@ class Evaluator:
     # ----- nodes -----
 
     def _expression(self, node: ast.Expression) -> r.Rolled:
-        return r.Expression(self.eval(node.roll))
+        return r.Expression(self.run(node.roll))
 
     def _annotated(self, node: ast.AnnotatedNumber) -> r.Rolled:
         target = self.eval(node.value)
@@ -90,7 +88,7 @@ class Evaluator:
 
     def _operated(self, node: ast.OperatedSet) -> r.Rolled:
         if isinstance(node.value, ast.Dice):
-            target = self._dice_term(node.value, purpose=str(node))
+            target = self._roll_term(node.value, purpose=_label(node))
         else:
             target = self.eval(node.value)
         if not isinstance(target, r.Dice | r.Set | r.Parenthetical):
@@ -109,3 +107,67 @@ class Evaluator:
         label = purpose or str(node)
         dice = [r.Die(node.size, self.throw(node.size, label)) for _n in range(node.num)]
         return r.Dice(node.num, node.size, dice)
+
+    def _operated_dice(self, node: ast.OperatedDice) -> r.Rolled:
+        """_operated for NdM with operators (4d6kh3, 1d10e10), the common case, with the term's text and the
+        operators' text kept per parsed node instead of rebuilt for every roll."""
+        if not isinstance(node.value, ast.Dice):
+            return self._operated(node)
+        label = _label(node)
+        target = self._roll_term(node.value, purpose=label)
+        throw = self._thrower(target.sides, label)
+        for op in node.operations:
+            operators.apply(op, target, throw)
+            target.operations.append(_label(op))
+        return target
+
+    def _roll_term(self, node: ast.Dice, purpose: str | None = None) -> r.Dice:
+        """_dice_term, with the budget checked once for the whole term instead of once per die."""
+        label = purpose or _label(node)
+        size, num = node.size, node.num
+        if len(self.thrown) + num > self._budget.max_dice:
+            return self._dice_term(node, label)  # throw() stops the term at the die that crosses the budget
+        roll, thrown = self._dice.roll, self.thrown
+        dice = []
+        for _n in range(num):
+            die = roll(size, purpose=label)
+            thrown.append(die)
+            dice.append(r.Die(size, r.Face(die)))
+        return r.Dice(num, size, dice)
+
+
+@lru_cache(maxsize=4096)
+def _label(node: ast.Node) -> str:
+    # A term's or an operator's text, logged as each die's purpose and kept in the result tree. Parsed trees
+    # are cached and never change, and d20's nodes hash by identity, so the text can be kept with the node
+    # instead of rebuilt for every roll.
+    return str(node)
+
+
+# By node type; the parsed tree's classes are d20's, so a subclass we have not seen is refused, not guessed.
+_HANDLERS = {
+    ast.Expression: Evaluator._expression,
+    ast.AnnotatedNumber: Evaluator._annotated,
+    ast.Literal: Evaluator._literal,
+    ast.Parenthetical: Evaluator._parenthetical,
+    ast.UnOp: Evaluator._unop,
+    ast.BinOp: Evaluator._binop,
+    ast.NumberSet: Evaluator._numberset,
+    ast.OperatedSet: Evaluator._operated,
+    ast.OperatedDice: Evaluator._operated_dice,
+    ast.Dice: Evaluator._roll_term,
+}
+
+
+class _Handlers:
+    """The handler table as one evaluator sees it: a method is bound when a node needs it, rather than all ten
+    bound up front for every roll, most of which touch two or three kinds of node."""
+
+    __slots__ = ("_evaluator",)
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self._evaluator = evaluator
+
+    def get(self, kind: type) -> object:
+        handler = _HANDLERS.get(kind)
+        return None if handler is None else handler.__get__(self._evaluator)

@@ -74,6 +74,13 @@ def parse_expression(expr: str, budget: Budget = DEFAULT_BUDGET) -> ast.Expressi
     if not isinstance(expr, str):
         raise invalid(_("a dice expression must be text"))
     check_length(expr, budget)
+    return _checked(expr, budget)
+
+
+@lru_cache(maxsize=1024)
+def _checked(expr: str, budget: Budget) -> ast.Expression:
+    # The checks read only the text and the budget, so a tree that passed once passes again: players repeat
+    # the same few expressions, and these walks cost more than rolling them. Refusals are not cached.
     tree = _parse(expr)
     check_tree(tree, budget)
     check_divisions(tree, budget)
@@ -116,6 +123,6 @@ def evaluate_expression(expr: str, tree: ast.Expression, dice: DiceSource, *,
     """Roll a tree `parse_expression` returned. Only the faces can still fail it: explosions or rerolls
     past the budget. The dice thrown before that are in the source's `rolled` list, to be logged."""
     evaluator = Evaluator(dice, budget)
-    result = evaluator.eval(tree)
+    result = evaluator.run(tree)
     assert isinstance(result, rolled.Expression)
     return ExpressionResult(expression=expr, tree=result, dice=evaluator.thrown)

@@ -20,6 +20,8 @@ Throw = Callable[[str], r.Face]
 
 def select(sels: list[ast.SetSelector], target: r.Rolled, max_targets: int | None = None) -> list[r.Rolled]:
     """The values of `target` any selector picks, in set order, each once."""
+    if len(sels) == 1 and max_targets is None and sels[0].cat not in ("h", "l"):
+        return _select_one(sels[0], target)  # already in set order, each once: nothing to merge
     picked: dict[int, r.Rolled] = {}
     for sel in sels:
         if max_targets is not None:

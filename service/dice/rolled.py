@@ -84,7 +84,9 @@ class Face(Rolled):
     __slots__ = ("roll", "values", "exploded")
 
     def __init__(self, roll: DieRoll) -> None:
-        super().__init__()
+        # Rolled.__init__ inlined here and in Die: one of each per die thrown, the hot path of every roll.
+        self.kept = True
+        self.annotation = None
         self.roll = roll
         self.values: list[int] = [roll.face]
         self.exploded = False
@@ -92,6 +94,11 @@ class Face(Rolled):
     @property
     def number(self) -> int:
         return self.values[-1]
+
+    @property
+    def total(self) -> int:
+        # Rolled.total without the second property call: selections read every face's total, often.
+        return self.values[-1] if self.kept else 0
 
     def _fields(self) -> dict:
         return {"face": self.roll.face, "seq": self.roll.seq, "exploded": self.exploded,
@@ -105,13 +112,18 @@ class Die(Rolled):
     __slots__ = ("sides", "faces")
 
     def __init__(self, sides: int, first: Face) -> None:
-        super().__init__()
+        self.kept = True
+        self.annotation = None
         self.sides = sides
         self.faces = [first]
 
     @property
     def number(self) -> int:
         return self.faces[-1].total
+
+    @property
+    def total(self) -> int:
+        return self.faces[-1].total if self.kept else 0
 
     @property
     def set(self) -> list[Rolled]:

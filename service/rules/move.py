@@ -2,7 +2,6 @@
 the events so far. Each rule system subclasses it with its own options, table defaults and helpers."""
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 from collections.abc import Callable
@@ -13,6 +12,7 @@ from pydantic import BaseModel
 from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.base import Actor, Event, RuleViolation
+from service.rules.jsoncopy import json_copy
 
 
 ID_SALT = "id_salt"
@@ -49,7 +49,7 @@ class MoveContext:
 
     def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource | None) -> None:
         # Purity: the caller's state is never touched; every change lands in this copy.
-        self.state = copy.deepcopy(state)
+        self.state = json_copy(state)
         self.state.setdefault("characters", {})
         self.options = self.Options.model_validate(self.state.get("options") or {})
         table = self.state.get("table") or {}
@@ -73,8 +73,8 @@ class MoveContext:
         """`sealed`: nobody, the GM included, sees more than `redacted` until a later event reveals `data`."""
         # Copies: an event must never alias the state it describes, which later steps keep changing.
         visibility = "sealed" if sealed else "gm" if gm_only else "all"
-        self.events.append(Event(type_, copy.deepcopy(data), visibility=visibility,
-                                 redacted=copy.deepcopy(redacted)))
+        self.events.append(Event(type_, json_copy(data), visibility=visibility,
+                                 redacted=json_copy(redacted)))
 
     def next_id(self, kind: str, prefix: str) -> str:
         """A sequential id, for things every player sees anyway (scenes, tests): a gap tells nothing."""

@@ -225,3 +225,15 @@ def test_unsupported_or_meaningless_expressions_are_invalid(expr, words):
     with pytest.raises(DiceError) as caught:
         roll_expression(expr, TableDice([3]))
     assert caught.value.code == "expression_invalid" and words in caught.value.detail
+
+
+def test_a_checked_expression_is_parsed_and_checked_once_per_budget():
+    from service.dice.budget import Budget
+
+    tight = Budget(max_dice=3)
+    assert parse_expression("3d6kh2") is parse_expression("3d6kh2")
+    assert parse_expression("3d6kh2", tight) is parse_expression("3d6kh2", tight)
+    with pytest.raises(DiceError) as refused:
+        parse_expression("4d6", tight)   # checked against its own budget, not served from the default's entry
+    assert refused.value.code == "expression_too_large"
+    assert parse_expression("4d6") is not None

@@ -25,3 +25,26 @@ def test_server_dice_record_every_roll_with_its_source():
 def test_server_dice_refuse_impossible_dice(sides):
     with pytest.raises(ValueError):
         ServerDice().roll(sides)
+
+
+@pytest.mark.parametrize("sides", [256, 257, 1000])
+def test_server_dice_wider_than_one_byte_stay_in_range_and_reach_both_ends(sides):
+    dice = ServerDice()
+    faces = {dice.roll(sides).face for _ in range(sides * 30)}
+    assert min(faces) == 1 and max(faces) == sides and faces <= set(range(1, sides + 1))
+
+
+def test_server_dice_are_uniform_where_a_byte_taken_mod_sides_would_not_be():
+    """256 is no multiple of 6 or 10: bytes in the top partial stretch are redrawn, not folded onto low faces."""
+    for sides in (6, 10):
+        dice = ServerDice()
+        n = sides * 4000
+        counts = Counter(dice.roll(sides).face for _ in range(n))
+        expected = n / sides
+        chi2 = sum((counts[f] - expected) ** 2 / expected for f in range(1, sides + 1))
+        assert chi2 < 40  # far past the 99.99th percentile for 9 degrees of freedom (about 33)
+
+
+def test_two_server_dice_sources_never_share_random_bytes():
+    a, b = ServerDice(), ServerDice()
+    assert [a.roll(1000).face for _ in range(50)] != [b.roll(1000).face for _ in range(50)]

@@ -39,3 +39,13 @@ def test_one_run_benchmark_runs_and_prints_figures_ratios_and_targets():
                     "GraphQL stepdice moves, 2 tables", "GET events, log of 1e3 events", "d20 same dice/s",
                     "targets (issue 12), this run:"):
         assert heading in out.stdout, heading
+
+
+def test_in_process_benchmark_runs_alone_and_prints_both_engine_figures_and_the_roller():
+    out = subprocess.run([sys.executable, "benchmarks/bench.py", "--only", "inprocess", "--quick"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    for heading in ("whole cycle: every move", "dice resolution: the cycle's moves that throw dice",
+                    "resolutions/s", "free-expression roller", "10d10e10", "targets (issue 12), in process"):
+        assert heading in out.stdout, heading
+    assert "ceiling" not in out.stdout   # no servers were started
