@@ -50,6 +50,7 @@ class CampaignCreatedEvent(_Payload):
     system: str
     options: dict[str, Any]
     dice_mode: Literal["server", "verifiable", "table"]
+    language: Literal["en", "pl", "ru"] | None = Field(None, description="The campaign's default language.")
 
 
 class DiceSessionOpenedEvent(_Payload):
@@ -110,10 +111,67 @@ class CampaignFinishedEvent(_Payload):
     version: int
 
 
+class CampaignLanguageChangedEvent(_Payload):
+    language: Literal["en", "pl", "ru"]
+
+
+class DeadlineEvent(_Payload):
+    """One timed wait (README, Turn deadlines)."""
+
+    deadline_id: str
+    character_id: str | None
+    may: list[str] = Field(description="The moves the wait is for.")
+    kind: str = Field(description="`turn` or `choice`.")
+    until: str | None = Field(description="When it runs out (ISO 8601, UTC); null while paused or once expired.")
+
+
+class DeadlineSetEvent(DeadlineEvent):
+    seconds: float = Field(description="The time limit it was given.")
+
+
+class DeadlineWarningEvent(DeadlineEvent):
+    seconds_left: float
+
+
+class DeadlineExtendedEvent(DeadlineEvent):
+    seconds: float = Field(description="How much time was added.")
+
+
+class DeadlineExpiredEvent(DeadlineEvent):
+    default_action: dict[str, Any] | None = Field(description="The move made for the absent player; null when the "
+                                                              "wait went to the GM.")
+    handed_to: Literal["gm", "rules"]
+    reason: str | None = Field(None, description="Why the GM takes the wait over (e.g. `no_default`).")
+
+
+class DeadlineDefaultRefusedEvent(_Payload):
+    deadline_id: str
+    code: str
+    detail: str
+
+
+class DeadlineSettingsChangedEvent(_Payload):
+    turn_seconds: int | None
+    choice_seconds: int | None
+    warning_seconds: int
+
+
+class DeadlinesPausedEvent(_Payload):
+    deadlines: list[DeadlineWarningEvent] = Field(description="The waits stopped, each with the time it had left.")
+
+
+class DeadlinesResumedEvent(_Payload):
+    deadlines: list[DeadlineEvent]
+
+
 SERVICE_EVENTS: dict[str, type[BaseModel]] = {
     "campaign_created": CampaignCreatedEvent, "dice_session_opened": DiceSessionOpenedEvent,
     "dice_session_client_seed": DiceSessionClientSeedEvent, "dice_session_closed": DiceSessionClosedEvent,
     "player_invited": PlayerInvitedEvent, "character_created": CharacterCreatedEvent, "character_assigned": CharacterAssignedEvent,
     "dice_rolled": DiceRolledEvent, "expression_rolled": ExpressionRolledEvent, "undone": UndoneEvent,
-    "campaign_finished": CampaignFinishedEvent,
+    "campaign_finished": CampaignFinishedEvent, "campaign_language_changed": CampaignLanguageChangedEvent,
+    "deadline_set": DeadlineSetEvent, "deadline_cleared": DeadlineEvent, "deadline_warning": DeadlineWarningEvent,
+    "deadline_extended": DeadlineExtendedEvent, "deadline_expired": DeadlineExpiredEvent,
+    "deadline_default_refused": DeadlineDefaultRefusedEvent, "deadline_settings_changed": DeadlineSettingsChangedEvent,
+    "deadlines_paused": DeadlinesPausedEvent, "deadlines_resumed": DeadlinesResumedEvent,
 }

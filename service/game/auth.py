@@ -80,7 +80,7 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
 
 def require_gm(principal: Principal) -> None:
     if not principal.is_gm:
-        raise forbidden(_("only a GM of this campaign may do this"))
+        raise forbidden(_("only a GM of this campaign may do this"), code="gm_only")
 
 
 def check_operator_key(settings: Settings, given: str | None) -> None:

@@ -151,7 +151,7 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
         c = await log.locked_campaign(s, campaign_id)
         if not principal.is_gm:
             if player_id not in (None, principal.player_id):
-                raise forbidden(_("a player creates characters only for themselves"), "player_id")
+                raise forbidden(_("a player creates characters only for themselves"), "player_id", code="not_your_character")
             player_id = principal.player_id
         elif player_id is not None:
             await _player(s, campaign_id, player_id)

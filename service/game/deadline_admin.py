@@ -92,11 +92,13 @@ async def pause(svc: Services, campaign_id: str, token: str | None) -> dict[str,
         if not clock.paused:
             now = ds.clock()
             clock.paused = True
+            paused = []
             for row in await sync.rows_of(s, campaign_id):
                 if row.status == "running":
                     row.status, row.remaining = "paused", max(0.0, row.due_at - now)
                     row.due_at = row.warn_at = None
-            log.append(s, campaign, [Event("deadlines_paused", {})], principal.actor())
+                    paused.append({**sync.described(row), "seconds_left": round(row.remaining, 3)})
+            log.append(s, campaign, [Event("deadlines_paused", {"deadlines": paused})], principal.actor())
         return await idempotency.complete(s, await _board(s, campaign_id))
 
 

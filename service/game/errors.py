@@ -32,8 +32,10 @@ def unauthorized(detail: str | None = None) -> GameError:
     return GameError(401, "unauthorized", detail or _("a valid bearer token is required"))
 
 
-def forbidden(detail: str, field: str | None = None) -> GameError:
-    return GameError(403, "forbidden", detail, field=field)
+def forbidden(detail: str, field: str | None = None, code: str = "forbidden") -> GameError:
+    """403. `gm_only`: only a GM may do this; `not_your_character`: a player acting for a character that is not
+    theirs; `forbidden`: anything else a credential may not do (a player setting another player's language)."""
+    return GameError(403, code, detail, field=field)
 
 
 def conflict(code: str, detail: str, field: str | None = None) -> GameError:

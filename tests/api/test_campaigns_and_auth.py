@@ -59,7 +59,7 @@ async def test_player_cannot_invite_players(client):
     t = await new_table(client)
     _, token = await t.invite("Ala")
     r = await client.post(f"{t.base}/players", json={"name": "Ola"}, headers=bearer(token))
-    assert_problem(r, 403, "forbidden")
+    assert_problem(r, 403, "gm_only")
 
 
 async def test_player_creates_own_character_and_gm_assigns_characters(client):
@@ -83,9 +83,9 @@ async def test_player_cannot_assign_characters_or_create_for_others(client):
     other, _ = await t.invite("Ola")
     mage = await t.character(MAGE)
     r = await client.put(f"{t.base}/characters/{mage['id']}/player", json={"player_id": pid}, headers=bearer(token))
-    assert_problem(r, 403, "forbidden")
+    assert_problem(r, 403, "gm_only")
     r = await client.post(f"{t.base}/characters", json={"sheet": ROGUE, "player_id": other}, headers=bearer(token))
-    assert_problem(r, 403, "forbidden", "player_id")
+    assert_problem(r, 403, "not_your_character", "player_id")
 
 
 async def test_assigning_to_an_unknown_player_is_422(client):

@@ -85,7 +85,7 @@ async def test_verifiable_session_commitment_reveal_and_verification(client, tmp
     assert all(d["source"] == "verifiable" for d in rolled)
     # the seed cannot be read before the session closes
     assert_problem(await client.get(f"{t.base}/dice-sessions/1/verification", headers=bearer(t.gm)), 409, "session_open")
-    assert_problem(await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(player)), 403, "forbidden")
+    assert_problem(await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(player)), 403, "gm_only")
     closed = (await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(t.gm))).json()
     assert closed["closed"]["commitment"] == commitment and closed["closed"]["seed"]
     assert closed["opened"]["number"] == 2 and closed["opened"]["seed"] is None

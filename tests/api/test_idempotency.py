@@ -149,9 +149,9 @@ async def test_a_forbidden_keyed_request_is_403_and_leaves_the_key_free(client):
     t = await new_table(client, dice_mode="server")
     _, player = await t.invite("Ola")
     assert_problem(await client.post(f"{t.base}/players", json={"name": "Eve"}, headers=keyed(player, "k-1")),
-                   403, "forbidden")
+                   403, "gm_only")
     again = await client.post(f"{t.base}/players", json={"name": "Eve"}, headers=keyed(player, "k-1"))
-    assert_problem(again, 403, "forbidden")
+    assert_problem(again, 403, "gm_only")
 
 
 # What a key stands for

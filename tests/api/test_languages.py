@@ -81,17 +81,17 @@ async def test_the_campaign_default_applies_without_a_header_and_the_gm_changes_
     base = f"/v1/campaigns/{campaign['id']}"
     _, player = await _invite(client, base, gm)
     refused = await client.post(f"{base}/players", json={"name": "Ola"}, headers=bearer(player))
-    assert assert_problem(refused, 403, "forbidden")["detail"] == render(ONLY_GM, "pl")
+    assert assert_problem(refused, 403, "gm_only")["detail"] == render(ONLY_GM, "pl")
     assert refused.headers["content-language"] == "pl"
 
     changed = await client.put(f"{base}/language", json={"language": "ru"}, headers=bearer(gm))
     assert changed.status_code == 200, changed.text
     assert changed.json()["language"] == "ru" and changed.headers["content-language"] == "ru"
     refused = await client.post(f"{base}/players", json={"name": "Ola"}, headers=bearer(player))
-    assert assert_problem(refused, 403, "forbidden")["detail"] == render(ONLY_GM, "ru")
+    assert assert_problem(refused, 403, "gm_only")["detail"] == render(ONLY_GM, "ru")
     # The header of the request still comes first.
     refused = await client.post(f"{base}/players", json={"name": "Ola"}, headers={**bearer(player), **lang("en")})
-    assert assert_problem(refused, 403, "forbidden")["detail"] == str(ONLY_GM)
+    assert assert_problem(refused, 403, "gm_only")["detail"] == str(ONLY_GM)
 
     log = (await client.get(f"{base}/events", headers=bearer(gm))).json()["items"]
     assert log[-1]["type"] == "campaign_language_changed" and log[-1]["data"] == {"language": "ru"}
@@ -101,7 +101,7 @@ async def test_only_the_gm_changes_the_campaign_language(client):
     t = await new_table(client)
     _, player = await t.invite("Ala")
     assert_problem(await client.put(f"{t.base}/language", json={"language": "pl"}, headers=bearer(player)),
-                   403, "forbidden")
+                   403, "gm_only")
     assert_problem(await client.put(f"{t.base}/language", json={"language": "de"}, headers=bearer(t.gm)),
                    422, "invalid_input", "language")
 
@@ -128,7 +128,7 @@ async def test_a_players_own_language_beats_the_campaigns_and_is_theirs_alone(cl
         if token == t.gm:
             assert refused.status_code == 201
             continue
-        assert assert_problem(refused, 403, "forbidden")["detail"] == render(ONLY_GM, expected)
+        assert assert_problem(refused, 403, "gm_only")["detail"] == render(ONLY_GM, expected)
     players = (await client.get(t.base, headers=bearer(t.gm))).json()["players"]
     assert {p["id"]: p["language"] for p in players}[ala] == "ru"
     cleared = await client.put(f"{t.base}/players/{ala}/language", json={"language": None}, headers=bearer(ala_token))
@@ -181,10 +181,10 @@ async def test_graphql_honours_accept_language_and_the_stored_languages(client):
 
     refused = await gql(client, invite, {"c": cid}, player["token"])
     assert refused["errors"][0]["message"] == render(ONLY_GM, "ru")
-    assert refused["errors"][0]["extensions"]["code"] == "forbidden"
+    assert refused["errors"][0]["extensions"]["code"] == "gm_only"
     refused = await gql(client, invite, {"c": cid}, player["token"], headers=lang("pl"))
     assert refused["errors"][0]["message"] == render(ONLY_GM, "pl")
-    assert refused["errors"][0]["extensions"]["code"] == "forbidden"
+    assert refused["errors"][0]["extensions"]["code"] == "gm_only"
 
     set_mine = """mutation($c: String!, $p: String!, $l: String) {
         setPlayerLanguage(input: {campaignId: $c, playerId: $p, language: $l}) { id language } }"""

@@ -114,7 +114,7 @@ async def test_undo_is_for_the_gm_and_only_over_moves_that_exist(client):
     t = await new_table(client, dice_mode="server")
     _, pt = await t.invite("Ala")
     await t.ok({"type": "start_scene", "kind": "narrative"})
-    assert_problem(await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(pt)), 403, "forbidden")
+    assert_problem(await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(pt)), 403, "gm_only")
     assert_problem(await client.post(f"{t.base}/undo", json={"count": 2}, headers=bearer(t.gm)), 409,
                    "nothing_to_undo", "count")
     assert_problem(await client.post(f"{t.base}/undo", json={"count": 0}, headers=bearer(t.gm)), 422,

@@ -100,7 +100,7 @@ async def test_only_the_gm_manages_webhooks(client, receiver):
              ("GET", f"{base}/{hook['id']}/deliveries/{delivery}", None),
              ("POST", f"{base}/{hook['id']}/deliveries/{delivery}/redeliver", None)]
     for method, url, body in calls:
-        assert_problem(await client.request(method, url, json=body, headers=bearer(player)), 403, "forbidden")
+        assert_problem(await client.request(method, url, json=body, headers=bearer(player)), 403, "gm_only")
         assert_problem(await client.request(method, url, json=body), 401, "unauthorized")
     assert (await client.get(f"{base}/{hook['id']}", headers=bearer(t.gm))).json()["status"] == "active"
 
@@ -400,7 +400,7 @@ async def test_graphql_manages_webhooks_and_their_deliveries_for_the_gm_only(cli
     create = """mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret webhook { id view eventTypes } } }"""
     variables = {"i": {"campaignId": t.id, "url": receiver.url, "view": "gm", "eventTypes": ["gm_note"]}}
     denied = await gql(client, create, variables, player)
-    assert denied["errors"][0]["extensions"]["code"] == "forbidden"
+    assert denied["errors"][0]["extensions"]["code"] == "gm_only"
     made = (await gql(client, create, variables, t.gm))["data"]["createWebhook"]
     assert made["secret"].startswith("whsec_") and made["webhook"]["view"] == "gm"
     hook_id = made["webhook"]["id"]

@@ -5,6 +5,7 @@ from typing import Any
 
 from apikit import Table, bearer
 
+from service.api.serviceevents import SERVICE_EVENTS
 from service.game import deadline_settings
 
 
@@ -33,7 +34,12 @@ async def scan(app, t: Table) -> int:
 async def events(t: Table, after: int = 0, token: str | None = None) -> list[dict[str, Any]]:
     r = await t.client.get(f"{t.base}/events", params={"after": after, "limit": 500}, headers=bearer(token or t.gm))
     assert r.status_code == 200, r.text
-    return r.json()["items"]
+    items = r.json()["items"]
+    # Every deadline test also checks the clock's events against the payload models both contracts publish.
+    for e in items:
+        if e["type"].startswith("deadline"):
+            SERVICE_EVENTS[e["type"]].model_validate(e["data"])
+    return items
 
 
 def of_type(evs: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

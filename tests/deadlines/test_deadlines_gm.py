@@ -12,10 +12,10 @@ async def test_only_the_gm_sets_pauses_or_extends_deadlines(app, client, monkeyp
     deadline = (await board(t, token))["deadlines"][0]
     assert deadline["character_id"] == hero and deadline["kind"] == "turn"
     assert_problem(await client.put(f"{t.base}/deadlines", json={"turn_seconds": 5}, headers=bearer(token)),
-                   403, "forbidden")
-    assert_problem(await client.post(f"{t.base}/deadlines/pause", headers=bearer(token)), 403, "forbidden")
+                   403, "gm_only")
+    assert_problem(await client.post(f"{t.base}/deadlines/pause", headers=bearer(token)), 403, "gm_only")
     assert_problem(await client.post(f"{t.base}/deadlines/{deadline['id']}/extend", json={"seconds": 5},
-                                     headers=bearer(token)), 403, "forbidden")
+                                     headers=bearer(token)), 403, "gm_only")
 
 
 async def test_deadline_settings_are_validated_with_the_field_named(app, client):
@@ -135,7 +135,14 @@ async def test_graphql_sets_pauses_extends_and_reads_deadlines(app, client, monk
     assert next(e for e in waits if e["characterId"] == hero)["until"]
     out = await gql("mutation($id: ID!) { pauseTurnDeadlines(input: {campaignId: $id}) { paused } }",
                     {"id": t.id}, token)
-    assert out["errors"][0]["extensions"]["code"] == "forbidden"
+    assert out["errors"][0]["extensions"]["code"] == "gm_only"
+    out = await gql("query($id: ID!) { events(campaignId: $id, first: 500) { edges { node { type data { __typename "
+                    "... on DeadlineExtendedEvent { seconds } } } } } }", {"id": t.id}, t.gm)
+    typed = {e["node"]["type"]: e["node"]["data"]["__typename"] for e in out["data"]["events"]["edges"]
+             if e["node"]["type"].startswith("deadline")}
+    assert typed == {"deadline_settings_changed": "DeadlineSettingsChangedEvent", "deadline_set": "DeadlineSetEvent",
+                     "deadlines_paused": "DeadlinesPausedEvent", "deadline_extended": "DeadlineExtendedEvent",
+                     "deadlines_resumed": "DeadlinesResumedEvent"}
 
 
 async def test_graphql_campaign_created_with_deadlines(app, client):

@@ -60,7 +60,7 @@ class DangerPoolAftermathApplied(_Payload, title="DangerPoolAftermathApplied"):
 
 class DangerPoolAftermathChangeRequested(_Payload, title="DangerPoolAftermathChangeRequested"):
     character_id: CharacterId
-    note: str = Field(description="What the GM wants changed.")
+    note: str | None = Field(description="What the GM wants changed (none given: null).")
 
 
 class DangerPoolAftermathProposed(DangerPoolAftermathProposal, title="DangerPoolAftermathProposed"):
