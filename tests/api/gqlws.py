@@ -15,7 +15,7 @@ import websockets
 EVENTS = """subscription($c: ID!, $a: Int!) {
   campaignEvents(campaignId: $c, after: $a) { seq type description actor { role playerId } createdAt
     data { __typename ... on Untyped { json }
-      ... on CampaignCreatedEvent { name system options diceMode }
+      ... on CampaignCreatedEvent { name system options diceMode language }
       ... on PlayerInvitedEvent { playerId name }
       ... on DiceRolledEvent { purpose diceSession refused { code status detail }
                                dice { sides face source seq purpose } hidden sealed hiddenDice }

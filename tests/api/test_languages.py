@@ -172,11 +172,11 @@ async def test_event_descriptions_are_in_the_readers_language(client):
 
 
 async def test_graphql_honours_accept_language_and_the_stored_languages(client):
-    created = (await gql(client, """mutation { createCampaign(input: {name: "K", system: "danger_pool",
-        language: "ru"}) { gmToken campaign { id language } } }"""))["data"]["createCampaign"]
+    created = (await gql(client, """mutation { createCampaign(input: {name: "K", system: danger_pool,
+        language: ru}) { gmToken campaign { id language } } }"""))["data"]["createCampaign"]
     cid, gm = created["campaign"]["id"], created["gmToken"]
     assert created["campaign"]["language"] == "ru"
-    invite = "mutation($c: String!) { invitePlayer(input: {campaignId: $c, name: \"Ala\"}) { player { id } token } }"
+    invite = "mutation($c: ID!) { invitePlayer(input: {campaignId: $c, name: \"Ala\"}) { player { id } token } }"
     player = (await gql(client, invite, {"c": cid}, gm))["data"]["invitePlayer"]
 
     refused = await gql(client, invite, {"c": cid}, player["token"])
@@ -186,13 +186,13 @@ async def test_graphql_honours_accept_language_and_the_stored_languages(client):
     assert refused["errors"][0]["message"] == render(ONLY_GM, "pl")
     assert refused["errors"][0]["extensions"]["code"] == "gm_only"
 
-    set_mine = """mutation($c: String!, $p: String!, $l: String) {
+    set_mine = """mutation($c: ID!, $p: ID!, $l: CampaignLanguage) {
         setPlayerLanguage(input: {campaignId: $c, playerId: $p, language: $l}) { id language } }"""
     mine = await gql(client, set_mine, {"c": cid, "p": player["player"]["id"], "l": "en"}, player["token"])
     assert mine["data"]["setPlayerLanguage"]["language"] == "en"
     refused = await gql(client, invite, {"c": cid}, player["token"])
     assert refused["errors"][0]["message"] == str(ONLY_GM)
-    changed = await gql(client, """mutation($c: String!) { setCampaignLanguage(input: {campaignId: $c, language: "pl"})
+    changed = await gql(client, """mutation($c: ID!) { setCampaignLanguage(input: {campaignId: $c, language: pl})
         { language } }""", {"c": cid}, gm)
     assert changed["data"]["setCampaignLanguage"]["language"] == "pl"
 
@@ -202,9 +202,9 @@ async def test_graphql_honours_accept_language_and_the_stored_languages(client):
     assert ru["danger_pool"]["name"] == "Пул опасности" and en["danger_pool"]["name"] == "Danger Pool"
     assert ru["danger_pool"]["actions"] == en["danger_pool"]["actions"]
 
-    events = """query($c: String!) { events(campaignId: $c) { items { type description } } }"""
-    ru_events = (await gql(client, events, {"c": cid}, gm, headers=lang("ru")))["data"]["events"]["items"]
-    en_events = (await gql(client, events, {"c": cid}, gm, headers=lang("en")))["data"]["events"]["items"]
+    events = """query($c: ID!) { events(campaignId: $c) { edges { node { type description } } } }"""
+    ru_events = [e["node"] for e in (await gql(client, events, {"c": cid}, gm, headers=lang("ru")))["data"]["events"]["edges"]]
+    en_events = [e["node"] for e in (await gql(client, events, {"c": cid}, gm, headers=lang("en")))["data"]["events"]["edges"]]
     assert [e["type"] for e in ru_events] == [e["type"] for e in en_events]
     assert ru_events[0]["description"] != en_events[0]["description"]
 
@@ -212,7 +212,7 @@ async def test_graphql_honours_accept_language_and_the_stored_languages(client):
 async def test_graphql_validation_errors_are_rendered_per_request(client):
     """The ValidationCache keeps the error first made for a document: each reply still speaks its caller's
     language."""
-    document = 'mutation { validateCharacter(input: {campaignId: "x", sheet: {a: "\\u0000"}}) { valid } }'
+    document = 'mutation { invitePlayer(input: {campaignId: "x", name: "\\u0000"}) { token } }'
     first = await gql(client, document, headers=lang("pl"))
     again = await gql(client, document, headers=lang("en"))
     assert first["errors"][0]["extensions"]["code"] == again["errors"][0]["extensions"]["code"]
@@ -237,7 +237,7 @@ async def test_a_webhook_body_speaks_the_campaigns_language_whoever_made_the_mov
 
 
 async def _subscribed_descriptions(live_server: str, token: str, campaign_id: str, headers: dict[str, str]) -> list[str]:
-    query = "subscription($c: String!) { campaignEvents(campaignId: $c, after: 0) { seq type description } }"
+    query = "subscription($c: ID!) { campaignEvents(campaignId: $c, after: 0) { seq type description } }"
     url = live_server.replace("http://", "ws://", 1) + "/graphql"
     async with websockets.connect(url, subprotocols=["graphql-transport-ws"], additional_headers=headers,
                                   open_timeout=10) as ws:
@@ -296,7 +296,7 @@ async def test_a_rule_refusal_speaks_the_callers_language_with_the_same_code(cli
     assert refusals["pl"]["detail"] == "żadna walka nie jest otwarta"
     assert refusals["ru"]["detail"] == "нет открытого боя"
     assert {k for k in refusals["pl"]} == {k for k in refusals["en"]} == {k for k in refusals["ru"]}
-    act = """mutation($c: String!) { act(input: {campaignId: $c, action: {type: "end_encounter", outcome: "victory"}})
+    act = """mutation($c: ID!) { act(input: {campaignId: $c, action: {stepdice: {endEncounter: {outcome: victory}}}})
         { version } }"""
     over_graphql = await gql(client, act, {"c": t.id}, t.gm, headers=lang("ru"))
     assert over_graphql["errors"][0]["message"] == "нет открытого боя"
