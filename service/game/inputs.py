@@ -53,11 +53,11 @@ class PlayerInvite(_In):
     name: Name
 
 
-class CampaignLanguage(_In):
+class CampaignLanguageUpdate(_In):
     language: Language = Field(description="The campaign's default language: en, pl or ru.")
 
 
-class PlayerLanguage(_In):
+class PlayerLanguageUpdate(_In):
     language: Language | None = Field(description="The player's own language (en, pl or ru); null: the campaign's.")
 
 

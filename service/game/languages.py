@@ -9,7 +9,7 @@ from service.game.auth import authenticate, require_gm
 from service.game.campaigns import campaign_view, player_view
 from service.game.context import Services
 from service.game.errors import forbidden, not_found
-from service.game.inputs import CampaignLanguage, PlayerLanguage
+from service.game.inputs import CampaignLanguageUpdate, PlayerLanguageUpdate
 from service.game.play import require_active
 from service.i18n import context
 from service.i18n.message import _
@@ -18,7 +18,7 @@ from service.store.records.models import Player
 
 
 async def set_campaign_language(svc: Services, campaign_id: str, token: str | None,
-                                body: CampaignLanguage) -> dict[str, Any]:
+                                body: CampaignLanguageUpdate) -> dict[str, Any]:
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
@@ -34,7 +34,7 @@ async def set_campaign_language(svc: Services, campaign_id: str, token: str | No
 
 
 async def set_player_language(svc: Services, campaign_id: str, player_id: str, token: str | None,
-                              body: PlayerLanguage) -> dict[str, Any]:
+                              body: PlayerLanguageUpdate) -> dict[str, Any]:
     """A preference is personal: only the player sets it (the GM has the campaign's)."""
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)

@@ -29,8 +29,8 @@ from service.api.graphql.limits import DocumentLimits, document_rule
 from service.game import campaigns, dicesessions, feed, history, languages, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
 from service.game.idempotency import run_once
-from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguage, CharacterAssign, ClientSeed,
-                                 PlayerInvite, PlayerLanguage, RollRequest, UndoRequest)
+from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguageUpdate, CharacterAssign, ClientSeed,
+                                 PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
 from service.game.errorcodes import ERROR_CODES
 from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
@@ -238,14 +238,14 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Set the campaign's default language (GM).")
     async def set_campaign_language(self, info: Info, input: SetCampaignLanguageInput) -> Campaign:
         svc, token = ctx(info)
-        body = guard(lambda: parse(CampaignLanguage, {"language": input.language.value}))
+        body = guard(lambda: parse(CampaignLanguageUpdate, {"language": input.language.value}))
         return _campaign(await run(languages.set_campaign_language(svc, str(input.campaign_id), token, body)))
 
     @strawberry.mutation(description="Set your own language as a player (null: the campaign's).")
     async def set_player_language(self, info: Info, input: SetPlayerLanguageInput) -> Player:
         svc, token = ctx(info)
         language = None if input.language is None else input.language.value
-        body = guard(lambda: parse(PlayerLanguage, {"language": language}))
+        body = guard(lambda: parse(PlayerLanguageUpdate, {"language": language}))
         return await run(languages.set_player_language(svc, str(input.campaign_id), str(input.player_id), token, body))
 
     @strawberry.mutation

@@ -10,8 +10,8 @@ from service.api.rest.request import Call
 from service.api.systemmodels import per_system
 from service.game import campaigns, dicesessions, history, languages, play, rolls, systems, transfer, webhooks
 from service.game.errors import GameError
-from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CampaignLanguage, CharacterAssign,
-                                 ClientSeed, PlayerInvite, PlayerLanguage, RollRequest, UndoRequest)
+from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CampaignLanguageUpdate, CharacterAssign,
+                                 ClientSeed, PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)
 from service.i18n.message import _
 
 Reply = tuple[int, Any, dict[str, str]]
@@ -200,7 +200,7 @@ INPUTS = {
     "validateCharacter": CharacterValidationRequest, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
     "rollExpression": RollRequest, "setClientSeed": ClientSeed, "undoMoves": UndoRequest,
     "importCampaign": transfer.CampaignDocument, "createWebhook": webhooks.WebhookCreate,
-    "updateWebhook": webhooks.WebhookUpdate, "setCampaignLanguage": CampaignLanguage,
-    "setPlayerLanguage": PlayerLanguage,
+    "updateWebhook": webhooks.WebhookUpdate, "setCampaignLanguage": CampaignLanguageUpdate,
+    "setPlayerLanguage": PlayerLanguageUpdate,
 }
 INPUTS.update(deadlines.INPUTS)
