@@ -52,7 +52,8 @@ class StepDiceSheetEquipment(_Model, title="StepDiceSheetEquipment"):
 class StepDiceSheet(_Model, title="StepDiceSheet"):
     """A character as the API returns it (spec 3.2). Players see every sheet whole: nothing on it is secret."""
 
-    id: str = Field(description="The character's id.")
+    id: str | None = Field(None, description="The character's id (absent while the sheet is being built, e.g. in a "
+                                              "validation reply).")
     name: str = Field(description="The character's name.")
     role: Literal["warrior", "rogue", "mage"] = Field(description="Set only the starting dice (seed §2.1).")
     dice: StepDiceDice = Field(description="Die size per attribute.")

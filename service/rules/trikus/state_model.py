@@ -71,7 +71,8 @@ class TrikusItem(_Model, title="TrikusItem"):
 class TrikusSheet(_Model, title="TrikusSheet"):
     """A character as the API returns it (spec 3.4)."""
 
-    id: str = Field(description="The character's id.")
+    id: str | None = Field(None, description="The character's id (absent while the sheet is being built, e.g. in a "
+                                              "validation reply).")
     name: str = Field(description="The character's name.")
     profession: str | None = Field(description="Flavour only.")
     tier: Tier = Field(description="beginner, advanced or master.")
