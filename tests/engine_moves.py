@@ -63,6 +63,13 @@ def check_awaiting(system, state: dict[str, Any]) -> None:
         assert entry["may"] and set(entry["may"]) <= set(system.action_types), entry
 
 
+def check_one_entry_per_party(state: dict[str, Any]) -> None:
+    """Danger Pool, Iskra and Action Deck merge a party's waits into one entry (Step Dice lists an advancement
+    beside a turn, so it is not checked there)."""
+    parties = [(e["who"], e["character_id"]) for e in state["table"]["awaiting"]]
+    assert len(parties) == len(set(parties)), "one entry per party"
+
+
 def check_typed(system, state: dict[str, Any], events: list[Event]) -> None:
     """Where a system documents its shapes (`State`, `Sheet`, `EventPayloads`), they hold: the GM's view and a
     player's view of the new state validate as `State`, every sheet in them as `Sheet`, and every event's data

@@ -6,7 +6,8 @@ import random
 
 from pydantic import ValidationError
 
-from action_deck_support import GM, SeededDice, check_awaiting, check_typed, player
+from action_deck_support import GM, SeededDice, player
+from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
 from service.dice.types import DiceError
 from service.rules.action_deck import SYSTEM
 from service.rules.action_deck.actions import ADAPTER, MODELS
@@ -95,5 +96,6 @@ def test_random_actions_never_crash():
                     t.state, events = SYSTEM.apply(t.state, action, actor, dice)
                 except (RuleViolation, DiceError):
                     events = []
-                check_awaiting(t.state)
+                check_awaiting(SYSTEM, t.state)
+                check_one_entry_per_party(t.state)
                 check_typed(SYSTEM, t.state, events)

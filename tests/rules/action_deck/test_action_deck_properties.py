@@ -9,7 +9,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from action_deck_support import GM, SeededDice, Table, check_awaiting, check_typed, player
+from action_deck_support import GM, SeededDice, Table, player
+from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
 from service.rules.action_deck import SYSTEM
 from service.rules.action_deck.cards import FULL_DECK
 from service.rules.base import RuleViolation
@@ -130,6 +131,7 @@ def test_random_legal_sequences_keep_the_invariants(options, seed, steps):
         t.state = new
         applied += 1
         check_invariants(t, dealt, events)
-        check_awaiting(new)
+        check_awaiting(SYSTEM, new)
+        check_one_entry_per_party(new)
         check_typed(SYSTEM, new, events)
     assert applied > 0

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from danger_pool_support import GM, Table, check_awaiting, check_typed, player
+from danger_pool_support import GM, Table, player
+from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -159,7 +160,8 @@ def test_random_legal_play_keeps_invariants_and_replays(data, options):
         t.state = new
         log.append((action, actor, faces, [(e.type, e.data) for e in events]))
         check(t)
-        check_awaiting(t.state)
+        check_awaiting(SYSTEM, t.state)
+        check_one_entry_per_party(t.state)
         check_typed(SYSTEM, t.state, events)
         sc = t.scene
         scene_moves = scene_moves + 1 if sc is not None and sc["id"] == scene_id else 0

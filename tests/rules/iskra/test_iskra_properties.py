@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from iskra_support import GM, Table, check_awaiting, check_typed, player
+from iskra_support import GM, Table, player
+from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
 from service.dice.table import TableDice
 from service.dice.types import DieRoll
 from service.rules.base import RuleViolation
@@ -167,7 +168,8 @@ def test_random_legal_sequences_keep_invariants_and_replay(in_combat, data):
         state = new
         dead |= {c for c, s in state["characters"].items() if s["status"] == "dead"}
         _check(state, dead)
-        check_awaiting(state)
+        check_awaiting(SYSTEM, state)
+        check_one_entry_per_party(state)
         check_typed(SYSTEM, state, events)
     replay = start
     for action, actor, faces in applied:
