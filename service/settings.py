@@ -92,12 +92,24 @@ class Settings:
     # A delivery is tried this many times (exponential backoff with jitter from the base), then marked failed.
     webhooks_max_attempts: int = 12
     webhooks_backoff_seconds: float = 10.0
-    # One attempt (resolve, connect, send, status line) is given up after this long.
+    # One attempt (resolve, connect, send, status line) is given up after this long; resolving and connecting
+    # alone after the shorter connect timeout, so an address that drops packets holds a send slot briefly.
     webhooks_timeout_seconds: float = 10.0
+    webhooks_connect_timeout_seconds: float = 3.0
+    # Sends in flight per process, and per campaign within that; an endpoint has at most one at a time (its
+    # deliveries go in order). Endpoints that last timed out share at most half of the process's slots.
+    webhooks_max_in_flight: int = 32
+    webhooks_max_in_flight_per_campaign: int = 4
+    # An endpoint that times out this many attempts in a row is disabled (the GM sees a `webhook_disabled`
+    # event and sets it active again); before that each timeout backs the endpoint off further.
+    webhooks_disable_after_timeouts: int = 5
     # When set, webhook signing secrets are stored encrypted under a key derived from this.
     webhooks_secrets_key: Secret | None = field(default=None, repr=False)
     # How often each replica looks for turn deadlines due for a warning or expiry.
     deadline_scan_seconds: float = 1.0
+    # Default moves the clock may make in a row with nobody at the table moving; then the campaign's deadlines
+    # pause (a `deadlines_paused` event says why) until the GM resumes them.
+    deadline_max_defaults_in_row: int = 10
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -145,8 +157,17 @@ class Settings:
             webhooks_max_attempts=_count(env, "RULEKEEPER_WEBHOOKS_MAX_ATTEMPTS", cls.webhooks_max_attempts),
             webhooks_backoff_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS", cls.webhooks_backoff_seconds),
             webhooks_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS", cls.webhooks_timeout_seconds),
+            webhooks_connect_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_CONNECT_TIMEOUT_SECONDS",
+                                                      cls.webhooks_connect_timeout_seconds),
+            webhooks_max_in_flight=_count(env, "RULEKEEPER_WEBHOOKS_MAX_IN_FLIGHT", cls.webhooks_max_in_flight),
+            webhooks_max_in_flight_per_campaign=_count(env, "RULEKEEPER_WEBHOOKS_MAX_IN_FLIGHT_PER_CAMPAIGN",
+                                                       cls.webhooks_max_in_flight_per_campaign),
+            webhooks_disable_after_timeouts=_count(env, "RULEKEEPER_WEBHOOKS_DISABLE_AFTER_TIMEOUTS",
+                                                   cls.webhooks_disable_after_timeouts),
             webhooks_secrets_key=Secret(wkey) if (wkey := env.get("RULEKEEPER_WEBHOOKS_SECRETS_KEY")) else None,
             deadline_scan_seconds=_seconds(env, "RULEKEEPER_DEADLINE_SCAN_SECONDS", cls.deadline_scan_seconds),
+            deadline_max_defaults_in_row=_count(env, "RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW",
+                                                cls.deadline_max_defaults_in_row),
         )
 
 

@@ -106,6 +106,47 @@ class Receiver:
         return self.wait_for(count, 0, path)
 
 
+class Silent:
+    """A receiver that accepts every connection, reads what comes and never answers: each send to it holds
+    its slot until the service's timeout."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0), backlog=512)
+        self._conns: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._open = True
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    def _accept(self) -> None:
+        while self._open:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            conn.setblocking(False)      # the request waits, unread, in the socket's buffer
+            with self._lock:
+                self._conns.append(conn)
+
+    @property
+    def accepted(self) -> int:
+        with self._lock:
+            return len(self._conns)
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self._listener.getsockname()[1]}{path}"
+
+    def __enter__(self) -> "Silent":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._open = False
+        self._listener.close()
+        with self._lock:
+            for conn in self._conns:
+                conn.close()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -164,6 +164,23 @@ class DeadlinesResumedEvent(_Payload):
     deadlines: list[DeadlineEvent]
 
 
+class WebhookDisabledEvent(_Payload):
+    """GM only: the service stopped sending to an endpoint that kept timing out (README, Webhooks)."""
+
+    webhook_id: str
+    description: str = Field(description="The webhook's own description, as the GM wrote it.")
+    timeouts_in_row: int = Field(description="Attempts in a row that got no answer in time.")
+    last_error: str = Field(description="Why the last attempt failed.")
+
+
+class DeadlinesPausedUnattendedEvent(_Payload):
+    """The clock made RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW default moves in a row with nobody at the table
+    moving, and paused the deadlines (README, Turn deadlines); the GM resumes them."""
+
+    defaults_in_row: int = Field(description="Default moves made in a row before the pause.")
+    deadlines: list[DeadlineWarningEvent] = Field(description="The waits stopped, each with the time it had left.")
+
+
 SERVICE_EVENTS: dict[str, type[BaseModel]] = {
     "campaign_created": CampaignCreatedEvent, "dice_session_opened": DiceSessionOpenedEvent,
     "dice_session_client_seed": DiceSessionClientSeedEvent, "dice_session_closed": DiceSessionClosedEvent,
@@ -174,4 +191,5 @@ SERVICE_EVENTS: dict[str, type[BaseModel]] = {
     "deadline_extended": DeadlineExtendedEvent, "deadline_expired": DeadlineExpiredEvent,
     "deadline_default_refused": DeadlineDefaultRefusedEvent, "deadline_settings_changed": DeadlineSettingsChangedEvent,
     "deadlines_paused": DeadlinesPausedEvent, "deadlines_resumed": DeadlinesResumedEvent,
+    "deadlines_paused_unattended": DeadlinesPausedUnattendedEvent, "webhook_disabled": WebhookDisabledEvent,
 }

@@ -99,6 +99,15 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
 
     async def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
                           socket_options=None) -> httpcore.AsyncNetworkStream:
+        # `timeout` is the client's connect timeout; it covers resolving and every address tried, not each one.
+        try:
+            async with asyncio.timeout(timeout):
+                return await self._connect(host, port, local_address, socket_options)
+        except TimeoutError:
+            raise httpcore.ConnectTimeout(f"{host} not reached within {timeout:g}s") from None
+
+    async def _connect(self, host: str, port: int, local_address: str | None,
+                       socket_options) -> httpcore.AsyncNetworkStream:
         try:
             addresses = await resolve(host, port)
         except OSError as exc:
@@ -109,7 +118,7 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         last: Exception | None = None
         for ip in addresses:
             try:
-                return await self._inner.connect_tcp(str(ip), port, timeout=timeout, local_address=local_address,
+                return await self._inner.connect_tcp(str(ip), port, local_address=local_address,
                                                      socket_options=socket_options)
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 last = exc
@@ -135,6 +144,8 @@ class GuardedTransport(httpx.AsyncHTTPTransport):
         )
 
 
-def client(allow_loopback: bool, timeout: float) -> httpx.AsyncClient:
+def client(allow_loopback: bool, timeout: float, connect_timeout: float | None = None) -> httpx.AsyncClient:
+    """`connect_timeout` bounds resolving and connecting (an address that drops packets gives up early);
+    `timeout` every other phase."""
     return httpx.AsyncClient(transport=GuardedTransport(allow_loopback), follow_redirects=False, trust_env=False,
-                             timeout=httpx.Timeout(timeout))
+                             timeout=httpx.Timeout(timeout, connect=connect_timeout or timeout))

@@ -50,8 +50,9 @@ class WebhookUpdate(_In):
     event_types: list[EventType] | None = Field(None, max_length=100)
     view: View | None = None
     status: Literal["active", "paused"] | None = Field(
-        None, description="paused: no deliveries are written for new events and pending ones wait; active again: "
-                          "the pending ones go out, in order.")
+        None, description="paused: no deliveries are written for new events and pending ones wait; active again "
+                          "(also for a webhook the service disabled after timeouts in a row): the pending ones go "
+                          "out, in order.")
     description: Text | None = None
 
 
@@ -67,6 +68,8 @@ def webhook_view(w: Webhook) -> dict[str, Any]:
     grace = w.previous_until if w.previous_secret and w.previous_until and w.previous_until > outbox.clock() else None
     return {"id": w.id, "url": w.url, "event_types": list(w.event_types), "view": w.view, "status": w.status,
             "description": w.description, "previous_secret_expires_at": _iso(grace),
+            "timeouts_in_row": w.timeouts_in_row,
+            "retry_at": _iso(w.retry_at) if w.timeouts_in_row and w.retry_at > outbox.clock() else None,
             "created_at": _iso(w.created_at), "updated_at": _iso(w.updated_at)}
 
 
@@ -152,6 +155,8 @@ async def update(svc: Services, campaign_id: str, webhook_id: str, token: str | 
         if body.event_types is not None:
             w.event_types = sorted(set(body.event_types))
         before = (w.view, list(w.event_types))
+        if body.status == "active" and w.status != "active":   # a fresh start, without the backoff it earned
+            w.timeouts_in_row, w.retry_at = 0, 0.0
         for name in ("view", "status", "description"):
             if getattr(body, name) is not None:
                 setattr(w, name, getattr(body, name))

@@ -17,6 +17,9 @@ DESCRIPTIONS: dict[str, str] = {
     "deadline_settings_changed": N_("The turn deadlines changed"),
     "deadlines_paused": N_("The GM paused the deadlines"),
     "deadlines_resumed": N_("The GM resumed the deadlines"),
+    "deadlines_paused_unattended": N_("Nobody at the table moved through {defaults_in_row} default moves: the "
+                                      "deadlines are paused until the GM resumes them"),
+    "webhook_disabled": N_("A webhook was disabled after {timeouts_in_row} attempts in a row got no answer"),
     "campaign_created": N_("Campaign “{name}” created ({system}, dice: {dice_mode})"),
     "campaign_language_changed": N_("The campaign's language is now {language}"),
     "player_invited": N_("Player {name} invited"),

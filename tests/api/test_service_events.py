@@ -6,6 +6,10 @@ from apikit import ROGUE, Table, bearer
 
 from service.api.serviceevents import SERVICE_EVENTS
 
+# Checked elsewhere: the turn clock's events by every test in tests/deadlines (clockkit.events), a disabled
+# webhook's by tests/api/test_webhook_timeouts.py.
+ELSEWHERE = ("deadline", "webhook_disabled")
+
 
 async def played(client) -> tuple[Table, str]:
     r = await client.post("/v1/campaigns", json={"name": "Log", "system": "stepdice", "dice_mode": "verifiable"})
@@ -31,8 +35,7 @@ async def test_every_service_event_matches_its_payload_model_for_gm_and_player(c
     for who in (t.gm, token):
         events = await t.events(who)
         seen = {e["type"] for e in events if e["type"] in SERVICE_EVENTS}
-        # The turn clock's events are checked by every test in tests/deadlines (clockkit.events).
-        expected = {kind for kind in SERVICE_EVENTS if not kind.startswith("deadline")}
+        expected = {kind for kind in SERVICE_EVENTS if not kind.startswith(ELSEWHERE)}
         assert seen == expected, expected - seen
         for e in events:
             if e["type"] in SERVICE_EVENTS:
@@ -47,6 +50,6 @@ async def test_service_events_are_typed_in_graphql(client):
     edges = r.json()["data"]["events"]["edges"]
     names = {e["node"]["type"]: e["node"]["data"]["__typename"] for e in edges if e["node"]["type"] in SERVICE_EVENTS}
     assert names == {event_type: model.__name__ for event_type, model in SERVICE_EVENTS.items()
-                     if not event_type.startswith("deadline")}
+                     if not event_type.startswith(ELSEWHERE)}
     rolled = [e["node"]["data"] for e in edges if e["node"]["type"] == "dice_rolled"]
     assert [d["sides"] for d in rolled[0]["dice"]] == [6, 6] and rolled[0]["dice"][0]["source"] == "verifiable"

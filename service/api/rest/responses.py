@@ -125,11 +125,17 @@ class Webhook(BaseModel):
     event_types: list[str] = Field(description="Event types delivered; empty: every type.")
     view: Literal["gm", "players"] = Field(description="players: no GM-only event and redacted data, as a player "
                                                        "sees the log; gm: as the GM sees it.")
-    status: Literal["active", "paused"]
+    status: Literal["active", "paused", "disabled"] = Field(
+        description="disabled: the service stopped sending after RULEKEEPER_WEBHOOKS_DISABLE_AFTER_TIMEOUTS attempts "
+                    "in a row got no answer (a `webhook_disabled` event told the GM); pending deliveries wait, as "
+                    "when paused, until the GM sets it `active` again.")
     description: str
     previous_secret_expires_at: str | None = Field(
         description="After a rotation that kept the previous secret: until then every delivery also carries a "
                     "signature made with it.")
+    timeouts_in_row: int = Field(description="Attempts in a row that got no answer in time; any answer resets it.")
+    retry_at: str | None = Field(description="While the endpoint is backed off after a timeout: nothing is sent to "
+                                             "it before then.")
     created_at: str
     updated_at: str
 

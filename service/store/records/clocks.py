@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from service.store.records.models import Base, utcnow
@@ -22,6 +22,9 @@ class CampaignClock(Base):
     campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Default moves the clock made since the last move someone at the table made; at
+    # RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW the deadlines pause, so an empty table's log stops growing.
+    defaults_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

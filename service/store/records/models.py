@@ -195,13 +195,18 @@ class Webhook(Base):
     event_types: Mapped[list[Any]] = mapped_column(JSON)
     # "gm": events as the GM sees them; "players": as a player sees them (no GM-only event or data).
     view: Mapped[str] = mapped_column(String(8))
-    # active: deliveries are written and sent; paused: none are written, pending ones wait.
+    # active: deliveries are written and sent; paused (by the GM) and disabled (by the worker, after
+    # RULEKEEPER_WEBHOOKS_DISABLE_AFTER_TIMEOUTS timeouts in a row): none are written, pending ones wait.
     status: Mapped[str] = mapped_column(String(16), default="active")
     description: Mapped[str] = mapped_column(String(200), default="")
     secret: Mapped[str] = mapped_column(Text)
     # After a rotation the old secret may sign alongside the new one until `previous_until` (unix seconds).
     previous_secret: Mapped[str | None] = mapped_column(Text, default=None)
     previous_until: Mapped[float | None] = mapped_column(Float, default=None)
+    # Attempts in a row that got no answer in time; any answer resets it. While it is above zero the endpoint is
+    # backed off (nothing is sent to it before `retry_at`, unix seconds) and sends in the slow lane.
+    timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    retry_at: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
