@@ -90,14 +90,8 @@ async def pause(svc: Services, campaign_id: str, token: str | None) -> dict[str,
         principal, campaign = await _gm_campaign(s, campaign_id, token)
         clock = await _clock(s, campaign_id)
         if not clock.paused:
-            now = ds.clock()
             clock.paused = True
-            paused = []
-            for row in await sync.rows_of(s, campaign_id):
-                if row.status == "running":
-                    row.status, row.remaining = "paused", max(0.0, row.due_at - now)
-                    row.due_at = row.warn_at = None
-                    paused.append({**sync.described(row), "seconds_left": round(row.remaining, 3)})
+            paused = await sync.pause_running(s, campaign_id, ds.clock())
             log.append(s, campaign, [Event("deadlines_paused", {"deadlines": paused})], principal.actor())
         return await idempotency.complete(s, await _board(s, campaign_id))
 
@@ -110,6 +104,7 @@ async def resume(svc: Services, campaign_id: str, token: str | None) -> dict[str
             warning = ds.TurnDeadlines.model_validate(clock.settings).warning_seconds
             now = ds.clock()
             clock.paused = False
+            clock.defaults_in_row = 0      # the GM is here: the clock may again move for the absent
             resumed = []
             for row in await sync.rows_of(s, campaign_id):
                 if row.status == "paused":

@@ -80,12 +80,15 @@ async def rows_of(s, campaign_id: str) -> list[TurnDeadline]:
                                 .order_by(TurnDeadline.created_at, TurnDeadline.id)))
 
 
-async def after_move(s, campaign: Campaign, table: dict[str, Any]) -> None:
+async def after_move(s, campaign: Campaign, table: dict[str, Any], *, by_clock: bool = False) -> None:
     """Inside the writer's transaction, under the campaign's lock: bring the deadlines in line with the
-    table a move just produced. Appends `deadline_set` / `deadline_cleared` events."""
+    table a move just produced. Appends `deadline_set` / `deadline_cleared` events. A move someone at the
+    table made (not `by_clock`) starts the count of unattended default moves again."""
     clock, settings = await clock_of(s, campaign.id)
     if clock is None:
         return
+    if not by_clock and clock.defaults_in_row:
+        clock.defaults_in_row = 0
     wanted = {}
     if settings.enabled and any(normalized(e)["who"] == "character" for e in table.get("awaiting") or []):
         played = set(await s.scalars(select(Character.id).where(Character.campaign_id == campaign.id,
@@ -114,6 +117,17 @@ async def after_move(s, campaign: Campaign, table: dict[str, Any]) -> None:
     if events:
         log.append(s, campaign, events, CLOCK_ACTOR)
         await s.flush()
+
+
+async def pause_running(s, campaign_id: str, now: float) -> list[dict[str, Any]]:
+    """Stop every running deadline where it stands; returns each as described, with the time it had left."""
+    paused = []
+    for row in await rows_of(s, campaign_id):
+        if row.status == "running":
+            row.status, row.remaining = "paused", max(0.0, row.due_at - now)
+            row.due_at = row.warn_at = None
+            paused.append({**described(row), "seconds_left": round(row.remaining, 3)})
+    return paused
 
 
 async def stop_all(s, campaign_id: str) -> None:

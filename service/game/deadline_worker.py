@@ -24,7 +24,7 @@ from service.game.errors import GameError
 from service.rules.base import Event, RuleViolation
 from service.rules.registry import SYSTEMS
 from service.rules.timeouts import normalized
-from service.store.records.clocks import TurnDeadline
+from service.store.records.clocks import CampaignClock, TurnDeadline
 from service.store.records.models import Campaign
 
 log_ = logging.getLogger("rulekeeper.deadlines")
@@ -190,3 +190,22 @@ class DeadlineWorker:
             row.key = key
             log.append(s, campaign, [Event("deadline_default_refused", {"deadline_id": row.id, "code": exc.code,
                                                                         "detail": str(exc.detail)})], sync.CLOCK_ACTOR)
+            return
+        await self._count_default(s, campaign)
+
+    async def _count_default(self, s, campaign: Campaign) -> None:
+        """A table nobody sits at would otherwise be moved for forever (each default can open the next timed
+        wait): after the limit in a row, the deadlines pause, as if the GM had paused them, until the GM
+        resumes them."""
+        clock = await s.get(CampaignClock, campaign.id)
+        if clock is None:
+            return
+        clock.defaults_in_row += 1
+        if clock.paused or clock.defaults_in_row < self.svc.settings.deadline_max_defaults_in_row:
+            return
+        clock.paused = True
+        paused = await sync.pause_running(s, campaign.id, ds.clock())
+        log.append(s, campaign, [Event("deadlines_paused_unattended", {"defaults_in_row": clock.defaults_in_row,
+                                                                       "deadlines": paused})], sync.CLOCK_ACTOR)
+        log_.info("campaign %s: deadlines paused after %d default moves in a row", campaign.id,
+                  clock.defaults_in_row)

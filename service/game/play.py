@@ -188,6 +188,6 @@ async def act_unattended(svc: Services, s, campaign, raw_action: dict[str, Any],
     records = log.append(s, campaign, all_events, actor)
     movelog.record(s, campaign, "action", {"action": raw_action}, actor, dice.rolled, first_seq, new_state)
     await s.flush()
-    await deadline_sync.after_move(s, campaign, new_state["table"])
+    await deadline_sync.after_move(s, campaign, new_state["table"], by_clock=True)
     await tables.publish(svc, s, campaign, new_state["table"])
     return records
