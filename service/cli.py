@@ -62,8 +62,13 @@ def server_options() -> dict:
     """How uvicorn serves: shared with the benchmark, whose ceiling endpoint must be served the same way.
 
     uvloop and httptools (both installed with the service) more than double what one worker answers; a
-    platform without them (uvloop has no Windows build) falls back to asyncio and h11."""
-    return {"log_level": "warning", "proxy_headers": True, "log_config": None, "access_log": False,
+    platform without them (uvloop has no Windows build) falls back to asyncio and h11.
+
+    X-Forwarded-For is read only when FORWARDED_ALLOW_IPS names the proxies to trust (uvicorn reads it itself):
+    uvicorn's own default trusts loopback, so any process on the host could pick the address it is
+    rate-limited as."""
+    return {"log_level": "warning", "proxy_headers": bool(os.environ.get("FORWARDED_ALLOW_IPS", "").strip()),
+            "log_config": None, "access_log": False,
             "loop": "uvloop" if _installed("uvloop") else "asyncio",
             "http": "httptools" if _installed("httptools") else "h11"}
 
