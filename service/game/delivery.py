@@ -232,8 +232,10 @@ class Worker:
                 ids = list(await s.scalars(select(d.id).where(d.id.in_(ids)).with_for_update(skip_locked=True)))
             for delivery_id in ids:
                 lease = secrets.token_hex(16)
+                # Chosen from a read: re-checked here, so a webhook paused or disabled meanwhile gets nothing.
                 taken = await s.execute(
-                    update(d).where(d.id == delivery_id, d.status == "pending", d.lease_until <= now)
+                    update(d).where(d.id == delivery_id, d.status == "pending", d.lease_until <= now,
+                                    d.webhook_id.in_(select(w.id).where(w.status == "active")))
                     .values(lease=lease, lease_until=now + self.lease_seconds)
                     .execution_options(synchronize_session=False))
                 if taken.rowcount != 1:
