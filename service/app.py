@@ -124,7 +124,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         middleware=[Middleware(RequestId), Middleware(Language), Middleware(httpmetrics.HttpMetrics, routes=routes),
                     Middleware(AccessLog),
                     # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
-                    # (GraphQL clients add their own). WebSockets are not subject to CORS.
+                    # (GraphQL clients add their own). The same list decides which pages may open a WebSocket.
                     Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_headers=["*"],
                                allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
                                expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
