@@ -98,6 +98,8 @@ class Settings:
     webhooks_secrets_key: Secret | None = field(default=None, repr=False)
     # How often each replica looks for turn deadlines due for a warning or expiry.
     deadline_scan_seconds: float = 1.0
+    # The web table at `/` (service/web); off for a deployment that serves only the API.
+    web_table: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -147,6 +149,7 @@ class Settings:
             webhooks_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS", cls.webhooks_timeout_seconds),
             webhooks_secrets_key=Secret(wkey) if (wkey := env.get("RULEKEEPER_WEBHOOKS_SECRETS_KEY")) else None,
             deadline_scan_seconds=_seconds(env, "RULEKEEPER_DEADLINE_SCAN_SECONDS", cls.deadline_scan_seconds),
+            web_table=_flag(env, "RULEKEEPER_WEB_TABLE", cls.web_table),
         )
 
 
