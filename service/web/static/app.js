@@ -4,7 +4,7 @@
 import { Api, Feed, Problem } from "./api.js";
 import { el, LANGUAGES, language, setLanguage, t } from "./dom.js";
 import { resolve, schemaForm } from "./forms.js";
-import { awaitingOf, renderTable } from "./table.js";
+import { awaitingOf, renderTable, value } from "./table.js";
 
 const query = new URLSearchParams(location.search);
 const apiBase = query.get("api") || location.origin;
@@ -68,7 +68,7 @@ function problemBox(err) {
 }
 
 function header() {
-  const select = el("select", { id: "language", "aria-label": t("language") },
+  const select = el("select", { id: "language" },
     ...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code }, name)));
   select.value = language();
   select.addEventListener("change", () => {
@@ -168,12 +168,30 @@ class Table {
     this.state = state.state;
     this.characters = chars.items;
     this.draw();
+    await this.eventData();
+  }
+
+  // What each logged event carries (a note's text, the dice): read from the REST log, as this seat may see it.
+  async eventData() {
+    const shown = this.log.querySelectorAll(":scope > li:not([data-read])");
+    if (!shown.length) return;
+    const after = Number(shown[0].dataset.seq) - 1;
+    const page = await api().get(`/v1/campaigns/${this.seat.campaign}/events?after=${after}&limit=500`, this.seat.token);
+    const names = this.names();
+    for (const e of page.items) {
+      const li = this.log.querySelector(`:scope > li[data-seq="${e.seq}"]:not([data-read])`);
+      if (!li) continue;
+      li.dataset.read = "";
+      if (e.data && Object.keys(e.data).length) {
+        li.append(el("details", {}, el("summary", {}, e.type), value(e.data, names)));
+      }
+    }
   }
 
   // Several events arrive for one move: one reread of the table for all of them.
   soon() {
     clearTimeout(this.refreshing);
-    this.refreshing = setTimeout(() => this.refresh().catch((err) => this.formBox.replaceChildren(problemBox(err))), 60);
+    this.refreshing = setTimeout(() => this.refresh().catch((err) => { this.status.textContent = String(err.message || err); }), 60);
   }
 
   names() {
@@ -190,7 +208,9 @@ class Table {
 
   draw() {
     const names = this.names();
+    const whole = this.stateBox.querySelector("details.whole");
     this.stateBox.replaceChildren(...renderTable(this.state, names));
+    if (whole?.open) this.stateBox.querySelector("details.whole").open = true;
     const waits = awaitingOf(this.state);
     this.awaitBox.replaceChildren(el("h3", {}, t("whose_move")), waits.length
       ? el("ul", {}, ...waits.map((w) => el("li", { "data-testid": "awaiting" },
@@ -215,6 +235,10 @@ class Table {
 
   drawMoves(waits) {
     const moves = this.myMoves(waits);
+    // Unchanged moves keep their buttons: a control replaced under the pointer or the keyboard focus loses the press.
+    const key = JSON.stringify([moves, language()]);
+    if (key === this.movesKey) return;
+    this.movesKey = key;
     const buttons = moves.map((m) => {
       const b = el("button", { type: "button", "data-move": m }, this.label(m));
       b.addEventListener("click", () => this.openMove(m));
@@ -276,17 +300,21 @@ class Table {
   }
 
   drawSide() {
-    const parts = [];
-    if (this.isGm()) parts.push(this.inviteForm());
-    if (!this.isGm() && this.mine().size === 0) parts.push(this.characterForm());
-    parts.push(el("h3", {}, t("players")),
+    // Drawn again on every event: the forms stay where they are (a moved field loses the focus and what is being
+    // typed), only the list of players is redrawn.
+    const want = [];
+    if (this.isGm()) want.push(this.invitePanel ??= this.inviteForm());
+    if (!this.isGm() && this.mine().size === 0) want.push(this.characterPanel ??= this.characterForm());
+    want.push(this.playersBox ??= el("div"));
+    const now = [...this.sideBox.children];
+    if (now.length !== want.length || want.some((node, i) => now[i] !== node)) this.sideBox.replaceChildren(...want);
+    this.playersBox.replaceChildren(el("h3", {}, t("players")),
       el("ul", {}, ...(this.info.players || []).map((p) => el("li", {}, p.name))));
-    this.sideBox.replaceChildren(...parts);
   }
 
   inviteForm() {
     const input = el("input", { id: "invite-name", type: "text", maxlength: 80, required: true });
-    const links = this.inviteLinks ??= el("div");
+    const links = el("div");
     const f = el("form", { class: "panel" }, el("h3", {}, t("invite")),
       el("div", { class: "field" }, el("label", { for: "invite-name" }, t("player_name")), input),
       el("button", { type: "submit" }, t("invite_button")), links);

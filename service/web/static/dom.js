@@ -17,7 +17,7 @@ export const LANGUAGES = { en: "English", pl: "Polski", ru: "Русский" };
 
 const WORDS = {
   en: {
-    title: "Rulekeeper table", language: "Language", new_campaign: "New campaign", system: "Rule system",
+    title: "Rulekeeper table", language: "Page language", new_campaign: "New campaign", system: "Rule system",
     create: "Create the campaign", gm_link: "Your GM link (keep it: it is your seat)", invite: "Invite a player",
     player_name: "Player's name", invite_button: "Invite", join_link: "Join link for", copy: "Copy", copied: "Copied",
     players: "Players", new_character: "Your character", create_character: "Create the character",
@@ -27,10 +27,10 @@ const WORDS = {
     log: "Event log", live: "Live", reconnecting: "Reconnecting…", refused: "Refused", gm: "GM", player: "Player",
     you_are: "You are", comma_separated: "Comma-separated", remove: "Remove", not_json: "not valid JSON",
     details: "All of it", no_token: "This link has no seat token.", loading: "Loading…", character: "Character",
-    done: "Done", options: "Options", api: "API",
+    done: "Done", options: "Options", yes: "yes", no: "no",
   },
   pl: {
-    title: "Stół Rulekeeper", language: "Język", new_campaign: "Nowa kampania", system: "System gry",
+    title: "Stół Rulekeeper", language: "Język strony", new_campaign: "Nowa kampania", system: "System gry",
     create: "Utwórz kampanię", gm_link: "Twój link MG (zachowaj go: to twoje miejsce)", invite: "Zaproś gracza",
     player_name: "Imię gracza", invite_button: "Zaproś", join_link: "Link do dołączenia dla", copy: "Kopiuj",
     copied: "Skopiowano", players: "Gracze", new_character: "Twoja postać", create_character: "Utwórz postać",
@@ -40,10 +40,10 @@ const WORDS = {
     log: "Dziennik zdarzeń", live: "Na żywo", reconnecting: "Ponowne łączenie…", refused: "Odrzucono", gm: "MG",
     player: "Gracz", you_are: "Jesteś", comma_separated: "Oddzielone przecinkami", remove: "Usuń",
     not_json: "to nie jest poprawny JSON", details: "Wszystko", no_token: "Ten link nie ma tokenu miejsca.",
-    loading: "Wczytywanie…", character: "Postać", done: "Gotowe", options: "Opcje", api: "API",
+    loading: "Wczytywanie…", character: "Postać", done: "Gotowe", options: "Opcje", yes: "tak", no: "nie",
   },
   ru: {
-    title: "Стол Rulekeeper", language: "Язык", new_campaign: "Новая кампания", system: "Система правил",
+    title: "Стол Rulekeeper", language: "Язык страницы", new_campaign: "Новая кампания", system: "Система правил",
     create: "Создать кампанию", gm_link: "Ваша ссылка ведущего (сохраните её: это ваше место)",
     invite: "Пригласить игрока", player_name: "Имя игрока", invite_button: "Пригласить",
     join_link: "Ссылка для входа:", copy: "Копировать", copied: "Скопировано", players: "Игроки",
@@ -54,7 +54,7 @@ const WORDS = {
     log: "Журнал событий", live: "В эфире", reconnecting: "Переподключение…", refused: "Отказано", gm: "Ведущий",
     player: "Игрок", you_are: "Вы", comma_separated: "Через запятую", remove: "Удалить",
     not_json: "это не корректный JSON", details: "Всё целиком", no_token: "В этой ссылке нет токена места.",
-    loading: "Загрузка…", character: "Персонаж", done: "Готово", options: "Параметры", api: "API",
+    loading: "Загрузка…", character: "Персонаж", done: "Готово", options: "Параметры", yes: "да", no: "нет",
   },
 };
 

@@ -42,7 +42,7 @@ function isScalar(s) {
 
 // A field: { node, read() } where read() gives the value, or undefined for "left out".
 function field(doc, name, rawSchema, required, opts) {
-  const { schema: s } = unwrapNullable(doc, rawSchema);
+  const { schema: s, nullable } = unwrapNullable(doc, rawSchema);
   const id = uid(name);
   // A referenced model's own title is its schema name (StepDiceEquipment): the property's name reads better.
   const label = opts.labels?.[name] || rawSchema.title || humanize(name);
@@ -52,10 +52,12 @@ function field(doc, name, rawSchema, required, opts) {
 
   if (s.const !== undefined) return { node: null, read: () => s.const };
 
-  if (choices || s.enum) {
-    const values = choices || s.enum.map((v) => [v, v]);
+  // A yes/no that may be left unsaid (null lets the rules decide) is a choice of three, not a checkbox.
+  const tristate = s.type === "boolean" && nullable;
+  if (choices || s.enum || tristate) {
+    const values = choices || (tristate ? [[true, t("yes")], [false, t("no")]] : s.enum.map((v) => [v, v]));
     const select = el("select", { id, name, ...described },
-      ...(required && values.length ? [] : [el("option", { value: "" }, "—")]),
+      ...(required && values.length && !tristate ? [] : [el("option", { value: "" }, "—")]),
       ...values.map(([v, text]) => el("option", { value: JSON.stringify(v) }, String(text))));
     const preset = opts.defaults?.[name] ?? s.default;
     if (preset !== undefined && preset !== null) select.value = JSON.stringify(preset);

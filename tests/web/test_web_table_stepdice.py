@@ -1,0 +1,53 @@
+"""Step Dice at the web table, a GM and a player in two browsers: the worked example SD-E4 (a Warrior's d10 rolls
+4 against a minion's TN 6 in melee: failure, retaliation, hearts 4/5) played through the page, dice entered at
+the table."""
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+from tablekit import create_campaign, create_character, invite, move, page_url
+
+SECRET = "the goblins wait behind the door"
+WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon": "sword",
+           "Items": "rope, torch, flask"}
+
+
+def sit_down(gm, player, url: str, *, language: str = "en") -> None:
+    create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Dice Mode": "table", "Language": language})
+    player.goto(invite(gm, "Ala"))
+    create_character(player, WARRIOR)
+
+
+def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin(served, page_origin, new_page,
+                                                                                   artifacts):
+    gm, player = new_page(), new_page()
+    started = time.monotonic()
+    sit_down(gm, player, page_url(page_origin, api=served))
+    expect(player.locator(".status")).to_have_text("Live")
+    move(gm, "gm_note", {"Text": SECRET, "Visible To Players": False})
+    move(gm, "create_encounter")
+    move(gm, "add_character", {"Character Id": "Brona", "Position": {"X": 0, "Y": 0}})
+    move(gm, "add_enemy", {"Enemy Id": "m", "Name": "Goblin", "Kind": "minion", "Position": {"X": 1, "Y": 0}})
+    move(gm, "start_encounter")
+    # The player's page follows the GM's moves as they are made: no reload.
+    expect(player.locator(".log")).to_contain_text("The combat started")
+    move(player, "begin_turn")
+    said = move(player, "attack", {"Target Enemy Id": "m", "Attack Type": "melee"}, dice="4")
+    assert "d10→4" in said
+    move(gm, "resolve_retaliation")
+    expect(player.locator(".card", has_text="Brona")).to_contain_text("Hearts 4/5")
+    expect(player.locator(".log li").last).to_contain_text("Hearts lost: 1")
+    player.screenshot(path=artifacts / "stepdice-phone.png", full_page=True)
+    assert SECRET not in player.content() and SECRET in gm.content()
+    assert not gm.errors and not player.errors, gm.errors + player.errors
+    print(f"SD-E4 at the web table: {time.monotonic() - started:.1f} s")
+
+
+def test_a_polish_session_speaks_polish_on_the_page_and_in_the_log(served, new_page):
+    gm, player = new_page(locale="pl-PL"), new_page(locale="pl-PL")
+    sit_down(gm, player, page_url(served), language="pl")
+    expect(player.locator("h2", has_text="Dziennik zdarzeń")).to_be_visible()
+    expect(player.locator(".log")).to_contain_text("Zaproszono gracza Ala")
+    player.get_by_label("Język strony").select_option("en")
+    expect(player.locator(".log")).to_contain_text("Player Ala invited")
