@@ -22,8 +22,8 @@ def free_port() -> int:
 class Service:
     """`rulekeeper serve --port N` in a subprocess."""
 
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
+    def __init__(self, env: dict[str, str], log: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         exe = Path(sys.executable).with_name("rulekeeper")
         self._log = log.open("w")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from playwright.sync_api import expect
+from serve_process import Service
 from tablekit import create_campaign, create_character, invite, move, page_url
 
 SECRET = "the goblins wait behind the door"
@@ -51,3 +52,24 @@ def test_a_polish_session_speaks_polish_on_the_page_and_in_the_log(served, new_p
     expect(player.locator(".log")).to_contain_text("Zaproszono gracza Ala")
     player.get_by_label("Język strony").select_option("en")
     expect(player.locator(".log")).to_contain_text("Player Ala invited")
+
+
+def test_after_a_restart_of_the_service_the_page_catches_up_without_a_reload(tmp_path, new_page):
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path}/rulekeeper.db", "RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS": "1"}
+    service = Service(env, tmp_path / "first.log").ready()
+    try:
+        gm, player = new_page(), new_page()
+        sit_down(gm, player, page_url(service.url))
+        move(gm, "gm_note", {"Text": "before the restart"})
+        expect(player.locator(".log")).to_contain_text("before the restart")
+        service.stop()
+        expect(player.locator(".status")).to_have_text("Reconnecting…")
+        service = Service(env, tmp_path / "second.log", port=service.port).ready()
+        expect(player.locator(".status")).to_have_text("Live", timeout=15_000)
+        move(gm, "gm_note", {"Text": "after the restart"})
+        expect(player.locator(".log")).to_contain_text("after the restart")
+        seqs = [int(s) for s in player.locator(".log > li").evaluate_all("items => items.map(i => i.dataset.seq)")]
+        assert seqs == sorted(set(seqs)), seqs
+        assert not player.errors, player.errors
+    finally:
+        service.stop()

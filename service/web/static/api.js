@@ -82,7 +82,7 @@ export class Feed {
       if (this.ws !== ws || this.stopped) return;
       this.onStatus("reconnecting");
       this.timer = setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 10000);
+      this.delay = Math.min(this.delay * 2, 5000);
     };
   }
 }
