@@ -12,8 +12,15 @@ def page_url(origin: str, api: str | None = None) -> str:
 
 def fill(scope, values: dict[str, Any]) -> None:
     """Fill fields by their labels: text and numbers typed, choices picked by their shown text, booleans ticked;
-    a dict opens the optional group of that label (a <details>) and fills it."""
+    a dict opens the optional group of that label (a <details>) and fills it, a list of dicts adds a row per item."""
     for label, value in values.items():
+        if isinstance(value, list):
+            add = scope.get_by_role("button", name=f"+ {label}", exact=True)
+            rows = add.locator("xpath=..").locator(":scope > .rows > fieldset.row")
+            for item in value:
+                add.click()
+                fill(rows.last, item)
+            continue
         if isinstance(value, dict):
             scope.locator("details > summary", has_text=label).first.click()
             fill(scope, value)
