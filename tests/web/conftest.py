@@ -1,5 +1,5 @@
 """The web table in a real browser: the distribution's Chromium (/usr/bin/chromium, which .ci/run installs)
-driven by Playwright, one browser for the session and a context per page, against `rulekeeper serve`.
+driven by Playwright, one browser per test module and a context per page, against `rulekeeper serve`.
 
 The page is also served from a second origin (a plain static file server on another port, the API named by
 `?api=`), as a deployment that hosts it elsewhere would. Screenshots are kept under test-artifacts/web/ (or
@@ -35,7 +35,9 @@ def artifacts() -> Path:
     return where
 
 
-@pytest.fixture(scope="session")
+# One browser per module, not per session: while Playwright's sync API is open its event loop counts as running
+# in this thread, and an asyncio test run after it (`pytest tests/web tests/api`) could not start its own.
+@pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} not found (apt-get install chromium)"

@@ -44,3 +44,12 @@ def test_rulekeeper_web_table_false_serves_only_the_api():
     assert {"/", "/static"} <= _paths(create_app(Settings()))
     with pytest.raises(ValueError, match="RULEKEEPER_WEB_TABLE"):
         Settings.from_env({"RULEKEEPER_WEB_TABLE": "maybe"})
+
+
+def test_the_page_weighs_little_compressed():
+    """Everything the page loads, gzipped as a server would send it (printed; the budget keeps it a page)."""
+    import gzip
+
+    sizes = {f.name: len(gzip.compress(f.read_bytes(), 9)) for f in STATIC.iterdir() if f.suffix in (".js", ".css")}
+    print(f"web table JS+CSS gzip: {sum(sizes.values())} bytes {sizes}")
+    assert sum(sizes.values()) < 40_000

@@ -26,6 +26,10 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     started = time.monotonic()
     sit_down(gm, player, page_url(page_origin, api=served))
     expect(player.locator(".status")).to_have_text("Live")
+    # Time to the first rendered table: the join link opened again, until the table is drawn (not asserted).
+    player.reload()
+    player.locator(".state details.whole").wait_for()
+    print(f"first table drawn {player.evaluate('performance.now()'):.0f} ms after the join link was opened")
     move(gm, "gm_note", {"Text": SECRET, "Visible To Players": False})
     move(gm, "create_encounter")
     move(gm, "add_character", {"Character Id": "Brona", "Position": {"X": 0, "Y": 0}})
@@ -40,6 +44,8 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     expect(player.locator(".card", has_text="Brona")).to_contain_text("Hearts 4/5")
     expect(player.locator(".log li").last).to_contain_text("Hearts lost: 1")
     player.screenshot(path=artifacts / "stepdice-phone.png", full_page=True)
+    gm.set_viewport_size({"width": 1280, "height": 900})
+    gm.screenshot(path=artifacts / "stepdice-desktop-gm.png", full_page=True)
     assert SECRET not in player.content() and SECRET in gm.content()
     assert not gm.errors and not player.errors, gm.errors + player.errors
     print(f"SD-E4 at the web table: {time.monotonic() - started:.1f} s")
@@ -50,6 +56,15 @@ def test_a_polish_session_speaks_polish_on_the_page_and_in_the_log(served, new_p
     sit_down(gm, player, page_url(served), language="pl")
     expect(player.locator("h2", has_text="Dziennik zdarzeń")).to_be_visible()
     expect(player.locator(".log")).to_contain_text("Zaproszono gracza Ala")
+    # A refusal keeps its code and is explained in Polish; the form is reached by keyboard alone.
+    player.locator("#other-move").select_option("create_encounter")
+    player.locator("#other-move").focus()
+    player.keyboard.press("Tab")
+    player.keyboard.press("Enter")
+    player.get_by_test_id("move-create_encounter").locator("button[type=submit]").press("Enter")
+    refusal = player.locator(".move-form .problem")
+    expect(refusal).to_contain_text("gm_only")
+    expect(refusal).to_contain_text("tylko MG może wysłać")
     player.get_by_label("Język strony").select_option("en")
     expect(player.locator(".log")).to_contain_text("Player Ala invited")
 
