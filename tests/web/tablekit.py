@@ -87,3 +87,14 @@ def move(page: Page, move_type: str, values: dict[str, Any] | None = None, *, di
     text = outcome.inner_text()
     assert "problem" not in (outcome.get_attribute("class") or ""), f"{move_type} refused: {text}"
     return text
+
+
+def assert_fits_a_phone_and_every_control_is_labelled(page: Page) -> None:
+    """No sideways scrolling at the page's width, and every field, choice and button has a name a screen reader
+    reads out (a <label>, an aria-label, or a button's own text)."""
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    unlabelled = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea, button')]
+        .filter(e => !(e.labels?.length || e.getAttribute('aria-label') || (e.tagName === 'BUTTON' && e.textContent.trim())))
+        .map(e => e.outerHTML.slice(0, 120))""")
+    assert not unlabelled, unlabelled

@@ -7,7 +7,8 @@ import time
 
 from playwright.sync_api import expect
 from serve_process import Service
-from tablekit import create_campaign, create_character, invite, move, page_url
+from tablekit import (assert_fits_a_phone_and_every_control_is_labelled, create_campaign, create_character, invite, move,
+                      page_url)
 
 SECRET = "the goblins wait behind the door"
 WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon": "sword",
@@ -38,6 +39,8 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     # The player's page follows the GM's moves as they are made: no reload.
     expect(player.locator(".log")).to_contain_text("The combat started")
     move(player, "begin_turn")
+    player.locator("button[data-move=attack]").click()
+    assert_fits_a_phone_and_every_control_is_labelled(player)  # the attack's form and its dice are open
     said = move(player, "attack", {"Target Enemy Id": "m", "Attack Type": "melee"}, dice="4")
     assert "d10→4" in said
     move(gm, "resolve_retaliation")

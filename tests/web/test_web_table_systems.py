@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from tablekit import create_campaign, create_character, invite, move, page_url
+from tablekit import (assert_fits_a_phone_and_every_control_is_labelled, create_campaign, create_character, invite, move,
+                      page_url)
 
 SYSTEMS = {
     "trikus": {
@@ -40,6 +41,8 @@ def test_a_campaign_a_character_and_a_move_at_the_web_table(system, served, new_
     gm, player = new_page(), new_page()
     create_campaign(gm, page_url(served), system=system, name=f"{system} night")
     player.goto(invite(gm, "Ala"))
+    player.locator(".state").wait_for()
+    assert_fits_a_phone_and_every_control_is_labelled(player)  # the character's form is open
     create_character(player, case["sheet"])
     expect(gm.locator(".card")).to_have_count(1)
     kind, values = case["move"]
@@ -54,4 +57,6 @@ def test_a_campaign_a_character_and_a_move_at_the_web_table(system, served, new_
         expect(player.locator(".log")).to_contain_text(case["shows"])
     expect(player.locator(".card").first).to_be_visible()
     player.screenshot(path=artifacts / f"{system}-phone.png", full_page=True)
+    for page in (gm, player):
+        assert_fits_a_phone_and_every_control_is_labelled(page)
     assert not gm.errors and not player.errors, gm.errors + player.errors
