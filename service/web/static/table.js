@@ -31,6 +31,29 @@ function enemies(encounter) {
     el("div", { class: "gauges" }, ...gauges(e)))));
 }
 
+// Step Dice's grid: whoever has a position, on the smallest board that holds them all (at most 12 squares a side).
+function grid(encounter, names) {
+  const pieces = [];
+  for (const [id, pc] of Object.entries(encounter?.pcs || {})) if (pc?.position) pieces.push([names[id] || id, pc.position, "pc"]);
+  for (const [id, e] of Object.entries(encounter?.enemies || {})) if (e?.position) pieces.push([e.name || id, e.position, "foe"]);
+  if (!pieces.length) return null;
+  const xs = pieces.map(([, p]) => p.x), ys = pieces.map(([, p]) => p.y);
+  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+  const [w, h] = [Math.min(Math.max(...xs) - x0 + 1, 12), Math.min(Math.max(...ys) - y0 + 1, 12)];
+  const cells = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const here = pieces.filter(([, p]) => p.x - x0 === x && p.y - y0 === y);
+      cells.push(el("div", { class: `cell ${here[0]?.[2] || ""}`, title: here.map(([n]) => n).join(", ") || null },
+        here.map(([n]) => n.slice(0, 2)).join(" ")));
+    }
+  }
+  const label = pieces.map(([n, p]) => `${n} (${p.x}, ${p.y})`).join("; ");
+  const board = el("div", { class: "grid", role: "img", "aria-label": label }, ...cells);
+  board.style.setProperty("--cols", w);  // through the CSSOM: the page's policy allows no style attributes
+  return board;
+}
+
 export function value(v, names, depth = 0) {
   if (v === null || v === undefined) return el("span", { class: "none" }, "—");
   if (typeof v !== "object") {
@@ -56,6 +79,8 @@ export function renderTable(state, names) {
   }
   const foes = enemies(state.table?.encounter);
   if (foes) parts.push(foes);
+  const board = grid(state.table?.encounter, names);
+  if (board) parts.push(board);
   const rest = Object.entries(state).filter(([k]) => k !== "options");
   parts.push(el("details", { class: "whole" }, el("summary", {}, t("details")),
     el("dl", { class: "tree" }, ...rest.flatMap(([k, x]) => [el("dt", {}, humanize(k)), el("dd", {}, value(x, names))]))));
