@@ -41,7 +41,7 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     move(player, "begin_turn")
     player.locator("button[data-move=attack]").click()
     assert_fits_a_phone_and_every_control_is_labelled(player)  # the attack's form and its dice are open
-    said = move(player, "attack", {"Target Enemy Id": "m", "Attack Type": "melee"}, dice="4")
+    said = move(player, "attack", {"Target Enemy Id": "Goblin", "Attack Type": "melee"}, dice="4")
     assert "d10→4" in said
     move(gm, "resolve_retaliation")
     expect(player.locator(".card", has_text="Brona")).to_contain_text("Hearts 4/5")

@@ -5,6 +5,7 @@ import { Api, Feed, Problem } from "./api.js";
 import { el, LANGUAGES, language, setLanguage, t } from "./dom.js";
 import { resolve, schemaForm } from "./forms.js";
 import { awaitingOf, renderTable, value } from "./table.js";
+import { verifyDocument } from "./verify.js";
 
 const query = new URLSearchParams(location.search);
 const apiBase = query.get("api") || location.origin;
@@ -168,6 +169,7 @@ class Table {
     this.state = state.state;
     this.characters = chars.items;
     this.draw();
+    this.reloadDice?.();
     await this.eventData();
   }
 
@@ -266,6 +268,8 @@ class Table {
     const choices = {};
     if (schema.properties?.character_id && chars.length) choices.character_id = chars;
     if (schema.properties?.target_character_id && everyone.length) choices.target_character_id = everyone;
+    const foes = Object.entries(this.state?.table?.encounter?.enemies || {}).map(([id, e]) => [id, e.name || id]);
+    if (schema.properties?.target_enemy_id && foes.length) choices.target_enemy_id = foes;
     const form = schemaForm(this.doc, schema, { skip: ["type"], choices,
       defaults: chars.length === 1 ? { character_id: chars[0][0] } : {} });
     const dice = this.info.dice_mode === "table"
@@ -305,11 +309,51 @@ class Table {
     const want = [];
     if (this.isGm()) want.push(this.invitePanel ??= this.inviteForm());
     if (!this.isGm() && this.mine().size === 0) want.push(this.characterPanel ??= this.characterForm());
+    if (this.info.dice_mode === "verifiable") want.push(this.dicePanel ??= this.diceForm());
     want.push(this.playersBox ??= el("div"));
     const now = [...this.sideBox.children];
     if (now.length !== want.length || want.some((node, i) => now[i] !== node)) this.sideBox.replaceChildren(...want);
     this.playersBox.replaceChildren(el("h3", {}, t("players")),
       el("ul", {}, ...(this.info.players || []).map((p) => el("li", {}, p.name))));
+  }
+
+  // Closed dice sessions checked here, by the browser's own recomputation (the GM closes the session).
+  diceForm() {
+    const list = el("ul", { class: "sessions" });
+    const panel = el("section", { "data-testid": "dice-sessions" }, el("h3", {}, t("dice_sessions")), list);
+    const base = `/v1/campaigns/${this.seat.campaign}/dice-sessions`;
+    const load = async () => {
+      const sessions = (await api().get(base, this.seat.token)).items;
+      list.replaceChildren(...sessions.map((ds) => {
+        const out = el("span", { role: "status" });
+        const li = el("li", {}, `${t("session")} ${ds.number}: ${ds.status}, ${ds.rolls} ${t("dice_count")} `, out);
+        if (ds.status === "closed") {
+          const check = el("button", { type: "button", class: "small" }, t("check"));
+          check.addEventListener("click", async () => {
+            if (!globalThis.crypto?.subtle) { out.textContent = t("no_crypto"); return; }
+            try {
+              const r = await verifyDocument(await api().get(`${base}/${ds.number}/verification`, this.seat.token));
+              out.textContent = r.ok ? `${t("verified")} (${r.dice})`
+                : `${t("not_verified")}: ${JSON.stringify({ commitment: r.commitmentOk, mismatches: r.mismatches, gaps: r.gaps })}`;
+              out.dataset.ok = String(r.ok);
+            } catch (err) { out.replaceChildren(problemBox(err)); }
+          });
+          li.append(" ", check);
+        }
+        return li;
+      }));
+    };
+    this.reloadDice = () => load().catch((err) => list.replaceChildren(problemBox(err)));
+    if (this.isGm()) {
+      const close = el("button", { type: "button", class: "small" }, t("close_session"));
+      close.addEventListener("click", async () => {
+        try { await api().post(`${base}/current/close`, undefined, this.seat.token); } catch (err) { list.append(problemBox(err)); }
+        this.reloadDice();
+      });
+      panel.append(close);
+    }
+    this.reloadDice();
+    return panel;
   }
 
   inviteForm() {

@@ -28,6 +28,9 @@ const WORDS = {
     you_are: "You are", comma_separated: "Comma-separated", remove: "Remove", not_json: "not valid JSON",
     details: "All of it", no_token: "This link has no seat token.", loading: "Loading…", character: "Character",
     done: "Done", options: "Options", yes: "yes", no: "no",
+    dice_sessions: "Verifiable dice", close_session: "Close the dice session", check: "Check in this browser",
+    verified: "Verified in this browser: every die and the commitment", not_verified: "NOT verified",
+    session: "Session", dice_count: "dice", no_crypto: "This browser checks only on https or localhost",
   },
   pl: {
     title: "Stół Rulekeeper", language: "Język strony", new_campaign: "Nowa kampania", system: "System gry",
@@ -41,6 +44,9 @@ const WORDS = {
     player: "Gracz", you_are: "Jesteś", comma_separated: "Oddzielone przecinkami", remove: "Usuń",
     not_json: "to nie jest poprawny JSON", details: "Wszystko", no_token: "Ten link nie ma tokenu miejsca.",
     loading: "Wczytywanie…", character: "Postać", done: "Gotowe", options: "Opcje", yes: "tak", no: "nie",
+    dice_sessions: "Weryfikowalne kości", close_session: "Zamknij sesję kości", check: "Sprawdź w tej przeglądarce",
+    verified: "Sprawdzone w tej przeglądarce: każda kość i zobowiązanie", not_verified: "NIE zgadza się",
+    session: "Sesja", dice_count: "kości", no_crypto: "Ta przeglądarka sprawdza tylko przez https lub localhost",
   },
   ru: {
     title: "Стол Rulekeeper", language: "Язык страницы", new_campaign: "Новая кампания", system: "Система правил",
@@ -55,6 +61,9 @@ const WORDS = {
     player: "Игрок", you_are: "Вы", comma_separated: "Через запятую", remove: "Удалить",
     not_json: "это не корректный JSON", details: "Всё целиком", no_token: "В этой ссылке нет токена места.",
     loading: "Загрузка…", character: "Персонаж", done: "Готово", options: "Параметры", yes: "да", no: "нет",
+    dice_sessions: "Проверяемые кубики", close_session: "Закрыть сессию кубиков", check: "Проверить в браузере",
+    verified: "Проверено в этом браузере: каждый кубик и обязательство", not_verified: "НЕ сходится",
+    session: "Сессия", dice_count: "кубиков", no_crypto: "Браузер проверяет только по https или на localhost",
   },
 };
 
