@@ -324,6 +324,10 @@ class Table {
     const base = `/v1/campaigns/${this.seat.campaign}/dice-sessions`;
     const load = async () => {
       const sessions = (await api().get(base, this.seat.token)).items;
+      // Redrawn only when a session changed: a button replaced while it is pressed loses the press.
+      const key = JSON.stringify([sessions, language()]);
+      if (key === this.diceKey) return;
+      this.diceKey = key;
       list.replaceChildren(...sessions.map((ds) => {
         const out = el("span", { role: "status" });
         const li = el("li", {}, `${t("session")} ${ds.number}: ${ds.status}, ${ds.rolls} ${t("dice_count")} `, out);
