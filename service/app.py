@@ -35,6 +35,7 @@ from service.settings import Settings
 from service.store.buckets import open_buckets
 from service.store.live import open_live_store
 from service.store.records.db import make_engine, migrate, sessionmaker
+from service.web import web_routes
 
 log = logging.getLogger("rulekeeper")
 QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/openapi.json", openapi, methods=["GET"]),
         *rest_routes(),
         *graphql_routes(settings),
+        *(web_routes() if settings.web_table else []),
     ]
     return Starlette(
         routes=routes,
@@ -124,7 +126,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         middleware=[Middleware(RequestId), Middleware(Language), Middleware(httpmetrics.HttpMetrics, routes=routes),
                     Middleware(AccessLog),
                     # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
-                    # (GraphQL clients add their own). WebSockets are not subject to CORS.
+                    # (GraphQL clients add their own). The same list decides which pages may open a WebSocket.
                     Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_headers=["*"],
                                allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
                                expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],

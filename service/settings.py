@@ -110,6 +110,8 @@ class Settings:
     # Default moves the clock may make in a row with nobody at the table moving; then the campaign's deadlines
     # pause (a `deadlines_paused` event says why) until the GM resumes them.
     deadline_max_defaults_in_row: int = 10
+    # The web table at `/` (service/web); off for a deployment that serves only the API.
+    web_table: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -168,6 +170,7 @@ class Settings:
             deadline_scan_seconds=_seconds(env, "RULEKEEPER_DEADLINE_SCAN_SECONDS", cls.deadline_scan_seconds),
             deadline_max_defaults_in_row=_count(env, "RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW",
                                                 cls.deadline_max_defaults_in_row),
+            web_table=_flag(env, "RULEKEEPER_WEB_TABLE", cls.web_table),
         )
 
 

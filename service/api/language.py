@@ -26,7 +26,7 @@ class Language:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        choice = context.begin(_header(scope))
+        choice = context.begin(_header(scope), socket=scope["type"] == "websocket")
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return

@@ -40,6 +40,9 @@ def test_the_wheel_carries_every_migration_and_no_tests(wheel):
     assert "service/migrations/env.py" in names and "service/migrations/script.py.mako" in names
     assert not [n for n in names if n.startswith(("tests/", "alembic/", "deploy/"))]
     assert {f"service/locale/{lang}/LC_MESSAGES/rulekeeper.po" for lang in ("en", "pl", "ru")} <= set(names)
+    # The web table is served from the installed package, every file as written.
+    static = ROOT / "service" / "web" / "static"
+    assert {f"service/web/static/{f.name}" for f in static.iterdir()} <= set(names)
 
 
 def test_an_installed_wheel_migrates_a_database_from_outside_any_checkout(wheel, tmp_path):

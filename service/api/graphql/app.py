@@ -19,6 +19,8 @@ from service.api.problems import problem
 from service.api.ratelimit import Budgets, client_key, retry_after, store_of
 from service.game.errors import GameError
 from service.game.tokens import hash_token
+from service.i18n import SUPPORTED
+from service.i18n import context as i18n_context
 from service.i18n.message import _
 from service.i18n.render import render
 from service.settings import Settings
@@ -38,6 +40,10 @@ class Refused(json.JSONDecodeError):
 
 
 class TooManySockets(Exception):
+    pass
+
+
+class UnknownLanguage(Exception):
     pass
 
 
@@ -88,6 +94,8 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
             await super().handle_connection_init(message)
         except TooManySockets:
             await self.websocket.close(code=4429, reason=f"at most {self.view.sockets.limit} sockets per token")
+        except UnknownLanguage:
+            await self.websocket.close(code=4400, reason=f"language is one of {', '.join(SUPPORTED)}")
 
     async def handle_subscribe(self, message) -> None:
         if self.connection_acknowledged and message["id"] not in self.operations:
@@ -177,11 +185,17 @@ class RulekeeperGraphQL(GraphQL):
         return {"request": request, "response": response, "services": request.app.state.services, "token": token}
 
     async def on_ws_connect(self, context: dict[str, Any]):
-        # Browsers cannot set headers on a WebSocket: take the token from the connection_init payload.
-        params = context.get("connection_params") or {}
-        auth = params.get("authorization") or params.get("Authorization") if isinstance(params, dict) else None
+        # Browsers cannot set headers on a WebSocket: take the token and the language from the connection_init payload.
+        params = context.get("connection_params")
+        params = params if isinstance(params, dict) else {}
+        auth = params.get("authorization") or params.get("Authorization")
         if isinstance(auth, str):
             context["token"] = auth.partition(" ")[2].strip() if auth.lower().startswith("bearer ") else auth
+        language = params.get("language")
+        if language is not None:
+            if not isinstance(language, str) or language.strip().lower() not in SUPPORTED:
+                raise UnknownLanguage
+            i18n_context.ask(language.strip().lower())
         token = context.get("token")
         client = getattr(context.get("request"), "client", None)
         key = "token:" + hash_token(token) if token else "address:" + client_key(client.host if client else "unknown")
@@ -193,7 +207,9 @@ class RulekeeperGraphQL(GraphQL):
 
 def graphql_routes(settings: Settings | None = None) -> list:
     settings = settings or Settings()
+    # A browser's handshake carries its page's Origin and no CORS applies to it: the same list decides.
     app = RulekeeperGraphQL(schema_for(settings), subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+                            allowed_origins=settings.cors_origins,
                             max_subscriptions_per_connection=settings.graphql_max_subscriptions,
                             max_sockets=settings.graphql_max_sockets, budgets=Budgets(settings))
     return [Route("/graphql", app, methods=["GET", "POST"]), WebSocketRoute("/graphql", app)]

@@ -1,0 +1,73 @@
+// Elements without innerHTML (nothing the server or a player wrote is ever parsed as markup), and the page's
+// own words in the reader's language. Everything the rules say comes translated from the server.
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export const LANGUAGES = { en: "English", pl: "Polski", ru: "Русский" };
+
+const WORDS = {
+  en: {
+    title: "Rulekeeper table", language: "Page language", new_campaign: "New campaign", system: "Rule system",
+    create: "Create the campaign", gm_link: "Your GM link (keep it: it is your seat)", invite: "Invite a player",
+    player_name: "Player's name", invite_button: "Invite", join_link: "Join link for", copy: "Copy", copied: "Copied",
+    players: "Players", new_character: "Your character", create_character: "Create the character",
+    characters: "Characters", table: "The table", whose_move: "Whose move", until: "until", nobody: "Nobody is awaited",
+    your_moves: "Your moves", other_move: "Another move", choose: "Choose…", open: "Open", send: "Make the move",
+    cancel: "Cancel", dice: "Dice faces rolled at the table", dice_hint: "In the order the move rolls them, e.g. 4, 6",
+    log: "Event log", live: "Live", reconnecting: "Reconnecting…", refused: "Refused", gm: "GM", player: "Player",
+    you_are: "You are", comma_separated: "Comma-separated", remove: "Remove", not_json: "not valid JSON",
+    details: "All of it", no_token: "This link has no seat token.", loading: "Loading…", character: "Character",
+    done: "Done", options: "Options", yes: "yes", no: "no",
+    dice_sessions: "Verifiable dice", close_session: "Close the dice session", check: "Check in this browser",
+    verified: "Verified in this browser: every die and the commitment", not_verified: "NOT verified",
+    session: "Session", dice_count: "dice", no_crypto: "This browser checks only on https or localhost",
+  },
+  pl: {
+    title: "Stół Rulekeeper", language: "Język strony", new_campaign: "Nowa kampania", system: "System gry",
+    create: "Utwórz kampanię", gm_link: "Twój link MG (zachowaj go: to twoje miejsce)", invite: "Zaproś gracza",
+    player_name: "Imię gracza", invite_button: "Zaproś", join_link: "Link do dołączenia dla", copy: "Kopiuj",
+    copied: "Skopiowano", players: "Gracze", new_character: "Twoja postać", create_character: "Utwórz postać",
+    characters: "Postacie", table: "Stół", whose_move: "Czyj ruch", until: "do", nobody: "Nikt nie jest oczekiwany",
+    your_moves: "Twoje ruchy", other_move: "Inny ruch", choose: "Wybierz…", open: "Otwórz", send: "Wykonaj ruch",
+    cancel: "Anuluj", dice: "Wyniki kości rzuconych przy stole", dice_hint: "W kolejności rzutów ruchu, np. 4, 6",
+    log: "Dziennik zdarzeń", live: "Na żywo", reconnecting: "Ponowne łączenie…", refused: "Odrzucono", gm: "MG",
+    player: "Gracz", you_are: "Jesteś", comma_separated: "Oddzielone przecinkami", remove: "Usuń",
+    not_json: "to nie jest poprawny JSON", details: "Wszystko", no_token: "Ten link nie ma tokenu miejsca.",
+    loading: "Wczytywanie…", character: "Postać", done: "Gotowe", options: "Opcje", yes: "tak", no: "nie",
+    dice_sessions: "Weryfikowalne kości", close_session: "Zamknij sesję kości", check: "Sprawdź w tej przeglądarce",
+    verified: "Sprawdzone w tej przeglądarce: każda kość i zobowiązanie", not_verified: "NIE zgadza się",
+    session: "Sesja", dice_count: "kości", no_crypto: "Ta przeglądarka sprawdza tylko przez https lub localhost",
+  },
+  ru: {
+    title: "Стол Rulekeeper", language: "Язык страницы", new_campaign: "Новая кампания", system: "Система правил",
+    create: "Создать кампанию", gm_link: "Ваша ссылка ведущего (сохраните её: это ваше место)",
+    invite: "Пригласить игрока", player_name: "Имя игрока", invite_button: "Пригласить",
+    join_link: "Ссылка для входа:", copy: "Копировать", copied: "Скопировано", players: "Игроки",
+    new_character: "Ваш персонаж", create_character: "Создать персонажа", characters: "Персонажи", table: "Стол",
+    whose_move: "Чей ход", until: "до", nobody: "Никто не ожидается", your_moves: "Ваши ходы",
+    other_move: "Другой ход", choose: "Выберите…", open: "Открыть", send: "Сделать ход", cancel: "Отмена",
+    dice: "Значения кубиков, брошенных за столом", dice_hint: "В порядке бросков хода, например 4, 6",
+    log: "Журнал событий", live: "В эфире", reconnecting: "Переподключение…", refused: "Отказано", gm: "Ведущий",
+    player: "Игрок", you_are: "Вы", comma_separated: "Через запятую", remove: "Удалить",
+    not_json: "это не корректный JSON", details: "Всё целиком", no_token: "В этой ссылке нет токена места.",
+    loading: "Загрузка…", character: "Персонаж", done: "Готово", options: "Параметры", yes: "да", no: "нет",
+    dice_sessions: "Проверяемые кубики", close_session: "Закрыть сессию кубиков", check: "Проверить в браузере",
+    verified: "Проверено в этом браузере: каждый кубик и обязательство", not_verified: "НЕ сходится",
+    session: "Сессия", dice_count: "кубиков", no_crypto: "Браузер проверяет только по https или на localhost",
+  },
+};
+
+let current = "en";
+export function setLanguage(lang) { current = WORDS[lang] ? lang : "en"; document.documentElement.lang = current; }
+export function language() { return current; }
+export function t(key) { return WORDS[current][key] ?? WORDS.en[key] ?? key; }

@@ -1,0 +1,93 @@
+"""Step Dice at the web table, a GM and a player in two browsers: the worked example SD-E4 (a Warrior's d10 rolls
+4 against a minion's TN 6 in melee: failure, retaliation, hearts 4/5) played through the page, dice entered at
+the table."""
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+from serve_process import Service
+from tablekit import (assert_fits_a_phone_and_every_control_is_labelled, create_campaign, create_character, invite, move,
+                      page_url)
+
+SECRET = "the goblins wait behind the door"
+WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon": "sword",
+           "Items": "rope, torch, flask"}
+
+
+def sit_down(gm, player, url: str, *, language: str = "en") -> None:
+    create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Dice Mode": "table", "Language": language})
+    player.goto(invite(gm, "Ala"))
+    create_character(player, WARRIOR)
+
+
+def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin(served, page_origin, new_page,
+                                                                                   artifacts):
+    gm, player = new_page(), new_page()
+    started = time.monotonic()
+    sit_down(gm, player, page_url(page_origin, api=served))
+    expect(player.locator(".status")).to_have_text("Live")
+    # Time to the first rendered table: the join link opened again, until the table is drawn (not asserted).
+    player.reload()
+    player.locator(".state details.whole").wait_for()
+    print(f"first table drawn {player.evaluate('performance.now()'):.0f} ms after the join link was opened")
+    move(gm, "gm_note", {"Text": SECRET, "Visible To Players": False})
+    move(gm, "create_encounter")
+    move(gm, "add_character", {"Character Id": "Brona", "Position": {"X": 0, "Y": 0}})
+    move(gm, "add_enemy", {"Enemy Id": "m", "Name": "Goblin", "Kind": "minion", "Position": {"X": 1, "Y": 0}})
+    move(gm, "start_encounter")
+    # The player's page follows the GM's moves as they are made: no reload.
+    expect(player.locator(".log")).to_contain_text("The combat started")
+    move(player, "begin_turn")
+    player.locator("button[data-move=attack]").click()
+    assert_fits_a_phone_and_every_control_is_labelled(player)  # the attack's form and its dice are open
+    said = move(player, "attack", {"Target Enemy Id": "Goblin", "Attack Type": "melee"}, dice="4")
+    assert "d10→4" in said
+    move(gm, "resolve_retaliation")
+    expect(player.locator(".card", has_text="Brona")).to_contain_text("Hearts 4/5")
+    expect(player.locator(".log li").last).to_contain_text("Hearts lost: 1")
+    player.screenshot(path=artifacts / "stepdice-phone.png", full_page=True)
+    gm.set_viewport_size({"width": 1280, "height": 900})
+    gm.screenshot(path=artifacts / "stepdice-desktop-gm.png", full_page=True)
+    assert SECRET not in player.content() and SECRET in gm.content()
+    assert not gm.errors and not player.errors, gm.errors + player.errors
+    print(f"SD-E4 at the web table: {time.monotonic() - started:.1f} s")
+
+
+def test_a_polish_session_speaks_polish_on_the_page_and_in_the_log(served, new_page):
+    gm, player = new_page(locale="pl-PL"), new_page(locale="pl-PL")
+    sit_down(gm, player, page_url(served), language="pl")
+    expect(player.locator("h2", has_text="Dziennik zdarzeń")).to_be_visible()
+    expect(player.locator(".log")).to_contain_text("Zaproszono gracza Ala")
+    # A refusal keeps its code and is explained in Polish; the form is reached by keyboard alone.
+    player.locator("#other-move").select_option("create_encounter")
+    player.locator("#other-move").focus()
+    player.keyboard.press("Tab")
+    player.keyboard.press("Enter")
+    player.get_by_test_id("move-create_encounter").locator("button[type=submit]").press("Enter")
+    refusal = player.locator(".move-form .problem")
+    expect(refusal).to_contain_text("gm_only")
+    expect(refusal).to_contain_text("tylko MG może wysłać")
+    player.get_by_label("Język strony").select_option("en")
+    expect(player.locator(".log")).to_contain_text("Player Ala invited")
+
+
+def test_after_a_restart_of_the_service_the_page_catches_up_without_a_reload(tmp_path, new_page):
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path}/rulekeeper.db", "RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS": "1"}
+    service = Service(env, tmp_path / "first.log").ready()
+    try:
+        gm, player = new_page(), new_page()
+        sit_down(gm, player, page_url(service.url))
+        move(gm, "gm_note", {"Text": "before the restart"})
+        expect(player.locator(".log")).to_contain_text("before the restart")
+        service.stop()
+        expect(player.locator(".status")).to_have_text("Reconnecting…")
+        service = Service(env, tmp_path / "second.log", port=service.port).ready()
+        expect(player.locator(".status")).to_have_text("Live", timeout=15_000)
+        move(gm, "gm_note", {"Text": "after the restart"})
+        expect(player.locator(".log")).to_contain_text("after the restart")
+        seqs = [int(s) for s in player.locator(".log > li").evaluate_all("items => items.map(i => i.dataset.seq)")]
+        assert seqs == sorted(set(seqs)), seqs
+        assert not player.errors, player.errors
+    finally:
+        service.stop()
