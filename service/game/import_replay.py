@@ -258,7 +258,7 @@ def _service_event(e: DocEvent, i: int) -> None:
 def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tuple]]:
     raw = m.body.get("action")
     if set(m.body) != {"action"} or not isinstance(raw, dict):
-        raise invalid("import_invalid", _("an action move's body is `{{action}}`"), f"moves.{i}.body")
+        raise invalid("import_invalid", _("an action move's body holds `action` only"), f"moves.{i}.body")
     try:
         action = movelog.action_adapter(system.id).validate_python(raw)
     except ValidationError as exc:
@@ -270,7 +270,7 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
     except (RuleViolation, DiceError, movelog.ReplayDiverged) as exc:
         raise diverged(i, m.version, str(exc)) from None
     if dice.unused:
-        raise diverged(i, m.version, _("it rolled {count} more dice than the replay", count=dice.unused))
+        raise diverged(i, m.version, _("it rolled dice the replay does not roll (unused: {count})", count=dice.unused))
     session = None
     if mode == "verifiable" and dice.rolled:
         number = next((e.data.get("dice_session") for e in logged if e.type == "dice_rolled"), None)
@@ -282,7 +282,7 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
 def _character(system, options, state, m, i, characters, logged) -> tuple[dict[str, Any], list[tuple]]:
     cid = m.body.get("character_id")
     if set(m.body) != {"character_id", "sheet"} or cid not in characters:
-        raise invalid("import_invalid", _("a character move's body is `{{character_id, sheet}}` of a listed character"),
+        raise invalid("import_invalid", _("a character move's body holds `character_id` (a listed character) and `sheet`"),
                       f"moves.{i}.body")
     sheet = checked_sheet(system, options, m.body["sheet"], cid, f"moves.{i}.body.sheet")
     first = logged[0].data if logged else {}
@@ -295,7 +295,7 @@ def _character(system, options, state, m, i, characters, logged) -> tuple[dict[s
 def _undo(system, states, kinds, targets, state, m, i) -> tuple[dict[str, Any], list[tuple]]:
     target, undone = m.body.get("target"), m.body.get("undone")
     if set(m.body) != {"target", "undone"} or not isinstance(undone, list) or not 1 <= len(undone) <= MAX_UNDO:
-        raise invalid("import_invalid", _("an undo move's body is `{{target, undone}}`"), f"moves.{i}.body")
+        raise invalid("import_invalid", _("an undo move's body holds `target` and `undone`"), f"moves.{i}.body")
     # The same walk back as the undo the GM made (service/game/history.py): over undo moves to their targets,
     # then over rule moves only.
     at, walked = m.version - 1, []

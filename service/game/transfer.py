@@ -116,7 +116,7 @@ async def import_campaign(svc: Services, doc: CampaignDocument, operator_key: st
                           caller: str = "") -> dict[str, Any]:
     check_import_allowed(svc.settings, operator_key)
     if len(doc.moves) > svc.settings.import_max_moves:
-        raise GameError(413, "import_too_long", _("this deployment imports documents of at most {max_moves} moves",
+        raise GameError(413, "import_too_long", _("this deployment imports documents with a number of moves up to {max_moves}",
                                                   max_moves=svc.settings.import_max_moves), field="moves")
     check_references(doc)
     key = hash_token(operator_key)[:32] if operator_key else caller

@@ -186,7 +186,7 @@ def check_references(doc: CampaignDocument) -> None:
         if e.actor_player_id is not None and e.actor_player_id not in players:
             raise _bad(f"events.{i}.actor_player_id", _("not one of the document's players"))
     if doc.final.version != len(doc.moves):
-        raise _bad("final.version", _("the document holds {count} moves", count=len(doc.moves)))
+        raise _bad("final.version", _("the number of moves in the document: {count}", count=len(doc.moves)))
 
 
 def _bad(field: str, detail) -> GameError:
