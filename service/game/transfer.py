@@ -15,7 +15,7 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from service.game import deadline_sync, egress, idempotency, import_replay, movelog
 from service.game.auth import authenticate, check_import_allowed, require_gm
@@ -30,7 +30,7 @@ from service.i18n.message import _
 from service.rules.registry import SYSTEMS
 from service.store.records.clocks import CampaignClock
 from service.store.records.models import (Campaign, Character, Credential, DiceSession, EventRecord, MoveRecord,
-                                          Player, Webhook, utcnow)
+                                          Player, SnapshotRecord, Webhook, utcnow)
 
 __all__ = ["FORMAT", "CampaignDocument", "export", "import_campaign"]
 
@@ -108,6 +108,16 @@ def _remap(value: Any, ids: dict[str, str]) -> Any:
     return value
 
 
+# Rows per INSERT: each batch holds the event loop only briefly, and the loop serves others between batches.
+BATCH = 500
+
+
+async def _insert(s, model, rows: list[dict[str, Any]]) -> None:
+    for start in range(0, len(rows), BATCH):
+        await s.execute(insert(model), rows[start:start + BATCH])
+        await asyncio.sleep(0)
+
+
 # Imports in flight, by caller: one at a time each, so no caller holds the replay threads.
 _RUNNING: set[str] = set()
 
@@ -182,16 +192,17 @@ async def _import(svc: Services, doc: CampaignDocument) -> dict[str, Any]:
             s.add(Character(id=cid, campaign_id=c.id, player_id=ids.get(ch.player_id) if ch.player_id else None,
                             name=ch.name, sheet=sheet, version=1))
         await s.flush()
-        for m in remapped["moves"]:
-            s.add(MoveRecord(campaign_id=c.id, version=m["version"], kind=m["kind"], body=m["body"], actor=m["actor"],
-                             dice=m["dice"], first_seq=m["first_seq"], last_seq=m["last_seq"]))
-        for e in remapped["events"]:
-            s.add(EventRecord(campaign_id=c.id, **e))
-        movelog.snapshot(s, c, 0, remapped["initial"])
-        for v, state in remapped["snapshots"].items():
-            movelog.snapshot(s, c, int(v), state)
-        if version and str(version) not in remapped["snapshots"]:
-            movelog.snapshot(s, c, version, final)
+        engine = movelog.engine_version(system)
+        snapshots = {0: remapped["initial"], **{int(v): state for v, state in remapped["snapshots"].items()}}
+        snapshots.setdefault(version, final)
+        now = utcnow()
+        await _insert(s, MoveRecord, [{"campaign_id": c.id, "version": m["version"], "kind": m["kind"],
+                                       "body": m["body"], "actor": m["actor"], "dice": m["dice"],
+                                       "first_seq": m["first_seq"], "last_seq": m["last_seq"], "created_at": now}
+                                      for m in remapped["moves"]])
+        await _insert(s, EventRecord, [{"campaign_id": c.id, **e, "created_at": now} for e in remapped["events"]])
+        await _insert(s, SnapshotRecord, [{"campaign_id": c.id, "version": v, "engine_version": engine, "state": state}
+                                          for v, state in snapshots.items()])
         for d in doc.dice_sessions:
             closed = sessions[d.number] == "closed"
             s.add(DiceSession(id=str(uuid.uuid4()), campaign_id=c.id, number=d.number, commitment=d.commitment,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from service.dice.types import DiceMode
 from service.game.deadline_settings import TurnDeadlines
 from service.game.egress import MAX_URL
-from service.game.errors import GameError, invalid
+from service.game.errors import GameError, from_validation, invalid
 from service.game.inputs import Language, Name, SystemId
 from service.game.webhooks import MAX_WEBHOOKS, EventType, Text, View
 from service.i18n.message import _
@@ -140,6 +140,15 @@ class DocWebhook(_Doc):
 class CampaignDocument(_Doc):
     """What `GET …/export` returns and `POST /v1/campaigns/import` takes."""
 
+    @classmethod
+    def checked(cls, data: Any) -> CampaignDocument:
+        """Validated as `model_validate` would, the long lists a slice at a time: validation holds the
+        interpreter for as long as one call runs, and a document's moves and events are most of it."""
+        if not isinstance(data, dict) or not all(isinstance(data.get(k), list) for k in _SLICED):
+            return cls.model_validate(data)
+        head = cls.model_validate({**data, **{k: [] for k in _SLICED}})
+        return head.model_copy(update={k: _sliced(adapter, data[k], k) for k, adapter in _SLICED.items()})
+
     format: Literal["rulekeeper-campaign/1"] = Field(description="The document's format and version.")
     exported_at: Stamp | None = Field(None, description="When the document was exported.")
     campaign: DocCampaign
@@ -156,6 +165,20 @@ class CampaignDocument(_Doc):
     deadlines: DocDeadlines | None = Field(None, description="The turn deadline settings; null: none kept.")
     webhooks: list[DocWebhook] = Field(default_factory=list, max_length=MAX_WEBHOOKS,
                                        description="The webhooks, without their secrets.")
+
+
+_SLICED = {"moves": TypeAdapter(list[DocMove]), "events": TypeAdapter(list[DocEvent])}
+SLICE = 250
+
+
+def _sliced(adapter: TypeAdapter, items: list[Any], name: str) -> list[Any]:
+    out: list[Any] = []
+    for start in range(0, len(items), SLICE):
+        try:
+            out.extend(adapter.validate_python(items[start:start + SLICE]))
+        except ValidationError as exc:
+            raise from_validation(exc, name, shift=start) from None
+    return out
 
 
 def check_references(doc: CampaignDocument) -> None:
