@@ -146,7 +146,7 @@ async def test_time_travel_shows_each_version_as_it_was_filtered_for_players(cli
 
 
 # Every field of the typed campaign document, to read it whole through GraphQL and send it back.
-DOCUMENT = """format exportedAt
+EXPORT = """query($c: ID!) { exportCampaign(campaignId: $c) { format exportedAt
   campaign { id name system options diceMode status language createdAt
              imported { fromCampaign exportedAt importedAt firstServerVersion } }
   players { id name language } characters { id name playerId } initialState
@@ -155,7 +155,7 @@ DOCUMENT = """format exportedAt
   events { seq type data redacted visibility actorRole actorPlayerId createdAt }
   diceSessions { number commitment clientSeed counter status seed openedAt closedAt }
   final { version stateSha256 } deadlines { settings { turnSeconds choiceSeconds warningSeconds } paused }
-  webhooks { url eventTypes view status description }"""
+  webhooks { url eventTypes view status description } } }"""
 
 
 def _swap_ids(value, ids):
@@ -268,8 +268,7 @@ async def test_undo_and_import_through_graphql(client):
     r = (await client.post("/graphql", json={"query": q, "variables": {"i": {"campaignId": t.id, "count": 1}}},
                            headers=bearer(t.gm))).json()
     assert r["data"]["undoMoves"]["events"][0]["type"] == "undone", r
-    doc = (await client.post("/graphql", json={"query": "query($c: ID!) { exportCampaign(campaignId: $c) { %s } }"
-                                               % DOCUMENT, "variables": {"c": t.id}}, headers=bearer(t.gm))).json()
+    doc = (await client.post("/graphql", json={"query": EXPORT, "variables": {"c": t.id}}, headers=bearer(t.gm))).json()
     q = "mutation($i: ImportCampaignInput!) { importCampaign(input: $i) { campaign { id version } gmToken } }"
     out = (await client.post("/graphql", json={"query": q, "variables": {"i": {"document": doc["data"]["exportCampaign"]}}})).json()
     assert out["data"]["importCampaign"]["campaign"]["version"] == 3, out
