@@ -167,6 +167,9 @@ def checked_sheet(system: RuleSystem, options: dict[str, Any], sheet: Any, chara
     model = system.CharacterInput
     try:
         rebuilt = _plain(build_sheet(system.id, options, character_input(system.id, model, bare)))
+    except (KeyError, TypeError, AttributeError):   # a shape no sheet of this system has
+        raise invalid("import_forged", _("the sheet is not the one the rule system makes from its own fields"),
+                      where) from None
     except GameError as exc:
         raise invalid("import_forged", _("the sheet fails the rule system's character validation: {detail}",
                                          detail=exc.detail), where) from None
@@ -184,7 +187,7 @@ def replay(doc: CampaignDocument, system: RuleSystem, options: dict[str, Any], *
     mode = doc.campaign.dice_mode
     by_seq = {e.seq: e for e in doc.events}
     characters = {c.id: c for c in doc.characters}
-    undo_targets = {m.body.get("target") for m in doc.moves if m.kind == "undo"}
+    undo_targets = {m.body.get("target") for m in doc.moves if m.kind == "undo" and type(m.body.get("target")) is int}
     out = Replayed(initial=initial, final=initial)
     states: dict[int, dict[str, Any]] = {0: initial}
     kinds: dict[int, str] = {}
@@ -267,7 +270,7 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
     dice = _Dice([d.model_dump() for d in m.dice], mode)
     try:
         new_state, events = system.apply(state, action, movelog.actor_from(m.actor.model_dump()), dice)
-    except (RuleViolation, DiceError, movelog.ReplayDiverged) as exc:
+    except (RuleViolation, DiceError, movelog.ReplayDiverged, KeyError, TypeError, ValueError) as exc:
         raise diverged(i, m.version, str(exc)) from None
     if dice.unused:
         raise diverged(i, m.version, _("it rolled dice the replay does not roll (unused: {count})", count=dice.unused))
@@ -281,7 +284,7 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
 
 def _character(system, options, state, m, i, characters, logged) -> tuple[dict[str, Any], list[tuple]]:
     cid = m.body.get("character_id")
-    if set(m.body) != {"character_id", "sheet"} or cid not in characters:
+    if set(m.body) != {"character_id", "sheet"} or not isinstance(cid, str) or cid not in characters:
         raise invalid("import_invalid", _("a character move's body holds `character_id` (a listed character) and `sheet`"),
                       f"moves.{i}.body")
     sheet = checked_sheet(system, options, m.body["sheet"], cid, f"moves.{i}.body.sheet")
@@ -294,7 +297,8 @@ def _character(system, options, state, m, i, characters, logged) -> tuple[dict[s
 
 def _undo(system, states, kinds, targets, state, m, i) -> tuple[dict[str, Any], list[tuple]]:
     target, undone = m.body.get("target"), m.body.get("undone")
-    if set(m.body) != {"target", "undone"} or not isinstance(undone, list) or not 1 <= len(undone) <= MAX_UNDO:
+    if set(m.body) != {"target", "undone"} or type(target) is not int or not isinstance(undone, list) \
+            or not 1 <= len(undone) <= MAX_UNDO:
         raise invalid("import_invalid", _("an undo move's body holds `target` and `undone`"), f"moves.{i}.body")
     # The same walk back as the undo the GM made (service/game/history.py): over undo moves to their targets,
     # then over rule moves only.
