@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import dataclasses
 import threading
 
 import httpx
