@@ -17,7 +17,7 @@ from service.rules.registry import SYSTEMS
 from service.settings import Settings
 from service.store.records.models import Campaign, SnapshotRecord
 from test_action_deck_play import deck_table
-from test_move_log import seat, services, skirmish
+from test_move_log import EXPORT, seat, services, skirmish
 
 
 async def campaigns(app) -> int:
@@ -64,13 +64,17 @@ async def _own_app(settings: Settings):
 
 
 async def test_anonymous_import_is_refused_on_the_default_settings(client, tmp_path):
-    doc = await exported(client, await fight(client))
+    t = await fight(client)
+    doc = await exported(client, t)
+    typed = (await client.post("/graphql", json={"query": EXPORT, "variables": {"c": t.id}},
+                               headers=bearer(t.gm))).json()["data"]["exportCampaign"]
     application, c = await _own_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/default.db"))
     async with application.router.lifespan_context(application), c:
         assert_problem(await c.post("/v1/campaigns/import", json=doc), 403, "import_disabled")
         q = "mutation($i: ImportCampaignInput!) { importCampaign(input: $i) { gmToken } }"
-        out = (await c.post("/graphql", json={"query": q, "variables": {"i": {"document": {}}}})).json()
-        assert out["errors"], out   # an empty document does not even reach the check: it is not a document
+        out = (await c.post("/graphql", json={"query": q, "variables": {"i": {"document": typed}}})).json()
+        assert out["errors"][0]["extensions"]["code"] == "import_disabled", out
+        assert out["data"] is None
 
 
 async def test_with_an_operator_key_only_its_holder_imports(client, tmp_path):
