@@ -72,6 +72,11 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     # A campaign document sent to POST /v1/campaigns/import (its whole move log and event log).
     max_import_bytes: int = 32 * 1024 * 1024
+    # Who may import a campaign document: off (nobody), operator (the operator key's holder), anyone.
+    # Unset: operator when the operator key is set, else off.
+    import_policy: str = "off"
+    # Moves one imported document may hold: each is replayed through the engine.
+    import_max_moves: int = 5000
     # GraphQL documents: nesting of selections, aliased fields, lexical tokens, and the estimated cost
     # (each field 1, a page of events as many as it may return).
     graphql_max_depth: int = 10
@@ -145,6 +150,8 @@ class Settings:
             graceful_shutdown_seconds=number("RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS", cls.graceful_shutdown_seconds),
             max_body_bytes=number("RULEKEEPER_MAX_BODY_BYTES", cls.max_body_bytes),
             max_import_bytes=number("RULEKEEPER_MAX_IMPORT_BYTES", cls.max_import_bytes),
+            import_policy=import_policy(env.get("RULEKEEPER_IMPORT"), op is not None),
+            import_max_moves=number("RULEKEEPER_IMPORT_MAX_MOVES", cls.import_max_moves),
             graphql_max_depth=number("RULEKEEPER_GRAPHQL_MAX_DEPTH", cls.graphql_max_depth),
             graphql_max_aliases=number("RULEKEEPER_GRAPHQL_MAX_ALIASES", cls.graphql_max_aliases),
             graphql_max_tokens=number("RULEKEEPER_GRAPHQL_MAX_TOKENS", cls.graphql_max_tokens),
@@ -172,6 +179,22 @@ class Settings:
                                                 cls.deadline_max_defaults_in_row),
             web_table=_flag(env, "RULEKEEPER_WEB_TABLE", cls.web_table),
         )
+
+
+IMPORT_POLICIES = ("off", "operator", "anyone")
+
+
+def import_policy(raw: str | None, has_operator_key: bool) -> str:
+    """An import replays a whole document of someone else's history: nobody may, unless the operator says."""
+    value = (raw or "").strip().lower() or ("operator" if has_operator_key else "off")
+    if value not in IMPORT_POLICIES:
+        raise ValueError(f"RULEKEEPER_IMPORT is one of {', '.join(IMPORT_POLICIES)}, not {value!r}")
+    if value == "operator" and not has_operator_key:
+        raise ValueError("RULEKEEPER_IMPORT=operator needs RULEKEEPER_OPERATOR_KEY")
+    if value == "anyone" and has_operator_key:
+        raise ValueError("RULEKEEPER_IMPORT=anyone with RULEKEEPER_OPERATOR_KEY set: creating a campaign needs the "
+                         "key, so importing one does too (set operator, or off)")
+    return value
 
 
 def _one_of(env: dict[str, str], name: str, choices: tuple[str, ...], default: str) -> str:

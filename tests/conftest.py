@@ -25,7 +25,10 @@ from service.settings import Settings
 # The suite drives the service far faster than any table plays, with one token per campaign, from one
 # address, and on the servers backend every run shares one Redis: rate limits would throttle it at
 # random. They are tested on their own (tests/api/test_rate_limits.py); the other limits stay on.
-NO_RATE_LIMITS = {"rate_per_token": None, "rate_per_address": None, "rate_auth_failures": None}
+NO_RATE_LIMITS = {"rate_per_token": None, "rate_per_address": None, "rate_auth_failures": None,
+                  # Imports are off by default; the suite's deployment lets anyone import, and
+                  # tests/api/test_import_trust.py checks the default on its own.
+                  "import_policy": "anyone"}
 
 async def _pg(sql: str) -> None:
     engine = create_async_engine(postgres_url(), isolation_level="AUTOCOMMIT", connect_args={"timeout": 3})

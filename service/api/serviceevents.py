@@ -43,6 +43,8 @@ class DiceRolledEvent(_Payload):
     hidden: Literal["gm"] | None = None
     sealed: list[str] | None = Field(None, description="The seals (e.g. `deck_shuffle:3`) that hide these dice.")
     hidden_dice: int | None = Field(None, description="How many sealed dice were thrown.")
+    imported: bool | None = Field(None, description="true: the dice came with an imported campaign's document; "
+                                                    "this server did not roll them.")
 
 
 class CampaignCreatedEvent(_Payload):
@@ -93,6 +95,7 @@ class ExpressionRolledEvent(_Payload):
     total: int
     text: str
     tree: dict[str, Any] = Field(description="The expression as evaluated (d20's tree).")
+    imported: bool | None = Field(None, description="true: rolled before the campaign was imported, not here.")
 
 
 class UndoneBy(_Payload):

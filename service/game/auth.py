@@ -94,3 +94,15 @@ def check_operator_key(settings: Settings, given: str | None) -> None:
         raise GameError(401, "operator_key_required", _("this deployment requires the operator key to create "
                                                         "campaigns"),
                         field="Authorization")
+
+
+def check_import_allowed(settings: Settings, given: str | None) -> None:
+    """An import writes someone else's history into this server: only whom the operator allows may send one."""
+    policy = settings.import_policy
+    if settings.operator_key is not None and policy != "off":
+        check_operator_key(settings, given)
+        return
+    if policy == "anyone":
+        return
+    raise GameError(403, "import_disabled", _("this deployment does not accept campaign imports; the operator "
+                                              "turns them on with RULEKEEPER_IMPORT"))

@@ -32,7 +32,7 @@ def _id() -> str:
 def campaign_view(c: Campaign) -> dict[str, Any]:
     return {"id": c.id, "name": c.name, "system": c.system, "options": c.options, "dice_mode": c.dice_mode,
             "last_seq": c.last_seq, "version": c.table_version, "status": c.status, "language": c.language,
-            "created_at": c.created_at.isoformat()}
+            "created_at": c.created_at.isoformat(), "imported": c.imported}
 
 
 def character_view(c: Character, campaign: Campaign, actor: Actor) -> dict[str, Any]:

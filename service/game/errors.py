@@ -46,9 +46,13 @@ def invalid(code: str, detail: str, field: str | None = None) -> GameError:
     return GameError(422, code, detail, field=field)
 
 
-def from_validation(exc, prefix: str = "") -> GameError:
-    """A pydantic ValidationError as a 422 naming the first offending field (all are in `errors`)."""
+def from_validation(exc, prefix: str = "", shift: int = 0) -> GameError:
+    """A pydantic ValidationError as a 422 naming the first offending field (all are in `errors`). `shift`: the
+    error came from a slice of a list starting there, so its first index is moved on by it."""
     errs = exc.errors(include_url=False, include_context=True, include_input=False)
+    if shift:
+        errs = [{**e, "loc": (e["loc"][0] + shift, *e["loc"][1:])} if e["loc"] and isinstance(e["loc"][0], int)
+                else e for e in errs]
     first = errs[0] if errs else {"loc": (), "msg": "invalid input"}
     loc = ".".join(str(p) for p in (prefix.split(".") if prefix else []) + list(first["loc"]))
     return GameError(

@@ -8,13 +8,13 @@ from __future__ import annotations
 import typing
 
 import strawberry
-from strawberry.scalars import JSON
 
 from service.api.graphql.deadlines import TurnDeadlinesInput
 from service.api.graphql.inputs import ActionInput, OptionsInput, SheetInput
 from service.api.graphql.typed import GEN
 from service.api.rest import responses as r
 from service.dice.types import DiceMode
+from service.game.transfer_document import CampaignDocument
 from service.rules.registry import SYSTEMS
 
 System = GEN.enum(tuple(SYSTEMS), "System")
@@ -24,6 +24,7 @@ WebhookStatus = GEN.enum(typing.get_args(r.Webhook.model_fields["status"].annota
 Language = GEN.enum(typing.get_args(r.Campaign.model_fields["language"].annotation), "Language")
 DeliveryStatus = GEN.enum(typing.get_args(r.WebhookDelivery.model_fields["status"].annotation),
                           "WebhookDeliveryStatus")
+CampaignDocumentInput = GEN.input(CampaignDocument)
 
 
 @strawberry.input
@@ -121,7 +122,7 @@ class CampaignInput:
 
 @strawberry.input
 class ImportCampaignInput:
-    document: JSON = strawberry.field(description="A document from exportCampaign.")
+    document: CampaignDocumentInput = strawberry.field(description="A document from exportCampaign.")
 
 
 @strawberry.input

@@ -10,7 +10,6 @@ from typing import Any
 import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ValidationCache
-from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
@@ -33,6 +32,7 @@ from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguage
                                  PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
 from service.game.errorcodes import ERROR_CODES
+from service.api.graphql.generate import to_plain
 from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
 from service.api.rest import responses as r
 from service.api.rest.request import parse
@@ -106,6 +106,7 @@ DiceSession = T["DiceSession"]
 Event = T["Event"]
 EventConnection = T["EventConnection"]
 ImportCampaignPayload = T["ImportCampaignPayload"]
+CampaignDocumentType = T["CampaignDocument"]
 InvitePlayerPayload = T["InvitePlayerPayload"]
 RollPayload = T["RollPayload"]
 SystemSummary = T["SystemSummary"]
@@ -157,7 +158,7 @@ class Query(DeadlineQuery):
 
     @strawberry.field(description="The whole campaign as one document (GM): moves with their dice, events, dice "
                                   "sessions; what importCampaign takes back.")
-    async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> JSON:
+    async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> CampaignDocumentType:
         svc, token = ctx(info)
         return await run(transfer.export(svc, str(campaign_id), token))
 
@@ -329,8 +330,10 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Import a document from exportCampaign as a new campaign; every move is replayed.")
     async def import_campaign(self, info: Info, input: ImportCampaignInput) -> ImportCampaignPayload:
         svc, token = ctx(info)
-        doc = guard(lambda: parse(transfer.CampaignDocument, input.document))
-        out = await run(transfer.import_campaign(svc, doc, token))
+        doc = guard(lambda: parse(transfer.CampaignDocument, to_plain(input.document)))
+        request = info.context.get("request")
+        client = getattr(request, "client", None)
+        out = await run(transfer.import_campaign(svc, doc, token, client.host if client else ""))
         return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation(description="Register a webhook endpoint (GM); the payload carries its signing secret once.")

@@ -191,7 +191,7 @@ T = {name: output(model) for name, model in {
     "CharacterPayload": p.CharacterPayload, "ValidateCharacterPayload": r.CharacterValidation,
     "Webhook": r.Webhook, "WebhookSecretPayload": p.WebhookSecretPayload, "WebhookDelivery": r.WebhookDelivery,
     "WebhookDeliveryDetail": r.WebhookDeliveryDetail, "WebhookDeliveryPage": r.WebhookDeliveryPage,
-    "EventConnection": p.EventConnection,
+    "EventConnection": p.EventConnection, "CampaignDocument": r.CampaignDocument,
 }.items()}
 
 

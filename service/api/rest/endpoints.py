@@ -102,7 +102,8 @@ async def export_campaign(c: Call) -> Reply:
 
 
 async def import_campaign(c: Call) -> Reply:
-    return 201, await transfer.import_campaign(c.svc, c.body, c.token), {}
+    client = c.request.client
+    return 201, await transfer.import_campaign(c.svc, c.body, c.token, client.host if client else ""), {}
 
 
 async def post_action(c: Call) -> Reply:

@@ -55,9 +55,14 @@ OPERATIONS: list[Operation] = [
                           "request (and its GM token): it must then be at least 32 random characters, e.g. a UUID."),
     Operation("importCampaign", "POST", "/v1/campaigns/import", ep.import_campaign,
               "Import a campaign document (from exportCampaign) as a new campaign", r.CampaignImported, 201,
-              auth="operator", errors=(400, 401, 413, 415, 422, 503), idempotent_key=True,
-              description="Every move is replayed through the rule engine with its recorded dice; the document is "
-                          "refused unless it arrives at the state it recorded. Ids and tokens are new."),
+              auth="operator", errors=(400, 401, 403, 409, 413, 415, 422, 429, 503), idempotent_key=True,
+              description="Off unless the operator allows it (RULEKEEPER_IMPORT; with RULEKEEPER_OPERATOR_KEY set, "
+                          "send the key as the bearer token). The table at version 0 is built from the options, every "
+                          "sheet is rebuilt by the rule system, every move replayed with its recorded dice, and each "
+                          "move's events compared with the replay's: the first that differs refuses the document "
+                          "(422, naming it). Ids, tokens and webhook secrets are new; the campaign's `imported` says "
+                          "where it came from, and its dice events carry `imported: true`. One import at a time "
+                          "per caller (429 `import_in_progress`)."),
     Operation("getCampaign", "GET", C, ep.get_campaign, "A campaign, its players, and who you are in it",
               r.CampaignDetail, errors=READ),
     Operation("invitePlayer", "POST", f"{C}/players", ep.invite_player, "Invite a player and receive their token",

@@ -1,6 +1,7 @@
 """What a REST handler gets: the services, the caller's token, the path, the query and a parsed body."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,8 +47,10 @@ def bearer(request: Request) -> str | None:
 
 async def read_json(request: Request) -> Any:
     """The body as checked JSON. Its size was limited while it arrived (service.api.guard)."""
-    raw = await request.body()
-    ctype = request.headers.get("content-type", "")
+    return decode(await request.body(), request.headers.get("content-type", ""))
+
+
+def decode(raw: bytes, ctype: str) -> Any:
     if raw and "json" not in ctype:
         raise GameError(415, "unsupported_media_type", _("send the body as application/json"), field="Content-Type")
     if not raw:
@@ -55,8 +58,24 @@ async def read_json(request: Request) -> Any:
     return jsoninput.loads(raw)
 
 
+# A body this large (a campaign document) is parsed and checked on a worker thread, not on the event loop.
+LARGE_BODY = 256 * 1024
+
+
+async def read_and_parse(request: Request, model: type[BaseModel]) -> tuple[Any, BaseModel]:
+    raw = await request.body()
+    ctype = request.headers.get("content-type", "")
+
+    def both() -> tuple[Any, BaseModel]:
+        data = decode(raw, ctype)
+        return data, parse(model, data)
+
+    return await asyncio.to_thread(both) if len(raw) > LARGE_BODY else both()
+
+
 def parse(model: type[BaseModel], data: Any) -> BaseModel:
     try:
-        return model.model_validate(integral_numbers(data))
+        # A model may validate itself in steps (a campaign document: service/game/transfer_document.py).
+        return getattr(model, "checked", model.model_validate)(integral_numbers(data))
     except ValidationError as exc:
         raise from_validation(exc) from None

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from service.rules.registry import SYSTEMS
 
 from service.api.systemmodels import per_system
-from service.game.transfer import CampaignDocument  # noqa: F401  (the export's shape, for the document)
+from service.game.transfer_document import CampaignDocument, ImportedFrom  # noqa: F401  (the export's shape)
 
 Json = dict[str, Any]
 SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
@@ -27,6 +27,10 @@ class Campaign(BaseModel):
     language: Literal["en", "pl", "ru"] = Field(description="The default language of replies (see the README, "
                                                             "Languages).")
     created_at: str
+    imported: ImportedFrom | None = Field(
+        None, description="Set on a campaign imported from a document, for everyone at the table: the moves, dice "
+                          "and events before `first_server_version` came from the document (replayed and checked, not "
+                          "rolled here); null: played here from the start.")
 
 
 class Player(BaseModel):
@@ -84,8 +88,17 @@ class Die(BaseModel):
     purpose: str
 
 
+class SetAgain(BaseModel):
+    what: Literal["tokens", "webhook_secret", "deadlines"]
+    id: str | None = Field(description="The webhook's id, for `webhook_secret`.")
+    detail: str
+
+
 class CampaignImported(CampaignCreated):
     players: list[PlayerCreated] = Field(description="The imported players with new tokens (shown once).")
+    to_set_again: list[SetAgain] = Field(description="What the document could not carry and the GM sets again: "
+                                                     "tokens, webhook secrets (webhooks arrive paused), deadlines "
+                                                     "(they arrive paused).")
 
 
 class EventActor(BaseModel):
@@ -208,8 +221,9 @@ class RollResult(BaseModel):
 
 class DiceSession(BaseModel):
     number: int
-    status: Literal["open", "closed", "unrevealed"] = Field(
-        description="unrevealed: imported from a server that had not closed it, so its seed stayed there.")
+    status: Literal["open", "closed", "unverifiable", "unrevealed"] = Field(
+        description="unverifiable: imported from a server that had not closed it, so its seed stayed there and "
+                    "nobody can check its dice (`unrevealed` on campaigns imported before this was named).")
     commitment: str = Field(description="SHA-256 of the seed, published before the first die.")
     client_seed: str
     rolls: int

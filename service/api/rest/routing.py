@@ -13,7 +13,7 @@ from service.game.idempotency import run_once
 from service.game.play import etag
 from service.api.rest.jsonresponse import FastJSONResponse
 from service.api.rest.operations import OPERATIONS, Operation
-from service.api.rest.request import Call, bearer, parse, read_json
+from service.api.rest.request import Call, bearer, read_and_parse
 
 INT_PARAMS = {"number"}
 
@@ -44,8 +44,7 @@ def endpoint(op: Operation):
         token = bearer(request)
         data = body = None
         if op.request is not None:
-            data = await read_json(request)
-            body = parse(op.request, data)
+            data, body = await read_and_parse(request, op.request)
         call = Call(request=request, svc=svc, token=token, path=dict(request.path_params), body=body)
 
         async def run():

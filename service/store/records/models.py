@@ -48,6 +48,9 @@ class Campaign(Base):
     status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     # The table's default language (en, pl, ru) for whoever states no preference (service/i18n).
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    # Set on a campaign imported from a document: where and when it came from, and from which table version
+    # on this server rolled the dice (service/game/transfer.py). NULL: played here from the start.
+    imported: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
