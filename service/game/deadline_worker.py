@@ -112,7 +112,8 @@ class DeadlineWorker:
         done = 0
         for campaign_id in ids:
             try:
-                done += await self._visit(campaign_id, now)
+                with log.acting_as(log.CLOCK):
+                    done += await self._visit(campaign_id, now)
             except Exception as exc:      # rolled back (a database away, a bug): the next scan retries; the
                 log_.warning("turn deadlines of campaign %s not handled: %s", campaign_id, exc)   # others go on
         return done
