@@ -150,7 +150,7 @@ class DeadlineWorker:
     def _warn(self, s, campaign: Campaign, rows: list[TurnDeadline], now: float) -> None:
         events = []
         for row in rows:
-            row.warn_at = None
+            row.warn_at, row.warned_at = None, now
             events.append(Event("deadline_warning", {**sync.described(row),
                                                      "seconds_left": round(max(0.0, row.due_at - now), 3)}))
         log.append(s, campaign, events, sync.CLOCK_ACTOR)
