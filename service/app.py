@@ -22,7 +22,7 @@ from service.api.language import Language
 from service.api.ratelimit import RateLimit
 from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
-from service.game import feed
+from service.game import feed, sealkey
 from service.game.context import Services
 from service.game.deadline_worker import DeadlineWorker
 from service.game.delivery import Worker as WebhookWorker
@@ -76,13 +76,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sealed = sealkey.resolve(settings)   # before anything opens: PostgreSQL without the key does not start
         engine = make_engine(settings.database_url)
         if settings.auto_migrate:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
         notifier = open_notifier(settings.redis_url)
-        services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live,
+        services = Services(settings=sealed, engine=engine, sessions=sessionmaker(engine), live=live,
                             notifier=notifier)
+        await sealkey.seal_plain(services.sessions, sealed)
         await notifier.start(functools.partial(feed.latest_seqs, services))
         app.state.services = services
         webhooks = WebhookWorker(services)

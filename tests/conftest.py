@@ -26,6 +26,8 @@ from service.settings import Settings
 # address, and on the servers backend every run shares one Redis: rate limits would throttle it at
 # random. They are tested on their own (tests/api/test_rate_limits.py); the other limits stay on.
 NO_RATE_LIMITS = {"rate_per_token": None, "rate_per_address": None, "rate_auth_failures": None}
+# PostgreSQL does not start without the key that seals webhook secrets (service/game/sealkey.py).
+SECRETS_KEY = "the test suite's key for sealing webhook secrets"
 
 async def _pg(sql: str) -> None:
     engine = create_async_engine(postgres_url(), isolation_level="AUTOCOMMIT", connect_args={"timeout": 3})
@@ -65,7 +67,7 @@ def settings(request, tmp_path) -> Settings:
     if request.param == "embedded":
         return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", **NO_RATE_LIMITS)
     return Settings(database_url=request.getfixturevalue("postgres_database"),
-                    redis_url=request.getfixturevalue("redis_server"), **NO_RATE_LIMITS)
+                    redis_url=request.getfixturevalue("redis_server"), webhooks_secrets_key=SECRETS_KEY, **NO_RATE_LIMITS)
 
 
 @pytest.fixture

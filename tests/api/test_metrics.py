@@ -98,6 +98,7 @@ async def test_live_store_errors_are_counted_while_play_goes_on(postgres_databas
     from service.app import create_app
 
     app = create_app(Settings(database_url=postgres_database, redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
+                              webhooks_secrets_key="a key for sealing webhook secrets",
                               **OFF))
     before = value("rulekeeper_live_store_errors_total", operation="put")
     async with app.router.lifespan_context(app):

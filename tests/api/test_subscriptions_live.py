@@ -157,6 +157,7 @@ async def test_a_subscription_with_a_wrong_token_is_refused_with_the_rest_code(s
 @pytest.fixture
 def two_processes(postgres_database, redis_server, tmp_path) -> Iterator[tuple[str, str]]:
     env = {"DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
+           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
            "REDIS_URL": redis_server}
     # Started together: B waits for nothing at start, and is used only once A has migrated the database.
     a = Service(env, tmp_path / "a.log")
