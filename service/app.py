@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.auto_migrate:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
-        notifier = open_notifier(settings.redis_url)
+        notifier = open_notifier(settings.redis_url, database_url=settings.database_url)
         services = Services(settings=sealed, engine=engine, sessions=sessionmaker(engine), live=live,
                             notifier=notifier)
         await sealkey.seal_plain(services.sessions, sealed)
