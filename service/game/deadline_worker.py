@@ -12,8 +12,9 @@ import logging
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, func, or_, select
 
+from service import metrics
 from service.game import deadline_settings as ds
 from service.game import deadline_sync as sync
 from service.game import events as log
@@ -109,6 +110,9 @@ class DeadlineWorker:
         # A read first: when nothing is due, no write transaction (SQLite's one writer stays free).
         async with self.svc.read() as s:
             ids = list(await s.scalars(select(TurnDeadline.campaign_id).where(*_due(now)).distinct()))
+            overdue = (await s.execute(select(func.min(TurnDeadline.due_at), func.min(TurnDeadline.warn_at))
+                                       .where(TurnDeadline.status == "running"))).one()
+        metrics.DEADLINE_LAG.set(max([0.0] + [now - at for at in overdue if at is not None]))
         done = 0
         for campaign_id in ids:
             try:

@@ -17,11 +17,13 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 import httpx
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
+from service import metrics
 from service.game import egress, outbox, signing
 from service.game.context import Services
 from service.store.records.models import Webhook, WebhookAttempt, WebhookDelivery
@@ -138,6 +140,10 @@ class Worker:
         # A read first: when nothing is due, no write transaction (SQLite's one writer stays free).
         async with self.svc.read() as s:
             next_at = await s.scalar(select(func.min(d.next_attempt_at)).join(w, w.id == d.webhook_id).where(*waiting))
+            depth, oldest = (await s.execute(select(func.count(), func.min(d.created_at))
+                                             .where(d.status == "pending"))).one()
+        metrics.WEBHOOK_QUEUE.set(depth)
+        metrics.WEBHOOK_OLDEST_PENDING.set(_age(oldest))
         if next_at is None or next_at > now:
             return [], next_at
         query = (select(d.id).join(w, w.id == d.webhook_id).where(*waiting, d.next_attempt_at <= now)
@@ -213,13 +219,16 @@ class Worker:
                 return
             if error is None:
                 d.status, d.delivered_at = "delivered", now
+                metrics.WEBHOOK_DELIVERIES.labels("delivered").inc()
                 return
             d.attempts += 1
             if d.attempts >= self.svc.settings.webhooks_max_attempts:
                 d.status = "failed"
+                metrics.WEBHOOK_DELIVERIES.labels("failed").inc()
                 log.info("webhook delivery %s failed after %d attempts: %s", job.id, d.attempts, error)
             else:
                 d.next_attempt_at = now + backoff(d.attempts, self.svc.settings.webhooks_backoff_seconds)
+                metrics.WEBHOOK_DELIVERIES.labels("retrying").inc()
 
     async def _purge_now_and_then(self) -> None:
         now = outbox.clock()
@@ -233,3 +242,11 @@ class Worker:
                                             or_(d.last_attempt_at < cutoff, d.last_attempt_at.is_(None)),
                                             d.next_attempt_at < cutoff)
                             .execution_options(synchronize_session=False))
+
+
+def _age(created: datetime | None) -> float:
+    if created is None:
+        return 0.0
+    if created.tzinfo is None:      # SQLite hands it back without its zone; it was stored in UTC
+        created = created.replace(tzinfo=timezone.utc)
+    return max(0.0, (datetime.now(timezone.utc) - created).total_seconds())
