@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from service import metrics
 from service.api import httpmetrics, problems
 from service.api.graphql.app import graphql_routes
 from service.api.guard import RequestGuard
@@ -106,6 +108,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await app.state.rate_buckets.close()
             await live.close()
             await engine.dispose()
+            metrics.process_exited(os.getpid())
             log.info("rulekeeper stopped")
 
     async def openapi(_: Request) -> JSONResponse:

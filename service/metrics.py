@@ -18,12 +18,16 @@ Other modules count through the objects here:
   last scan found it (0 when nothing was overdue), the one to page on if the clock falls behind.
 
 Each process counts its own: run one server process per pod or container (as deploy/ does) and let
-Prometheus add the replicas up.
+Prometheus add the replicas up. `rulekeeper serve --workers N` (N > 1) runs Prometheus's multiprocess mode
+instead: the workers write their numbers to files in PROMETHEUS_MULTIPROC_DIR (a temporary directory the
+command makes, unless that is already set) and /metrics adds them up, so one scrape is the whole server;
+each gauge says how its workers' values combine (`multiprocess_mode`).
 """
 from __future__ import annotations
 
 import contextvars
 import functools
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -66,6 +70,17 @@ SUBSCRIBERS = Gauge(
 DEADLINE_LAG = Gauge(
     "rulekeeper_deadline_lag_seconds", "How late the most overdue turn-deadline warning or expiry was when the "
     "deadline worker's last scan found it (0 when none was overdue).", multiprocess_mode="max")
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def process_exited(pid: int) -> None:
+    """A worker stops: its live gauges (open subscriptions) no longer count."""
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)
+
 
 _system: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("metrics_system", default=None)
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
