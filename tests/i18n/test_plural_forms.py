@@ -53,3 +53,29 @@ async def test_unused_table_dice_are_counted_in_the_players_language(client):
                                       headers={**gm, "Accept-Language": language})
             assert reply.status_code == 422 and reply.json()["code"] == "dice_unused", reply.text
             assert reply.json()["detail"].startswith(expected), reply.json()["detail"]
+
+
+async def test_the_moves_left_to_undo_are_counted_in_the_players_language(client):
+    r = await client.post("/v1/campaigns", json={"name": "Cofnij", "system": "stepdice", "dice_mode": "server"})
+    gm = {"Authorization": f"Bearer {r.json()['gm_token']}"}
+    base = f"/v1/campaigns/{r.json()['campaign']['id']}"
+    for moves, polish, russian in ((1, "można cofnąć tylko 1 ruch", "можно отменить только 1 ход"),
+                                   (2, "można cofnąć tylko 2 ruchy", "можно отменить только 2 хода"),
+                                   (5, "można cofnąć tylko 5 ruchów", "можно отменить только 5 ходов")):
+        while True:
+            left = await client.post(f"{base}/undo", json={"count": 99}, headers={**gm, "Accept-Language": "en"})
+            done = int(left.json()["detail"].split()[1])   # "only N moves can be undone"
+            if done >= moves:
+                break
+            await client.post(f"{base}/actions", json={"action": {"type": "gm_note", "text": "x"}}, headers=gm)
+        for language, expected in (("pl", polish), ("ru", russian)):
+            reply = await client.post(f"{base}/undo", json={"count": 99}, headers={**gm, "Accept-Language": language})
+            assert reply.status_code == 409 and reply.json()["detail"] == expected, reply.text
+
+
+@pytest.mark.parametrize("n, polish, russian", [(1, "rozdaje się 1 kartę; wysłano: 3", "раздаётся 1 карта; отправлено: 3"),
+                                                (4, "rozdaje się 4 karty; wysłano: 3", "раздаются 4 карты; отправлено: 3"),
+                                                (5, "rozdaje się 5 kart; wysłano: 3", "раздаётся 5 карт; отправлено: 3")])
+def test_cards_dealt_are_counted_in_each_languages_form(n, polish, russian):
+    message = _n("{n} card is dealt, {count} were sent", "{n} cards are dealt, {count} were sent", n, n=n, count=3)
+    assert render(message, "pl") == polish and render(message, "ru") == russian
