@@ -60,7 +60,8 @@ WEBHOOK_DELIVERIES = Counter(
     "rulekeeper_webhook_deliveries_total", "Webhook delivery attempts, by outcome: delivered, retrying (tried "
     "again later), failed (given up after the last attempt).", ["outcome"])
 WEBHOOK_QUEUE = Gauge(
-    "rulekeeper_webhook_queue_depth", "Webhook deliveries waiting to be delivered (pending), as last polled.",
+    "rulekeeper_webhook_queue_depth", "Webhook deliveries waiting to be delivered (pending, to active endpoints), "
+    "as last polled.",
     multiprocess_mode="max")
 WEBHOOK_OLDEST_PENDING = Gauge(
     "rulekeeper_webhook_oldest_pending_seconds", "How long the oldest pending webhook delivery has waited, as last "

@@ -140,8 +140,9 @@ class Worker:
         # A read first: when nothing is due, no write transaction (SQLite's one writer stays free).
         async with self.svc.read() as s:
             next_at = await s.scalar(select(func.min(d.next_attempt_at)).join(w, w.id == d.webhook_id).where(*waiting))
-            depth, oldest = (await s.execute(select(func.count(), func.min(d.created_at))
-                                             .where(d.status == "pending"))).one()
+            # A paused endpoint's deliveries wait on purpose: they are not a queue falling behind.
+            depth, oldest = (await s.execute(select(func.count(), func.min(d.created_at)).join(w, w.id == d.webhook_id)
+                                             .where(d.status == "pending", w.status == "active"))).one()
         metrics.WEBHOOK_QUEUE.set(depth)
         metrics.WEBHOOK_OLDEST_PENDING.set(_age(oldest))
         if next_at is None or next_at > now:
