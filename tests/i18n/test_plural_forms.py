@@ -79,3 +79,13 @@ async def test_the_moves_left_to_undo_are_counted_in_the_players_language(client
 def test_cards_dealt_are_counted_in_each_languages_form(n, polish, russian):
     message = _n("{n} card is dealt, {count} were sent", "{n} cards are dealt, {count} were sent", n, n=n, count=3)
     assert render(message, "pl") == polish and render(message, "ru") == russian
+
+
+@pytest.mark.parametrize("count, polish, russian", [(1, "Ala ma 1 Ciemną Stronę", "у Ala 1 тёмная сторона"),
+                                                    (3, "Ala ma 3 Ciemne Strony", "у Ala 3 тёмные стороны"),
+                                                    (5, "Ala ma 5 Ciemnych Stron", "у Ala 5 тёмных сторон"),
+                                                    (21, "Ala ma 21 Ciemnych Stron", "у Ala 21 тёмная сторона")])
+def test_a_rule_refusal_counts_in_each_languages_form(count, polish, russian):
+    message = _n("{name} has {count} dark side", "{name} has {count} dark sides", count, name="Ala", count=count)
+    assert render(message, "pl") == polish and render(message, "ru") == russian
+    assert str(message) == (f"Ala has {count} dark side" if count == 1 else f"Ala has {count} dark sides")
