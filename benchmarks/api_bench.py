@@ -133,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                 admin = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
                 subprocess.run(["psql", admin, "-qc", f'CREATE DATABASE "{dbname}"'], check=True)
                 env = {"DATABASE_URL": admin.rsplit("/", 1)[0] + f"/{dbname}",
-                       "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")}
+                       "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
+                       "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets"}
             proc, base = start_server(env)
             try:
                 results[title] = asyncio.run(measure(base, args.requests, args.concurrency))

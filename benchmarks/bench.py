@@ -160,7 +160,8 @@ class Backend:
         if self.kind == "embedded":
             return {"DATABASE_URL": f"sqlite:///{self.sqlite_path}"}
         subprocess.run(["psql", self.admin, "-qc", f'CREATE DATABASE "{self.dbname}"'], check=True)
-        return {"DATABASE_URL": self.pg_url, "REDIS_URL": self.redis_url}
+        return {"DATABASE_URL": self.pg_url, "REDIS_URL": self.redis_url,
+                "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets"}
 
     @property
     def pg_url(self) -> str:

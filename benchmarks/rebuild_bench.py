@@ -92,7 +92,8 @@ async def main() -> None:
         url, base = await pg_database()
         try:
             show("PostgreSQL + Redis", await measure(
-                Settings(database_url=url, redis_url=os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"),
+                Settings(database_url=url, redis_url=os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0",
+                         webhooks_secrets_key="a benchmark key for sealing webhook secrets"),
                 args.reads))
         finally:
             await drop(url, base)

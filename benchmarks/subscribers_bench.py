@@ -109,7 +109,8 @@ def main() -> int:
                 admin = admin.replace("postgresql+asyncpg://", "postgresql://")
                 subprocess.run(["psql", admin, "-qc", f'CREATE DATABASE "{dbname}"'], check=True)
                 env = {"DATABASE_URL": admin.rsplit("/", 1)[0] + f"/{dbname}",
-                       "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")}
+                       "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
+                       "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets"}
             proc, base = start_server(env)
             try:
                 out = asyncio.run(run(base, proc.pid, args.subscribers, args.seconds, args.moves))

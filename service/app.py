@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from service import metrics
 from service.api import httpmetrics, problems
 from service.api.graphql.app import graphql_routes
 from service.api.guard import RequestGuard
@@ -22,7 +24,7 @@ from service.api.language import Language
 from service.api.ratelimit import RateLimit
 from service.api.rest.openapi import build as build_openapi
 from service.api.rest.routing import routes as rest_routes
-from service.game import feed
+from service.game import feed, sealkey
 from service.game.context import Services
 from service.game.deadline_worker import DeadlineWorker
 from service.game.delivery import Worker as WebhookWorker
@@ -77,13 +79,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sealed = sealkey.resolve(settings)   # before anything opens: PostgreSQL without the key does not start
         engine = make_engine(settings.database_url)
         if settings.auto_migrate:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
-        notifier = open_notifier(settings.redis_url)
-        services = Services(settings=settings, engine=engine, sessions=sessionmaker(engine), live=live,
+        notifier = open_notifier(settings.redis_url, database_url=settings.database_url)
+        services = Services(settings=sealed, engine=engine, sessions=sessionmaker(engine), live=live,
                             notifier=notifier)
+        await sealkey.seal_plain(services.sessions, sealed)
         await notifier.start(functools.partial(feed.latest_seqs, services))
         app.state.services = services
         webhooks = WebhookWorker(services)
@@ -105,6 +109,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await app.state.rate_buckets.close()
             await live.close()
             await engine.dispose()
+            metrics.process_exited(os.getpid())
             log.info("rulekeeper stopped")
 
     async def openapi(_: Request) -> JSONResponse:

@@ -2,14 +2,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 
 # How `rulekeeper serve` tells its workers (which import the app afresh) what to announce once they are ready.
 _ANNOUNCE = "RULEKEEPER_SERVE_ANNOUNCE"
+# service.metrics.MULTIPROC_ENV, named here so this process imports no metric before its workers start.
+_MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 class _SaysWhenReady:
@@ -52,10 +57,28 @@ def _serve(args) -> int:
     # uvicorn buffers a whole WebSocket message (16 MiB by default) before the application sees it.
     # log_config=None: uvicorn's loggers go through ours (service/logs.py), one format for every line; the
     # access log is the service's own, which carries the request id.
-    uvicorn.run("service.cli:serving_app", factory=True, host=args.host, port=args.port, workers=args.workers,
-                ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
-                **server_options())
+    with _metrics_shared_by(args.workers):
+        uvicorn.run("service.cli:serving_app", factory=True, host=args.host, port=args.port, workers=args.workers,
+                    ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
+                    **server_options())
     return 0
+
+
+@contextlib.contextmanager
+def _metrics_shared_by(workers: int):
+    """With several workers, Prometheus's multiprocess mode: each worker (a process started after this, so its
+    metrics are made in this mode) writes its numbers to files in one directory, and /metrics adds them up. An
+    operator's own PROMETHEUS_MULTIPROC_DIR is used as it is; ours is a fresh temporary one, removed at exit."""
+    if workers <= 1 or os.environ.get(_MULTIPROC_ENV):
+        yield
+        return
+    directory = tempfile.mkdtemp(prefix="rulekeeper-metrics-")
+    os.environ[_MULTIPROC_ENV] = directory
+    try:
+        yield
+    finally:
+        os.environ.pop(_MULTIPROC_ENV, None)
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def server_options() -> dict:

@@ -1,8 +1,9 @@
 """Logging set-up for the command line and ASGI entry points: one format for every logger, uvicorn's included.
 
-`RULEKEEPER_LOG_FORMAT=json` (the default) writes one JSON object per line: time (UTC), level, logger,
-message, request_id (null outside a request), any structured fields a line carries (the access log's method,
-path, status, duration_ms) and the exception's traceback. `text` is the same in one human-readable line.
+`RULEKEEPER_LOG_FORMAT=json` writes one JSON object per line: time (UTC), level, logger, message, request_id
+(null outside a request), any structured fields a line carries (the access log's method, path, status,
+duration_ms) and the exception's traceback. `text` is the same in one human-readable line. Unset, the log is
+text when it goes to a terminal (someone reading it) and JSON otherwise (a collector parsing it).
 """
 from __future__ import annotations
 
@@ -71,12 +72,21 @@ def formatter(kind: str) -> logging.Formatter:
     return JsonFormatter() if kind == "json" else TextFormatter()
 
 
+def default_format(stream) -> str:
+    """`text` on a terminal, `json` anywhere else (a file, a pipe, a container's log driver)."""
+    try:
+        return "text" if stream.isatty() else "json"
+    except (AttributeError, ValueError):    # no isatty, or a closed stream
+        return "json"
+
+
 def configure(level: str | None = None, kind: str | None = None, stream=None) -> None:
     """Send every logger through one handler on the root logger. Safe to call again (it replaces its own
     handler, and only that)."""
     level = (level or os.environ.get("RULEKEEPER_LOG_LEVEL") or "INFO").upper()
-    kind = (kind or os.environ.get("RULEKEEPER_LOG_FORMAT") or "json").lower()
-    handler = logging.StreamHandler(stream or sys.stderr)
+    stream = stream or sys.stderr
+    kind = (kind or os.environ.get("RULEKEEPER_LOG_FORMAT") or default_format(stream)).lower()
+    handler = logging.StreamHandler(stream)
     handler.setFormatter(formatter(kind))
     handler.addFilter(_WithRequestId())
     handler._rulekeeper = True  # type: ignore[attr-defined]

@@ -10,15 +10,24 @@ Other modules count through the objects here:
 - The live store, a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
   live-store errors (service/game/tables.py). With moves serialised by the campaign's row lock there is no
   compare-and-set conflict to count; a move sent with a stale If-Match is a refusal (`version_mismatch`).
-- `WEBHOOK_DELIVERIES` and `SUBSCRIBERS` are for the webhook worker and the subscription fan-out.
+- Webhooks (service/game/delivery.py): each attempt recorded, by outcome (`delivered`, `retrying`: it will
+  be tried again, `failed`: the last attempt failed and it is given up); the queue of pending deliveries and
+  how long its oldest has waited, as the worker's last poll saw them.
+- Subscriptions (service/game/feed.py): the event subscriptions open in this process.
+- Turn deadlines (service/game/deadline_worker.py): how late the most overdue warning or expiry was when the
+  last scan found it (0 when nothing was overdue), the one to page on if the clock falls behind.
 
 Each process counts its own: run one server process per pod or container (as deploy/ does) and let
-Prometheus add the replicas up.
+Prometheus add the replicas up. `rulekeeper serve --workers N` (N > 1) runs Prometheus's multiprocess mode
+instead: the workers write their numbers to files in PROMETHEUS_MULTIPROC_DIR (a temporary directory the
+command makes, unless that is already set) and /metrics adds them up, so one scrape is the whole server;
+each gauge says how its workers' values combine (`multiprocess_mode`).
 """
 from __future__ import annotations
 
 import contextvars
 import functools
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -48,9 +57,31 @@ LIVE_STORE_ERRORS = Counter(
     "rulekeeper_live_store_errors_total", "Live-store calls that failed (the table is rebuilt or left to expire), "
     "by operation.", ["operation"])
 WEBHOOK_DELIVERIES = Counter(
-    "rulekeeper_webhook_deliveries_total", "Webhook delivery attempts, by outcome.", ["outcome"])
+    "rulekeeper_webhook_deliveries_total", "Webhook delivery attempts, by outcome: delivered, retrying (tried "
+    "again later), failed (given up after the last attempt).", ["outcome"])
+WEBHOOK_QUEUE = Gauge(
+    "rulekeeper_webhook_queue_depth", "Webhook deliveries waiting to be delivered (pending, to active endpoints), "
+    "as last polled.",
+    multiprocess_mode="max")
+WEBHOOK_OLDEST_PENDING = Gauge(
+    "rulekeeper_webhook_oldest_pending_seconds", "How long the oldest pending webhook delivery has waited, as last "
+    "polled (0 with none).", multiprocess_mode="max")
 SUBSCRIBERS = Gauge(
-    "rulekeeper_subscribers", "Event subscriptions open in this process.")
+    "rulekeeper_subscribers", "Event subscriptions open.", multiprocess_mode="livesum")
+DEADLINE_LAG = Gauge(
+    "rulekeeper_deadline_lag_seconds", "How late the most overdue turn-deadline warning or expiry was when the "
+    "deadline worker's last scan found it (0 when none was overdue).", multiprocess_mode="max")
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def process_exited(pid: int) -> None:
+    """A worker stops: its live gauges (open subscriptions) no longer count."""
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)
+
 
 _system: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("metrics_system", default=None)
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])

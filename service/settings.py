@@ -55,8 +55,9 @@ class Settings:
     redis_url: str | None = None
     operator_key: Secret | None = field(default=None, repr=False)
     log_level: str = "INFO"
-    # json: one JSON object per line (every logger, uvicorn's too); text: the same fields for a terminal.
-    log_format: str = "json"
+    # json: one JSON object per line (every logger, uvicorn's too); text: the same fields for a terminal; auto
+    # (unset): text when the log goes to a terminal, json otherwise (service/logs.py decides).
+    log_format: str = "auto"
     # When set, GET /metrics needs `Authorization: Bearer <this>`; unset, it is open like /healthz.
     metrics_token: Secret | None = field(default=None, repr=False)
     auto_migrate: bool = True
@@ -140,7 +141,8 @@ class Settings:
             redis_url=env.get("REDIS_URL") or None,
             operator_key=Secret(op) if op else None,
             log_level=(env.get("RULEKEEPER_LOG_LEVEL") or "INFO").upper(),
-            log_format=_one_of(env, "RULEKEEPER_LOG_FORMAT", ("json", "text"), cls.log_format),
+            log_format=(_one_of(env, "RULEKEEPER_LOG_FORMAT", ("json", "text"), "json")
+                        if env.get("RULEKEEPER_LOG_FORMAT") else cls.log_format),
             metrics_token=Secret(env["RULEKEEPER_METRICS_TOKEN"]) if env.get("RULEKEEPER_METRICS_TOKEN") else None,
             auto_migrate=(env.get("RULEKEEPER_AUTO_MIGRATE", "true").lower() not in {"0", "false", "no"}),
             table_idle_ttl=float(env.get("RULEKEEPER_TABLE_IDLE_TTL_SECONDS") or cls.table_idle_ttl),

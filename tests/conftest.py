@@ -29,6 +29,8 @@ NO_RATE_LIMITS = {"rate_per_token": None, "rate_per_address": None, "rate_auth_f
                   # Imports are off by default; the suite's deployment lets anyone import, and
                   # tests/api/test_import_trust.py checks the default on its own.
                   "import_policy": "anyone"}
+# PostgreSQL does not start without the key that seals webhook secrets (service/game/sealkey.py).
+SECRETS_KEY = "the test suite's key for sealing webhook secrets"
 
 async def _pg(sql: str) -> None:
     engine = create_async_engine(postgres_url(), isolation_level="AUTOCOMMIT", connect_args={"timeout": 3})
@@ -68,7 +70,7 @@ def settings(request, tmp_path) -> Settings:
     if request.param == "embedded":
         return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", **NO_RATE_LIMITS)
     return Settings(database_url=request.getfixturevalue("postgres_database"),
-                    redis_url=request.getfixturevalue("redis_server"), **NO_RATE_LIMITS)
+                    redis_url=request.getfixturevalue("redis_server"), webhooks_secrets_key=SECRETS_KEY, **NO_RATE_LIMITS)
 
 
 @pytest.fixture

@@ -61,11 +61,11 @@ def check_awaiting(system, state: dict[str, Any]) -> None:
         assert entry["who"] in ("gm", "character"), entry
         assert (entry["who"] == "gm") == (entry["character_id"] is None), entry
         assert entry["may"] and set(entry["may"]) <= set(system.action_types), entry
+    check_one_entry_per_party(state)
 
 
 def check_one_entry_per_party(state: dict[str, Any]) -> None:
-    """Danger Pool, Iskra and Action Deck merge a party's waits into one entry (Step Dice lists an advancement
-    beside a turn, so it is not checked there)."""
+    """Every system merges a party's waits into one entry (service.rules.awaiting.merged)."""
     parties = [(e["who"], e["character_id"]) for e in state["table"]["awaiting"]]
     assert len(parties) == len(set(parties)), "one entry per party"
 

@@ -33,7 +33,7 @@ class Service:
         self._logfile = log
 
     def ready(self) -> "Service":
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60   # two processes starting at once on a busy machine
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 break

@@ -160,7 +160,9 @@ class Service:
         self.port = free_port()
         self.env = {**os.environ, "DATABASE_URL": database_url, "RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK": "true",
                     "RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS": "0.1", "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS": "1",
-                    "RULEKEEPER_LOG_LEVEL": "WARNING", **settings}
+                    "RULEKEEPER_LOG_LEVEL": "WARNING",
+                    # Replicas on one PostgreSQL share the key that seals webhook secrets (required there).
+                    "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets", **settings}
         self.env.pop("REDIS_URL", None)
         self.proc: subprocess.Popen | None = None
 

@@ -3,16 +3,17 @@ service/metrics.py."""
 from __future__ import annotations
 
 import hmac
+import os
 import time
 
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Match
 
 from service.game.errors import GameError
 from service.i18n.message import _
-from service.metrics import REQUEST_SECONDS, REQUESTS
+from service.metrics import MULTIPROC_ENV, REQUEST_SECONDS, REQUESTS
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 UNMATCHED = "unmatched"
@@ -59,6 +60,16 @@ class HttpMetrics:
             REQUESTS.labels(method, route, str(status["code"])).inc()
 
 
+def _registry() -> CollectorRegistry:
+    """This process's metrics; with several worker processes (PROMETHEUS_MULTIPROC_DIR, set up by `rulekeeper
+    serve --workers N`), every worker's, so one scrape is the whole server whichever worker answers it."""
+    if not os.environ.get(MULTIPROC_ENV):
+        return REGISTRY
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)
+    return registry
+
+
 def endpoint(token: str | None):
     """GET /metrics; with a token configured, only for `Authorization: Bearer <token>`."""
     expected = f"Bearer {token}".encode() if token else None
@@ -69,6 +80,6 @@ def endpoint(token: str | None):
             if not hmac.compare_digest(given, expected):
                 raise GameError(401, "metrics_token_required", _("this deployment requires its metrics token "
                                                                  "(RULEKEEPER_METRICS_TOKEN) to read metrics"))
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(_registry()), media_type=CONTENT_TYPE_LATEST)
 
     return metrics

@@ -1,10 +1,15 @@
-"""The range every part of an expression can take, so a division that could fail is refused before any die.
+"""The range every part of an expression can take, so a division that could fail, or a number too large to
+log and send, is refused before any die.
 
 A roll must not fail because of a face it threw: the failure would tell the caller that face, and a player
 could probe the dice with expressions like `1/((1d20-1)//10)` (an error exactly when the d20 shows 1-10).
 So a divisor (of `/`, `//` or `%`) whose range includes 0 is refused from the text alone, whatever the
 dice would show. Ranges are conservative intervals: a divisor that can never be zero but whose interval
 includes 0 (`1d6 - 1d6 + 1d6`, really 1..11 but -4..11 here) is refused too; say it another way.
+
+The same ranges bound every number in the result tree: a part that can reach past the budget's `max_number`
+(a 200-digit literal, or products of large ones) is refused, so what is rolled is always written to the log
+and read back by every client exactly.
 
 Explosions and rerolls can still stop a roll past the dice budget; the application logs those dice.
 """
@@ -16,7 +21,7 @@ from fractions import Fraction
 from d20 import diceast as ast
 
 from service.dice import rolled as r
-from service.dice.budget import Budget, invalid
+from service.dice.budget import Budget, invalid, too_large
 from service.i18n.message import _
 
 Interval = tuple[Fraction, Fraction]
@@ -27,7 +32,8 @@ _DROPPING = ("k", "p")
 
 
 def check_divisions(tree: ast.Node, budget: Budget) -> Interval:
-    """The interval of `tree`; raises expression_invalid for a divisor that may be zero or an unknown node."""
+    """The interval of `tree`; raises expression_invalid for a divisor that may be zero or an unknown node,
+    expression_too_large for a part that may reach past the budget's largest number."""
     return _Bounds(budget).of(tree)
 
 
@@ -36,6 +42,14 @@ class _Bounds:
         self._budget = budget
 
     def of(self, node: ast.Node) -> Interval:
+        lo, hi = self._of(node)
+        limit = self._budget.max_number
+        if lo < -limit or hi > limit:
+            raise too_large(_("{node}: a number in a dice expression, or anything it adds up to, may be at most "
+                              "{limit} either side of zero", node=_short(node), limit=limit))
+        return lo, hi
+
+    def _of(self, node: ast.Node) -> Interval:
         if isinstance(node, ast.Expression):
             return self.of(node.roll)
         if isinstance(node, ast.AnnotatedNumber | ast.Parenthetical):
@@ -127,6 +141,11 @@ def _comparison(op: str, a: Interval, b: Interval) -> Interval:
     if never:
         return Fraction(0), Fraction(0)
     return Fraction(0), Fraction(1)
+
+
+def _short(node: ast.Node) -> str:
+    text = str(node)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def _text(value: Fraction) -> str:

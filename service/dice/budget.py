@@ -23,6 +23,9 @@ class Budget:
     max_sides: int = 1000  # faces on one die
     max_dice_per_term: int = 100  # N in one NdX
     max_dice: int = 100  # dice thrown by the whole expression, explosions and rerolls included
+    # Any number the expression writes or reaches, either side of zero: the largest integer every JSON client
+    # reads exactly (a JavaScript number), and well inside the 64 bits the log's JSON encoder writes.
+    max_number: int = 2**53 - 1
 
 
 DEFAULT_BUDGET = Budget()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from service.dice.types import DiceError, DiceMode, DieRoll, DieVisibility
-from service.i18n.message import _
+from service.i18n.message import _, _n
 
 
 class TableDice:
@@ -25,10 +25,9 @@ class TableDice:
         if self._next >= len(self._faces):
             raise DiceError(
                 "dice_required",
-                _("this move needs a d{sides} ({purpose}); only 1 table die was given", sides=sides,
-                  purpose=purpose or "roll") if len(self._faces) == 1 else
-                _("this move needs a d{sides} ({purpose}); only {count} table dice were given", sides=sides,
-                  purpose=purpose or "roll", count=len(self._faces)),
+                _n("this move needs a d{sides} ({purpose}); only {count} table die was given",
+                   "this move needs a d{sides} ({purpose}); only {count} table dice were given", len(self._faces),
+                   sides=sides, purpose=purpose or "roll", count=len(self._faces)),
                 f"{self._field}[{self._next}]",
             )
         face = self._faces[self._next]

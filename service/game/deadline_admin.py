@@ -126,6 +126,7 @@ async def extend(svc: Services, campaign_id: str, deadline_id: str, token: str |
             raise GameError(409, "deadline_expired", _("this deadline has already run out; the wait is the GM's "
                                                        "now"),
                             field="deadline_id")
+        row.warned_at = None    # a new limit: warned again before it
         if row.status == "paused":
             row.remaining += body.seconds
         else:

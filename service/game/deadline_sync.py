@@ -45,10 +45,14 @@ def timed_waits(system_id: str, table: dict[str, Any], settings: ds.TurnDeadline
 
 
 def start(row: TurnDeadline, seconds: float, warning: int, now: float) -> None:
-    """Run the clock for `seconds` more from now."""
+    """Run the clock for `seconds` more from now. Its warning goes out once per deadline: `warning` seconds
+    before the end when the limit is longer than that, at once when less is left and it has not gone out yet
+    (a pause caught it between its time and the next scan), never again once it has, however often the GM
+    pauses and resumes (`extend` clears `warned_at`: the new limit gets its warning)."""
     row.status, row.remaining = "running", None
     row.due_at = now + seconds
-    row.warn_at = row.due_at - warning if warning and warning < seconds else None
+    due = bool(warning) and warning < row.seconds and row.warned_at is None
+    row.warn_at = max(now, row.due_at - warning) if due else None
 
 
 def described(row: TurnDeadline) -> dict[str, Any]:

@@ -12,8 +12,9 @@ import logging
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, func, or_, select
 
+from service import metrics
 from service.game import deadline_settings as ds
 from service.game import deadline_sync as sync
 from service.game import events as log
@@ -109,10 +110,14 @@ class DeadlineWorker:
         # A read first: when nothing is due, no write transaction (SQLite's one writer stays free).
         async with self.svc.read() as s:
             ids = list(await s.scalars(select(TurnDeadline.campaign_id).where(*_due(now)).distinct()))
+            overdue = (await s.execute(select(func.min(TurnDeadline.due_at), func.min(TurnDeadline.warn_at))
+                                       .where(TurnDeadline.status == "running"))).one()
+        metrics.DEADLINE_LAG.set(max([0.0] + [now - at for at in overdue if at is not None]))
         done = 0
         for campaign_id in ids:
             try:
-                done += await self._visit(campaign_id, now)
+                with log.acting_as(log.CLOCK):
+                    done += await self._visit(campaign_id, now)
             except Exception as exc:      # rolled back (a database away, a bug): the next scan retries; the
                 log_.warning("turn deadlines of campaign %s not handled: %s", campaign_id, exc)   # others go on
         return done
@@ -149,7 +154,7 @@ class DeadlineWorker:
     def _warn(self, s, campaign: Campaign, rows: list[TurnDeadline], now: float) -> None:
         events = []
         for row in rows:
-            row.warn_at = None
+            row.warn_at, row.warned_at = None, now
             events.append(Event("deadline_warning", {**sync.described(row),
                                                      "seconds_left": round(max(0.0, row.due_at - now), 3)}))
         log.append(s, campaign, events, sync.CLOCK_ACTOR)

@@ -23,11 +23,13 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 import httpx
 from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
+from service import metrics
 from service.game import egress, outbox, signing
 from service.game import events as log
 from service.game.context import Services
@@ -197,6 +199,11 @@ class Worker:
         async with self.svc.read() as s:
             next_at = await s.scalar(select(func.min(due_at)).select_from(d).join(w, w.id == d.webhook_id)
                                    .where(*waiting))
+            # A paused endpoint's deliveries wait on purpose: they are not a queue falling behind.
+            depth, oldest = (await s.execute(select(func.count(), func.min(d.created_at)).join(w, w.id == d.webhook_id)
+                                             .where(d.status == "pending", w.status == "active"))).one()
+        metrics.WEBHOOK_QUEUE.set(depth)
+        metrics.WEBHOOK_OLDEST_PENDING.set(_age(oldest))
         if next_at is None or next_at > now:
             return [], next_at
         busy: dict[str, int] = {}
@@ -313,13 +320,16 @@ class Worker:
                 return
             if error is None:
                 d.status, d.delivered_at = "delivered", now
+                metrics.WEBHOOK_DELIVERIES.labels("delivered").inc()
                 return
             d.attempts += 1
             if d.attempts >= self.svc.settings.webhooks_max_attempts:
                 d.status = "failed"
+                metrics.WEBHOOK_DELIVERIES.labels("failed").inc()
                 log_.info("webhook delivery %s failed after %d attempts: %s", job.id, d.attempts, error)
             else:
                 d.next_attempt_at = now + backoff(d.attempts, self.svc.settings.webhooks_backoff_seconds)
+                metrics.WEBHOOK_DELIVERIES.labels("retrying").inc()
 
     async def _timed_out(self, s, w: Webhook, now: float, error: str) -> None:
         """Back the whole endpoint off (its later deliveries wait too); at the limit, disable it and tell the GM.
@@ -349,3 +359,11 @@ class Worker:
                                             or_(d.last_attempt_at < cutoff, d.last_attempt_at.is_(None)),
                                             d.next_attempt_at < cutoff)
                             .execution_options(synchronize_session=False))
+
+
+def _age(created: datetime | None) -> float:
+    if created is None:
+        return 0.0
+    if created.tzinfo is None:      # SQLite hands it back without its zone; it was stored in UTC
+        created = created.replace(tzinfo=timezone.utc)
+    return max(0.0, (datetime.now(timezone.utc) - created).total_seconds())

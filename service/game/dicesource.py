@@ -21,7 +21,7 @@ from service.game import events as log
 from service.game import movewrite
 from service.game.errors import GameError, invalid
 from service.game.auth import Principal
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.base import Event
 from service.store.records.models import Campaign, DiceSession
 
@@ -56,10 +56,9 @@ def drawn(dice: DiceSource) -> list[DieRoll]:
 def finish(dice: DiceSource, ds: DiceSession | None, *, purpose: str) -> list[Event]:
     """After a command: reject unused table dice, advance the verifiable counter, log every die."""
     if isinstance(dice, TableDice) and dice.unused:
-        detail = (_("1 table die was given but this move did not roll it; send exactly the dice it rolls")
-                  if dice.unused == 1 else
-                  _("{unused} table dice were given but this move did not roll them; send exactly the dice it rolls",
-                    unused=dice.unused))
+        detail = _n("{unused} table die was given but this move did not roll it; send exactly the dice it rolls",
+                    "{unused} table dice were given but this move did not roll them; send exactly the dice it rolls",
+                    dice.unused, unused=dice.unused)
         raise invalid("dice_unused", detail, "dice")
     if ds is not None:
         ds.counter = dice.next_counter  # type: ignore[attr-defined]

@@ -1,6 +1,9 @@
 """The campaign's event log: appended inside the writer's transaction, read per role."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import Any
 
@@ -29,6 +32,24 @@ async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign |
 _APPENDED = "rulekeeper.events_appended"
 
 
+# The actor the log names when the service itself acts: the deadline worker's events, and the moves it makes when
+# a deadline runs out, need the GM's authority in the rules but are the clock's, and a client must be able to
+# tell them from the GM's (`actor.role` "clock"). A context, not a parameter, because the same application code
+# (play, dice refusals) writes a client's move and the clock's.
+_acting_as: ContextVar[str | None] = ContextVar("rulekeeper_acting_as", default=None)
+CLOCK = "clock"
+
+
+@contextmanager
+def acting_as(role: str) -> Iterator[None]:
+    """Events appended inside are logged as `role`'s, with no player."""
+    token = _acting_as.set(role)
+    try:
+        yield
+    finally:
+        _acting_as.reset(token)
+
+
 # What a writer that inserts the rows itself (service/game/movewrite.py) takes from each record.
 EVENT_COLUMNS = ("campaign_id", "seq", "type", "data", "redacted", "visibility", "actor_role", "actor_player_id",
                  "request_id", "created_at")
@@ -42,12 +63,14 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
         session.info.setdefault(_APPENDED, {})[campaign.id] = campaign.last_seq + len(events)
     records = []
     now = utcnow()
+    acting = _acting_as.get()
+    role, player_id = (acting, None) if acting is not None else (actor.role, actor.player_id)
     for ev in events:
         campaign.last_seq += 1
         rec = EventRecord(
             campaign_id=campaign.id, seq=campaign.last_seq, type=ev.type, data=ev.data,
-            redacted=ev.redacted, visibility=ev.visibility, actor_role=actor.role,
-            actor_player_id=actor.player_id, request_id=requestid.current.get(), created_at=now,
+            redacted=ev.redacted, visibility=ev.visibility, actor_role=role,
+            actor_player_id=player_id, request_id=requestid.current.get(), created_at=now,
         )
         if add:
             session.add(rec)

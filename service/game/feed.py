@@ -4,12 +4,14 @@ sweep (one query per process every few seconds) covers a notification that was l
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from service import metrics
 from service.game import events as log
 from service.game.auth import Principal, authenticate
 from service.game.context import Services
@@ -31,7 +33,7 @@ async def follow(svc: Services, campaign_id: str, token: str | None, after: int)
     repeats nothing."""
     cursor = after
     # Watch before the first read: an event committed between that read and the first wait still rings.
-    with svc.notifier.watch(campaign_id) as waiter:
+    with svc.notifier.watch(campaign_id) as waiter, _open_subscription():
         principal = await _who(svc, campaign_id, token)
         while True:
             page = log.page(await _rows_after(svc, campaign_id, cursor), principal, cursor, PAGE)
@@ -81,3 +83,12 @@ def _finished(key: tuple[AsyncEngine, str, int], read: asyncio.Future) -> None:
 async def _read(svc: Services, campaign_id: str, cursor: int) -> list[EventRecord]:
     async with svc.read() as s:
         return await log.rows_after(s, campaign_id, cursor, PAGE)
+
+
+@contextlib.contextmanager
+def _open_subscription() -> Iterator[None]:
+    metrics.SUBSCRIBERS.inc()
+    try:
+        yield
+    finally:
+        metrics.SUBSCRIBERS.dec()

@@ -16,7 +16,7 @@ from service.game.auth import authenticate, require_gm
 from service.game.campaigns import campaign_view
 from service.game.context import Services
 from service.game.errors import GameError, conflict, invalid, not_found
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.base import Event
 from service.rules.registry import SYSTEMS
 from service.store.records.models import Campaign, Character, MoveRecord
@@ -34,7 +34,8 @@ async def _undo_target(s, campaign: Campaign, count: int) -> tuple[int, list[int
         while at in moves and moves[at].kind == "undo":
             at = moves[at].body["target"]
         if at == 0:
-            raise conflict("nothing_to_undo", _("only {count} move(s) can be undone", count=len(undone)), "count")
+            raise conflict("nothing_to_undo", _n("only {count} move can be undone", "only {count} moves can be undone",
+                                                              len(undone), count=len(undone)), "count")
         if moves[at].kind != "action":
             raise conflict("undo_past_character", _("undo goes back over rule moves only; a character was "
                                                     "created at version {at}",

@@ -6,6 +6,8 @@ text without a compile step; fuzzy entries are ignored, as gettext would.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from gettext import c2py
 from importlib import resources
 
 from babel.messages.pofile import read_po
@@ -32,3 +34,25 @@ def translations(language: str) -> dict[str, str]:
 
 def gettext(language: str, msgid: str) -> str:
     return translations(language).get(msgid, msgid)
+
+
+@functools.cache
+def _plurals(language: str) -> tuple[Callable[[int], int], dict[str, tuple[str, ...]]]:
+    """The language's plural rule (from its catalogue's Plural-Forms, which Babel writes from CLDR) and its
+    plural entries: singular msgid -> every form."""
+    if language not in SUPPORTED or not po_path(language).is_file():
+        return (lambda n: int(n != 1)), {}
+    with po_path(language).open("rb") as fh:
+        catalog = read_po(fh, locale=language, domain=DOMAIN)
+    entries = {m.id[0]: tuple(m.string) for m in catalog
+               if isinstance(m.id, (tuple, list)) and not m.fuzzy and all(m.string)}
+    return c2py(catalog.plural_expr), entries
+
+
+def ngettext(language: str, singular: str, plural: str, n: int) -> str:
+    """The form of a plural entry for `n` in `language`; English's own forms when it has no translation."""
+    rule, entries = _plurals(language)
+    forms = entries.get(singular)
+    if not forms:
+        return singular if n == 1 else plural
+    return forms[min(rule(n), len(forms) - 1)]

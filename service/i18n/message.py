@@ -46,6 +46,37 @@ def _(msgid: str, /, **params: Any) -> Message:
     return Message(msgid, **params)
 
 
+class PluralMessage(Message):
+    """A message that names a count: gettext's singular and plural, and the count that chooses the form (Polish
+    and Russian have three: 1 kość, 2 kości, 5 kości; 1 кость, 2 кости, 5 костей). `msgid` is the singular."""
+
+    __slots__ = ("plural", "n")
+    plural: str
+    n: int
+
+    def __new__(cls, singular: str, plural: str, n: int, /, **params: Any) -> "PluralMessage":
+        english = singular if n == 1 else plural
+        self = str.__new__(cls, english.format(**params) if params else english)
+        self.msgid, self.plural, self.n, self.params = singular, plural, n, params
+        return self
+
+    def __reduce__(self):
+        return (_rebuild_plural, (self.msgid, self.plural, self.n, self.params))
+
+    def __repr__(self) -> str:
+        return f"PluralMessage({self.msgid!r}, {self.plural!r}, {self.n!r}, {self.params!r})"
+
+
+def _rebuild_plural(singular: str, plural: str, n: int, params: dict[str, Any]) -> PluralMessage:
+    return PluralMessage(singular, plural, n, **params)
+
+
+def _n(singular: str, plural: str, n: int, /, **params: Any) -> PluralMessage:
+    """Mark a message that names a count (`pybabel extract -k _n:1,2`): the form is chosen by `n` in the
+    caller's language, e.g. `_n("{count} die", "{count} dice", count, count=count)`."""
+    return PluralMessage(singular, plural, n, **params)
+
+
 def N_(msgid: str) -> str:
     """Mark a template for extraction without formatting it now: event descriptions and rule terms, whose
     values come later (`pybabel extract -k N_`)."""

@@ -5,9 +5,9 @@ import logging
 from typing import Any
 
 from service.i18n import DEFAULT
-from service.i18n.catalogue import gettext
+from service.i18n.catalogue import gettext, ngettext
 from service.i18n.context import language
-from service.i18n.message import Message
+from service.i18n.message import Message, PluralMessage
 
 log = logging.getLogger("rulekeeper.i18n")
 
@@ -21,6 +21,8 @@ def render(value: Any, lang: str | None = None) -> str:
         return str(value)
     if isinstance(value, Message):
         params = {k: render(v, lang) if isinstance(v, Message) else v for k, v in value.params.items()}
+        if isinstance(value, PluralMessage):
+            return fill(ngettext(lang, value.msgid, value.plural, value.n), value.msgid, params, lang)
         return fill(gettext(lang, value.msgid), value.msgid, params, lang)
     text = str(value)
     return gettext(lang, text) if lang != DEFAULT else text

@@ -320,7 +320,7 @@ async def test_an_unreachable_records_database_is_a_503_with_retry_after():
     from service.settings import Settings
 
     settings = Settings(database_url=f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/none",
-                        auto_migrate=False)
+                        auto_migrate=False, webhooks_secrets_key="a key for sealing webhook secrets")
     application, c = await _app_client(settings)
     async with application.router.lifespan_context(application), c:
         r = await c.get("/v1/campaigns/00000000-0000-0000-0000-000000000000/state", headers=bearer("rk_x"))
@@ -336,7 +336,8 @@ async def test_an_unreachable_records_database_is_a_503_with_retry_after():
 async def test_play_goes_on_from_the_records_database_while_redis_is_down(postgres_database):
     from service.settings import Settings
 
-    settings = Settings(database_url=postgres_database, redis_url=f"redis://127.0.0.1:{_closed_port()}/0")
+    settings = Settings(database_url=postgres_database, redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
+                        webhooks_secrets_key="a key for sealing webhook secrets")
     application, c = await _app_client(settings)
     async with application.router.lifespan_context(application), c:
         t = await new_table(c, dice_mode="server")

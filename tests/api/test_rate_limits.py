@@ -101,7 +101,7 @@ async def test_a_missing_token_is_not_a_failed_authentication(settings):
 
 
 async def test_replicas_share_one_budget_through_redis(postgres_database, redis_server):
-    settings = Settings(database_url=postgres_database, redis_url=redis_server, **{**OFF, "rate_per_token": Rate(0.2, 2)})
+    settings = Settings(database_url=postgres_database, redis_url=redis_server, webhooks_secrets_key="a key for sealing webhook secrets", **{**OFF, "rate_per_token": Rate(0.2, 2)})
     address = new_address()
     async with serve(settings, address) as one, serve(settings, address) as two:
         cid, gm = await campaign(one)

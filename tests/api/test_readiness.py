@@ -44,7 +44,8 @@ async def empty_postgres():
 async def serving(database_url: str, redis_url: str | None = None):
     from service.app import create_app
 
-    app = create_app(Settings(database_url=database_url, redis_url=redis_url, auto_migrate=False, **OFF))
+    app = create_app(Settings(database_url=database_url, redis_url=redis_url, auto_migrate=False,
+                              webhooks_secrets_key="a key for sealing webhook secrets", **OFF))
     async with app.router.lifespan_context(app):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             yield c

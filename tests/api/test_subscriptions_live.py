@@ -1,6 +1,7 @@
 """GraphQL subscriptions as a client meets them: a service started the README's way (`rulekeeper serve`, a
 real uvicorn on a real port), a real WebSocket client, moves made over REST. And two service processes on
-PostgreSQL + Redis, where a move made through one reaches a subscriber of the other."""
+PostgreSQL + Redis, and on PostgreSQL alone (LISTEN/NOTIFY), where a move made through one reaches a
+subscriber of the other."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -107,6 +108,7 @@ async def test_a_subscription_with_a_wrong_token_is_refused_with_the_rest_code(s
 @pytest.fixture
 def two_processes(postgres_database, redis_server, tmp_path) -> Iterator[tuple[str, str]]:
     env = {"DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
+           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
            "REDIS_URL": redis_server}
     # Started together: B waits for nothing at start, and is used only once A has migrated the database.
     a = Service(env, tmp_path / "a.log")
@@ -132,4 +134,36 @@ async def test_a_move_made_through_one_process_reaches_a_subscriber_of_another(t
             for i in range(3):
                 seq = await note(http_a, cid, gm, f"made on A {i}")
                 got = await sub_on_b.until(seq, timeout=DELIVERY_SECONDS)
+                assert [e["data"]["text"] for e in got] == [f"made on A {i}"]
+
+
+@pytest.fixture
+def two_processes_without_redis(postgres_database, tmp_path) -> Iterator[tuple[str, str]]:
+    env = {"DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
+           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets", "REDIS_URL": ""}
+    a = Service(env, tmp_path / "a.log")
+    b = Service({**env, "RULEKEEPER_AUTO_MIGRATE": "false"}, tmp_path / "b.log")
+    try:
+        a.ready()
+        b.ready()
+    except BaseException:
+        b.stop()
+        a.stop()
+        raise
+    yield a.url, b.url
+    b.stop()
+    a.stop()
+
+
+async def test_on_postgresql_alone_a_move_through_one_process_reaches_a_subscriber_of_another_within_a_second(
+        two_processes_without_redis):
+    """No Redis: the announcement goes through PostgreSQL's LISTEN/NOTIFY, not the 15 s sweep."""
+    a, b = two_processes_without_redis
+    async with httpx.AsyncClient(base_url=a, timeout=10) as http_a:
+        cid, gm = await new_campaign(http_a)
+        async with subscribe(b, gm, cid) as sub_on_b:
+            assert (await sub_on_b.next())["type"] == "campaign_created"
+            for i in range(3):
+                seq = await note(http_a, cid, gm, f"made on A {i}")
+                got = await sub_on_b.until(seq, timeout=1.0)
                 assert [e["data"]["text"] for e in got] == [f"made on A {i}"]

@@ -42,7 +42,7 @@ async def test_a_deadline_survives_a_restart_and_the_new_process_fires_it(settin
 @pytest.mark.backends
 async def test_two_replicas_scanning_at_once_fire_each_deadline_once(postgres_database, redis_server, monkeypatch):
     clock = install(monkeypatch)
-    settings = dataclasses.replace(Settings(database_url=postgres_database, redis_url=redis_server, rate_per_token=None,
+    settings = dataclasses.replace(Settings(database_url=postgres_database, redis_url=redis_server, webhooks_secrets_key="a key for sealing webhook secrets", rate_per_token=None,
                                             rate_per_address=None, rate_auth_failures=None),
                                    deadline_scan_seconds=3600.0)
     async with running(settings) as (one, client), running(settings) as (two, _):

@@ -151,3 +151,52 @@ async def test_graphql_campaign_created_with_deadlines(app, client):
     body = r.json()["data"]["createCampaign"]
     r = await client.get(f"/v1/campaigns/{body['campaign']['id']}/deadlines", headers=bearer(body["gmToken"]))
     assert r.json()["settings"]["turn_seconds"] == 60
+
+
+async def test_a_warning_already_sent_is_not_sent_again_after_pause_and_resume(app, client, monkeypatch):
+    """Once per deadline: the warning went out at 50 s; paused at 55 s and resumed, the same deadline expires at
+    60 s of play without a second warning."""
+    clock = install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60, "warning_seconds": 10})
+    clock.advance(51)
+    assert await scan(app, t) == 1                                    # the warning
+    clock.advance(4)
+    assert (await client.post(f"{t.base}/deadlines/pause", headers=bearer(t.gm))).status_code == 200
+    clock.advance(300)
+    assert (await client.post(f"{t.base}/deadlines/resume", headers=bearer(t.gm))).status_code == 200
+    assert await scan(app, t) == 0                                    # 5 s left, inside the warning's 10: none
+    clock.advance(6)
+    assert await scan(app, t) == 1                                    # the expiry
+    evs = await events(t, token=token)
+    assert len(of_type(evs, "deadline_warning")) == 1 and len(of_type(evs, "deadline_expired")) == 1
+
+
+async def test_a_deadline_paused_before_its_warning_is_warned_after_resume(app, client, monkeypatch):
+    clock = install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60, "warning_seconds": 10})
+    clock.advance(20)
+    assert (await client.post(f"{t.base}/deadlines/pause", headers=bearer(t.gm))).status_code == 200
+    assert (await client.post(f"{t.base}/deadlines/resume", headers=bearer(t.gm))).status_code == 200
+    clock.advance(31)
+    assert await scan(app, t) == 1
+    assert len(of_type(await events(t, token=token), "deadline_warning")) == 1
+
+
+async def test_a_warning_a_pause_caught_before_the_scan_goes_out_once_after_resume(app, client, monkeypatch):
+    """Paused after the warning's time but before the scan sent it: resumed, it goes out at once (not never), and
+    only once."""
+    clock = install(monkeypatch)
+    t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60, "warning_seconds": 10})
+    clock.advance(50.5)
+    assert (await client.post(f"{t.base}/deadlines/pause", headers=bearer(t.gm))).status_code == 200
+    assert (await client.post(f"{t.base}/deadlines/resume", headers=bearer(t.gm))).status_code == 200
+    assert await scan(app, t) == 1
+    (warning,) = of_type(await events(t, token=token), "deadline_warning")
+    assert warning["data"]["seconds_left"] == 9.5
+    clock.advance(5)
+    assert (await client.post(f"{t.base}/deadlines/pause", headers=bearer(t.gm))).status_code == 200
+    assert (await client.post(f"{t.base}/deadlines/resume", headers=bearer(t.gm))).status_code == 200
+    assert await scan(app, t) == 0
+    clock.advance(5)
+    assert await scan(app, t) == 1                                    # the expiry
+    assert len(of_type(await events(t, token=token), "deadline_warning")) == 1

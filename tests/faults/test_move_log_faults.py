@@ -135,6 +135,7 @@ def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postg
     redis = RedisProcess(tmp_path, persistent)
     redis.start()
     env = {**os.environ, "DATABASE_URL": postgres_database, "REDIS_URL": redis.url,
+           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
            "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS": "2", "RULEKEEPER_LOG_LEVEL": "WARNING",
            # Six clients on three GM tokens from one address, far faster than a table plays.
            "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off", "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off"}

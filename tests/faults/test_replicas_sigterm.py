@@ -69,6 +69,7 @@ async def play_one(replicas: list[ServiceProcess], first: int, campaign: dict, l
 def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postgres_database, redis_server,
                                                                           tmp_path):
     env = {**os.environ, "DATABASE_URL": postgres_database, "REDIS_URL": redis_server,
+           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
            "RULEKEEPER_AUTO_MIGRATE": "false", "RULEKEEPER_LOG_LEVEL": "INFO", "RULEKEEPER_LOG_FORMAT": "json",
            "RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS": "20",
            # Nine clients on three GM tokens from one address, far faster than a table plays.

@@ -1,6 +1,7 @@
-"""The catalogues keep up with the code: every message the code marks (`_`, `N_`) has a translation in
-English, Polish and Russian; no catalogue holds a fuzzy, stale or obsolete entry; a translation uses exactly
-its message's placeholders; every event type the code emits has a description, every action and option a term."""
+"""The catalogues keep up with the code: every message the code marks (`_`, `N_`, and `_n` for a message that
+names a count) has a translation in English, Polish and Russian, a plural one every form its language has;
+no catalogue holds a fuzzy, stale or obsolete entry; a translation uses exactly its message's placeholders;
+every event type the code emits has a description, every action and option a term."""
 from __future__ import annotations
 
 import ast
@@ -18,11 +19,20 @@ SERVICE = Path(__file__).resolve().parents[2] / "service"
 LOCALE = SERVICE / "locale"
 
 
+def _extract() -> list:
+    found = extract_from_dir(str(SERVICE), method_map=[("**.py", "python")],
+                             keywords={"_": None, "N_": None, "_n": (1, 2)}, comment_tags=(), strip_comment_tags=True)
+    return [message for _file, _line, message, _comments, _context in found]
+
+
 @pytest.fixture(scope="module")
 def extracted() -> set[str]:
-    found = extract_from_dir(str(SERVICE), method_map=[("**.py", "python")], keywords={"_": None, "N_": None},
-                             comment_tags=(), strip_comment_tags=True)
-    return {message for _file, _line, message, _comments, _context in found if isinstance(message, str)}
+    return {message for message in _extract() if isinstance(message, str)}
+
+
+@pytest.fixture(scope="module")
+def extracted_plurals() -> set[tuple[str, str]]:
+    return {tuple(message) for message in _extract() if isinstance(message, tuple)}
 
 
 def catalogue(language: str):
@@ -45,11 +55,31 @@ def test_every_message_has_a_translation(extracted, language):
     assert not missing, f"{len(missing)} messages without a {language} translation, e.g. {missing[:5]}"
 
 
+def test_the_code_marks_messages_that_name_a_count(extracted_plurals):
+    assert len(extracted_plurals) >= 2
+
+
 @pytest.mark.parametrize("language", SUPPORTED)
-def test_no_catalogue_holds_a_stale_fuzzy_or_obsolete_entry(extracted, language):
+def test_every_plural_message_has_every_form_of_its_language(extracted_plurals, language):
+    """Polish and Russian have three forms (1 kość, 2 kości, 5 kości), English two; none may be empty, and each
+    form uses only the placeholders of its message."""
     cat = catalogue(language)
-    fuzzy = sorted(m.id for m in cat if m.id and m.fuzzy)
-    stale = sorted(m.id for m in cat if m.id and m.id not in extracted)
+    forms = {tuple(m.id): tuple(m.string) for m in cat if isinstance(m.id, tuple | list) and not m.fuzzy}
+    assert cat.num_plurals == {"en": 2, "pl": 3, "ru": 3}[language]
+    for message in extracted_plurals:
+        got = forms.get(message)
+        assert got is not None, f"{message[0]!r} has no {language} plural entry"
+        assert len(got) == cat.num_plurals and all(got), f"{message[0]!r}: {language} forms {got}"
+        allowed = placeholders(message[0]) | placeholders(message[1])
+        assert all(placeholders(form) <= allowed for form in got), (message, got)
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_no_catalogue_holds_a_stale_fuzzy_or_obsolete_entry(extracted, extracted_plurals, language):
+    cat = catalogue(language)
+    fuzzy = sorted(str(m.id) for m in cat if m.id and m.fuzzy)
+    stale = sorted(str(m.id) for m in cat if m.id and (tuple(m.id) not in extracted_plurals
+                                                       if isinstance(m.id, tuple | list) else m.id not in extracted))
     assert not fuzzy, f"fuzzy {language} entries: {fuzzy[:5]}"
     assert not stale, f"{language} entries no code uses: {stale[:5]}"
     assert not cat.obsolete, f"obsolete {language} entries: {list(cat.obsolete)[:5]}"
@@ -58,7 +88,7 @@ def test_no_catalogue_holds_a_stale_fuzzy_or_obsolete_entry(extracted, language)
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_a_translation_keeps_its_placeholders(language):
     wrong = [(m.id, m.string) for m in catalogue(language)
-             if m.id and m.string and placeholders(m.id) != placeholders(m.string)]
+             if m.id and isinstance(m.id, str) and m.string and placeholders(m.id) != placeholders(m.string)]
     assert not wrong, f"{language} translations with other placeholders than their message: {wrong[:3]}"
 
 

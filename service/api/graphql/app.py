@@ -21,6 +21,7 @@ from service.game.errors import GameError
 from service.game.tokens import hash_token
 from service.i18n import SUPPORTED
 from service.i18n import context as i18n_context
+from service.i18n import validation
 from service.i18n.message import _
 from service.i18n.render import render
 from service.settings import Settings
@@ -79,13 +80,32 @@ def _well_formed(message) -> bool:
     return True
 
 
+class _TranslatedClose:
+    """The socket as the protocol handler sees it, closing with its reason in the caller's language."""
+
+    def __init__(self, websocket) -> None:
+        self._websocket = websocket
+
+    def __getattr__(self, name: str):
+        return getattr(self._websocket, name)
+
+    async def close(self, code: int, reason: str | None = None) -> None:
+        if reason:
+            reason = validation.fit_close_reason(render(validation.close_reason(reason)))
+        await self._websocket.close(code=code, reason=reason)
+
+
 class LimitedTransportWS(BaseGraphQLTransportWSHandler):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.websocket = _TranslatedClose(self.websocket)
+
     async def handle_message(self, message) -> None:
         # strawberry trusts the shape (indexes, hashes, measures it): a wrong one killed the socket with a TypeError.
         if not _well_formed(message):
-            # A close reason may hold 123 bytes.
-            await self.handle_invalid_message("malformed message: an object with a string type (and id, and a "
-                                              "payload with a string query)")
+            # A close reason may hold 123 bytes (cut to fit, in any language).
+            await self.handle_invalid_message(_("malformed message: an object with a string type (and id, and a "
+                                                "payload with a string query)"))
             return
         await super().handle_message(message)
 
@@ -93,9 +113,11 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
         try:
             await super().handle_connection_init(message)
         except TooManySockets:
-            await self.websocket.close(code=4429, reason=f"at most {self.view.sockets.limit} sockets per token")
+            await self.websocket.close(code=4429, reason=_("at most {limit} sockets per token",
+                                                           limit=self.view.sockets.limit))
         except UnknownLanguage:
-            await self.websocket.close(code=4400, reason=f"language is one of {', '.join(SUPPORTED)}")
+            await self.websocket.close(code=4400, reason=_("language is one of {languages}",
+                                                           languages=", ".join(SUPPORTED)))
 
     async def handle_subscribe(self, message) -> None:
         if self.connection_acknowledged and message["id"] not in self.operations:

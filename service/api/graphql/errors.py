@@ -15,12 +15,15 @@ from graphql.validation.validate import ValidationAbortedError
 from strawberry.extensions import MaskErrors, ParserCache
 
 from service.game.errors import GameError
+from service.i18n import validation
 from service.i18n.message import _
 from service.i18n.render import render
 
 log = logging.getLogger("rulekeeper.errors")
 
 INTERNAL = _("the service failed; this is a bug and has been logged")
+# Errors graphql-core words (validation rules, the parser): translated through service/i18n/validation.py.
+LIBRARY_WORDED = ("graphql_validation_failed", "graphql_parse_failed")
 
 
 def is_internal(error: GraphQLError) -> bool:
@@ -62,7 +65,13 @@ class ErrorCodes(MaskErrors):
 
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         code = _code(error)
-        return GraphQLError(render(INTERNAL if code == "internal_error" else error.message), nodes=error.nodes,
+        if code == "internal_error":
+            message = INTERNAL
+        elif code in LIBRARY_WORDED:
+            message = validation.graphql_message(error.message)
+        else:
+            message = error.message
+        return GraphQLError(render(message), nodes=error.nodes,
                             source=error.source, positions=error.positions, path=error.path, original_error=None,
                             extensions={**(error.extensions or {}), "code": code})
 

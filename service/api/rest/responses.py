@@ -102,8 +102,10 @@ class CampaignImported(CampaignCreated):
 
 
 class EventActor(BaseModel):
-    role: Literal["gm", "player"]
-    player_id: str | None
+    role: Literal["gm", "player", "clock"] = Field(
+        description="Who made it: the GM, a player, or the clock (turn deadlines: a warning, an expiry, and the "
+                    "move the rules make for an absent player when its deadline runs out).")
+    player_id: str | None = Field(description="The player, when `role` is `player`; null otherwise.")
 
 
 class LogEvent(BaseModel):

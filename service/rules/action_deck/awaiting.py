@@ -10,7 +10,7 @@ from typing import Any
 
 from service.rules.action_deck import countdown
 from service.rules.action_deck.context import Ctx
-from service.rules.awaiting import character, gm
+from service.rules.awaiting import character, gm, merged
 
 IDLE_CLOSED = ("open_session",)
 IDLE_OPEN = ("start_encounter", "award_benny", "close_session")
@@ -29,7 +29,8 @@ class _Parties:
         moves.extend(m for m in may if m not in moves)
 
     def entries(self) -> list[dict[str, Any]]:
-        return [gm(*may) if cid is None else character(cid, *may) for cid, may in self._may.items() if may]
+        # Already one entry per party; merged() is the rule every system's awaiting goes through.
+        return merged([gm(*may) if cid is None else character(cid, *may) for cid, may in self._may.items() if may])
 
 
 def _open_tests(ctx: Ctx, out: _Parties) -> None:

@@ -9,7 +9,7 @@ the undealt cards as a set and deals validate the cards the table reports.
 """
 from __future__ import annotations
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.action_deck.cards import FULL_DECK, is_card, is_joker
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -93,10 +93,12 @@ def validate_draws(ctx: Ctx, n: int, cards: list[str] | None, field: str) -> Non
                                                     "and cards"), field)
         return
     if cards is None:
-        raise violation("cards_required", _("table mode: send the {n} card(s) the table drew", n=n), field)
+        raise violation("cards_required", _n("table mode: send the {n} card the table drew",
+                                             "table mode: send the {n} cards the table drew", n, n=n), field)
     if len(cards) != n:
-        raise violation("wrong_card_count", _("{n} card(s) are dealt, {count} were sent",
-                                              n=n, count=len(cards)), field)
+        raise violation("wrong_card_count", _n("{n} card is dealt, {count} were sent",
+                                               "{n} cards are dealt, {count} were sent", n, n=n, count=len(cards)),
+                        field)
     draw, discard = set(deck["draw_pile"]), set(deck["discard_pile"])
     for i, card in enumerate(cards):
         where = f"{field}[{i}]" if field == "cards" else field

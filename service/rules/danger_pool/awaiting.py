@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.awaiting import character, gm
+from service.rules.awaiting import character, gm, merged
 from service.rules.danger_pool import rounds
 from service.rules.danger_pool.context import Ctx
 
@@ -71,6 +71,7 @@ def compute(ctx: Ctx) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         awaiting = _planning(ctx)
     else:
         awaiting = _action(ctx, sc)
+    awaiting = merged(awaiting)
     requests = []
     if sc is None or sc["kind"] != "planning":
         requests = [{**character(cid, "choose_aftermath"), "when": "next_planning_scene"}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.awaiting import character, gm
+from service.rules.awaiting import character, gm, merged
 from service.rules.iskra import recovery, resolve, turns
 from service.rules.iskra.context import Ctx
 
@@ -51,6 +51,10 @@ def _pending(ctx: Ctx, p: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def compute(ctx: Ctx) -> list[dict[str, Any]]:
+    return merged(_compute(ctx))
+
+
+def _compute(ctx: Ctx) -> list[dict[str, Any]]:
     p = ctx.table["pending"]
     if p is not None:
         return _pending(ctx, p)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.iskra import checks, damage, guards, resolve
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -76,7 +76,7 @@ def reduce_damage(ctx: Ctx, a: Any) -> None:
     dmg = damage.pending_damage(ctx, a.damage_id, "focus_window")
     guards.owner(ctx, dmg["target_id"])
     if a.amount > dmg["wounds"]:
-        raise violation("reduce_exceeds_wounds", _("only {wounds} Wounds are incoming (L76)",
+        raise violation("reduce_exceeds_wounds", _n("only {wounds} Wound is incoming (L76)", "only {wounds} Wounds are incoming (L76)", dmg['wounds'],
                                                    wounds=dmg['wounds']), "amount")
     _afford(ctx, dmg["target_id"], a.amount, "amount")
     _request(ctx, dmg, dmg["target_id"], "reduce_damage", a.amount, a.description)

@@ -3,7 +3,8 @@
 A pending choice of a test comes first: nothing else moves until it is settled. Otherwise a running encounter
 decides: in the setup and the enemy phase the GM acts; in the player phase the PC whose turn is open, or,
 between turns, every active PC that has not had its turn (free order, seed §5.2). With no encounter running
-the GM leads play. A character holding a granted advancement is listed too: `advance` is never blocked.
+the GM leads play. A character holding a granted advancement may `advance` too, never blocked: beside its
+turn's moves when its turn is open (one entry per party, as in every system), or an entry of its own.
 
 Computed from the state alone (no actor, no dice), so a table stored before `awaiting` existed gets it on view.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.awaiting import character, gm
+from service.rules.awaiting import character, gm, merged
 from service.rules.stepdice.options import Options
 
 # Settling a pending choice (spec 5.1): the stage names its answer, and who gives it.
@@ -29,7 +30,7 @@ def compute(state: dict[str, Any], options: Options) -> list[dict[str, Any]]:
     out = _play(state, options)
     out += [character(cid, "advance") for cid, sheet in state["characters"].items()
             if sheet.get("pending_advancements", 0) > 0 and sheet["condition"] != "dead"]
-    return out
+    return merged(out)
 
 
 def _play(state: dict[str, Any], options: Options) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.trikus import equipment, fate, lines
 from service.rules.trikus.constants import BOOST_DICE
 from service.rules.trikus.context import Ctx
@@ -71,11 +71,13 @@ def participant(act: dict[str, Any], cid: str) -> dict[str, Any]:
 
 def check_extras(ctx: Ctx, sheet: dict[str, Any], morale: int, light: int, item_ids: list[str]) -> None:
     if morale > sheet["morale_dice"]:
-        raise violation("insufficient_morale", _("{name} holds {morale_dice} morale dice",
+        raise violation("insufficient_morale", _n("{name} holds {morale_dice} morale die", "{name} holds {morale_dice} morale dice",
+                                                  sheet['morale_dice'],
                                                  name=sheet['name'], morale_dice=sheet['morale_dice']),
                         "morale")
     if light > sheet["light_tokens"]["active"]:
-        raise violation("insufficient_light_tokens", _("{name} holds {active} light tokens",
+        raise violation("insufficient_light_tokens", _n("{name} holds {active} light token", "{name} holds {active} light tokens",
+                                                        sheet['light_tokens']['active'],
                                                        name=sheet['name'],
                                                        active=sheet['light_tokens']['active']), "light")
     equipment.check_items(ctx, sheet, item_ids)

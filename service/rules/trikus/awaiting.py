@@ -82,4 +82,4 @@ def compute(ctx: Ctx) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     awaiting = activity_awaiting(ctx, act) if act is not None else [_entry("gm", *IDLE)]
     requests = [_entry(p["character_id"], "acknowledge_dark_side") for p in ctx.table["dark_side_prompts"]]
     requests += [_entry(cid, "set_sides") for cid in ctx.active_ids() if ctx.characters[cid]["sides_pending"]]
-    return awaiting, requests
+    return shared.merged(awaiting), requests

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.base import gm_only
 from service.rules.trikus import activity, combat, combat_round, contest, fate, flow, negotiation
 from service.rules.trikus.constants import BOOST_DICE
@@ -135,7 +135,8 @@ def commit_morale(ctx: Ctx, a: Any) -> None:
                                                      "A13); a light token can still be spent now"))
     pool = _pool_answer(ctx, act, a.character_id)
     if pool["morale"] + a.count > sheet["morale_dice"]:
-        raise violation("insufficient_morale", _("{name} holds {morale_dice} morale dice",
+        raise violation("insufficient_morale", _n("{name} holds {morale_dice} morale die", "{name} holds {morale_dice} morale dice",
+                                                  sheet['morale_dice'],
                                                  name=sheet['name'], morale_dice=sheet['morale_dice']), "count")
     pool["morale"] += a.count
     _grow(pool, a.count)
@@ -150,7 +151,8 @@ def spend_light_die(ctx: Ctx, a: Any) -> None:
     if act["phase"] != "contest":
         pool = _pool_answer(ctx, act, cid)
         if pool["light"] + a.count > sheet["light_tokens"]["active"]:
-            raise violation("insufficient_light_tokens", _("{name} holds {active} light tokens",
+            raise violation("insufficient_light_tokens", _n("{name} holds {active} light token", "{name} holds {active} light tokens",
+                                                        sheet['light_tokens']['active'],
                                                            name=sheet['name'],
                                                            active=sheet['light_tokens']['active']), "count")
         pool["light"] += a.count
@@ -163,7 +165,8 @@ def spend_light_die(ctx: Ctx, a: Any) -> None:
     if p is None or p["outcome"] != "open":
         raise violation("pair_not_open", _("{name} has no open contest to add a die to", name=sheet['name']))
     if a.count > sheet["light_tokens"]["active"]:
-        raise violation("insufficient_light_tokens", _("{name} holds {active} light tokens",
+        raise violation("insufficient_light_tokens", _n("{name} holds {active} light token", "{name} holds {active} light tokens",
+                                                        sheet['light_tokens']['active'],
                                                        name=sheet['name'],
                                                        active=sheet['light_tokens']['active']), "count")
     tok = sheet["light_tokens"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.trikus import activity, fate, lines, redact
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
@@ -52,7 +52,7 @@ def acknowledge_dark_side(ctx: Ctx, a: Any) -> None:
     if prompt is None:
         raise violation("no_dark_side_prompt", _("the GM has not spent a dark token of this character"))
     if a.side_index >= len(sheet["dark_sides"]):
-        raise violation("no_such_side", _("{name} has {count} dark sides",
+        raise violation("no_such_side", _n("{name} has {count} dark side", "{name} has {count} dark sides", len(sheet['dark_sides']),
                                           name=sheet['name'], count=len(sheet['dark_sides'])), "side_index")
     side = sheet["dark_sides"][a.side_index]
     side["revealed"] = True                       # under optional rule 2 the GM learns it only now (L258)
@@ -124,7 +124,7 @@ def renew_item(ctx: Ctx, a: Any) -> None:
 def reveal_trait(ctx: Ctx, a: Any) -> None:
     it = _item(ctx, a)
     if a.trait_index >= len(it["traits"]):
-        raise violation("no_such_trait", _("{name} has {count} pips",
+        raise violation("no_such_trait", _n("{name} has {count} pip", "{name} has {count} pips", len(it['traits']),
                                            name=it['name'], count=len(it['traits'])), "trait_index")
     trait = it["traits"][a.trait_index]
     if trait["known_to_owner"]:

@@ -32,7 +32,8 @@ class TurnDeadline(Base):
     """One wait of one character with a time limit. `key` names the wait (a turn, or a choice with its
     moves) so a wait that goes on across moves keeps its deadline. running: `due_at` (and `warn_at` until
     the warning went out); paused: `remaining` seconds; expired: fired, kept while the wait lasts so it
-    never fires twice."""
+    never fires twice. `warned_at`: when its warning went out, so a pause and resume does not send it again
+    (an extension, a new limit, clears it: the new one gets its warning)."""
 
     __tablename__ = "turn_deadlines"
     __table_args__ = (
@@ -51,4 +52,5 @@ class TurnDeadline(Base):
     due_at: Mapped[float | None] = mapped_column(Float, default=None)
     warn_at: Mapped[float | None] = mapped_column(Float, default=None)
     remaining: Mapped[float | None] = mapped_column(Float, default=None)
+    warned_at: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -163,3 +163,17 @@ def test_awaiting_entries_have_the_shared_shape():
     t = skirmish()
     for entry in awaiting(t):
         AwaitingEntry.model_validate(entry)
+
+
+def test_awaiting_merges_an_advancement_into_the_open_turn_of_its_pc():
+    """One entry per party, as in the other four systems: `advance` beside the turn's moves, not a second entry."""
+    t = Table()
+    for c in ("w", "r"):
+        t.pc(c, "warrior" if c == "w" else "rogue")
+    t.do({"type": "grant_advancement", "character_ids": ["w"]})
+    t.fight({"w": None, "r": None}, [{"enemy_id": "m1", "name": "Goblin", "kind": "minion"}])
+    assert parties(t) == [("character", "w"), ("character", "r")]
+    assert may(t, "w") == ["begin_turn", "advance"] and may(t, "r") == ["begin_turn"]
+    begin(t, "w")
+    assert parties(t) == [("character", "w")]
+    assert may(t, "w")[-2:] == ["end_turn", "advance"] and "attack" in may(t, "w")
