@@ -25,6 +25,7 @@ def importing(request, tmp_path_factory):
            "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", "RULEKEEPER_RATE_LIMIT_AUTH_FAILURES": "off"}
     if request.param == "postgres":
         env["DATABASE_URL"] = request.getfixturevalue("postgres_database")
+        env["RULEKEEPER_WEBHOOKS_SECRETS_KEY"] = "a key for sealing webhook secrets"
     with uvicorn_server(tmp_path_factory.mktemp("import"), env) as (base, _pid):
         yield base, request.param
 
