@@ -217,7 +217,7 @@ class IskraHealthRegained(_Payload, title="IskraHealthRegained"):
     amount: int | None = Field(None, description="Health regained (absent for players on an NPC).")
     health: int | None = Field(None, description="Health now (absent for players on an NPC).")
     cause: str = Field(description="strength_test, safe_rest or other.")
-    deaths_door_ended: bool = Field(description="Left Death's Door.")
+    deaths_door_ended: bool | None = Field(None, description="Left Death's Door (absent for players on an NPC).")
 
 
 class IskraHelpAttached(_Payload, title="IskraHelpAttached"):

@@ -237,3 +237,14 @@ def test_human_ether_tolerance_setting():
     t.do({"type": "define_location", "location_id": "rift", "name": "Rift", "ether_concentration": "high"})
     t.do({"type": "set_location", "character_ids": ["hum"], "location_id": "rift"})
     assert t.table["ether_exposure"] == []
+
+
+def test_an_npc_regaining_health_keeps_its_health_and_deaths_door_from_players():
+    """Spec 8: NPC Health is the GM's. Players' copy of `health_regained` lacks it, and still matches its model
+    (checked_apply validates every player copy)."""
+    t = Table()
+    t.npc("orc")
+    t.set("orc", health=0)
+    events = t.do({"type": "restore_health", "character_id": "orc", "amount": 2, "reason": "healing herb"})
+    regained = one(events, "health_regained")
+    assert regained["deaths_door_ended"] is True
