@@ -6,6 +6,7 @@ import { el, LANGUAGES, language, setLanguage, t } from "./dom.js";
 import { resolve, schemaForm } from "./forms.js";
 import { awaitingOf, renderTable, value } from "./table.js";
 import { verifyDocument } from "./verify.js";
+import qrcode from "./vendor/qrcode.mjs";
 
 const query = new URLSearchParams(location.search);
 const apiBase = query.get("api") || location.origin;
@@ -89,9 +90,18 @@ function copyButton(text) {
   return b;
 }
 
-function linkBox(labelText, url, testid) {
+function linkBox(labelText, url, testid, qrName = null) {
   return el("div", { class: "link", "data-testid": testid }, el("span", {}, labelText),
-    el("a", { href: url }, url), copyButton(url));
+    el("a", { href: url }, url), copyButton(url), qrName ? qrImage(url, qrName) : null);
+}
+
+// A join link as a QR code for a phone's camera, drawn here: the token stays in this page (a QR service would be
+// sent the whole link). Error correction M survives a screen's glare; 4 px modules scan from arm's length.
+function qrImage(url, alt) {
+  const qr = qrcode(0, "M");
+  qr.addData(url);
+  qr.make();
+  return el("img", { class: "qr", src: qr.createDataURL(4, 4), alt, "data-testid": "join-qr" });
 }
 
 // ---- setting up a campaign ----
@@ -371,7 +381,8 @@ class Table {
       try {
         const made = await api().post(`/v1/campaigns/${this.seat.campaign}/players`, { name: input.value.trim() },
                                       this.seat.token);
-        links.append(linkBox(`${t("join_link")} ${made.player.name}`, seatLink(this.seat.campaign, made.token), "join-link"));
+        links.append(linkBox(`${t("join_link")} ${made.player.name}`, seatLink(this.seat.campaign, made.token), "join-link",
+                             `${t("join_qr")} ${made.player.name}`));
         input.value = "";
         this.soon();
       } catch (err) {
