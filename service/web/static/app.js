@@ -13,8 +13,11 @@ const apiBase = query.get("api") || location.origin;
 const main = document.getElementById("main");
 const page = { openapi: null, systems: null, systemsLanguage: null, feed: null, seat: null };
 
+// A language picked on this device (`?lang=`, or the switch) wins over the one a player saved for their seat.
+const chosenHere = () => query.get("lang") || localStorage.getItem("rk-language");
+
 function pickLanguage() {
-  const asked = query.get("lang") || localStorage.getItem("rk-language") || navigator.language || "en";
+  const asked = chosenHere() || navigator.language || "en";
   return LANGUAGES[asked.slice(0, 2).toLowerCase()] ? asked.slice(0, 2).toLowerCase() : "en";
 }
 
@@ -73,10 +76,18 @@ function header() {
   const select = el("select", { id: "language" },
     ...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code }, name)));
   select.value = language();
-  select.addEventListener("change", () => {
+  select.addEventListener("change", async () => {
+    const seat = page.table;
     setLanguage(select.value);
     localStorage.setItem("rk-language", select.value);
-    route();
+    // A player's switch is also saved as their own language: their other devices and whatever the service sends
+    // them without a page's Accept-Language (a subscription opened elsewhere) follow it. The GM has the campaign's.
+    let failed = null;
+    if (seat && !seat.isGm()) {
+      try { await seat.saveLanguage(select.value); } catch (err) { failed = err; }
+    }
+    await route();
+    if (failed) main.append(problemBox(failed));
   });
   return el("header", {}, el("h1", {}, t("title")),
     el("label", { for: "language", class: "lang" }, t("language")), select);
@@ -211,6 +222,19 @@ class Table {
     for (const c of this.characters || []) n[c.id] = c.name;
     for (const p of this.info.players || []) n[p.id] = p.name;
     return n;
+  }
+
+  saveLanguage(lang) {
+    const { campaign, token } = this.seat;
+    return api().rest("PUT", `/v1/campaigns/${campaign}/players/${this.info.you.player_id}/language`,
+                      { body: { language: lang }, token });
+  }
+
+  // The language this player saved, unless one was picked on this device.
+  savedLanguage() {
+    if (this.isGm() || chosenHere()) return null;
+    const lang = (this.info.players || []).find((p) => p.id === this.info.you.player_id)?.language;
+    return lang && lang !== language() ? lang : null;
   }
 
   mine() { return new Set(this.info.you.character_ids || []); }
@@ -444,6 +468,7 @@ class Table {
 async function route() {
   page.feed?.stop();
   page.feed = null;
+  page.table = null;
   const seat = seatFromHash();
   main.replaceChildren(header(), el("p", {}, t("loading")));
   try {
@@ -451,8 +476,15 @@ async function route() {
       main.replaceChildren(header(), ...(await setupView()));
       return;
     }
-    const table = new Table(seat);
+    let table = new Table(seat);
     await table.load();
+    const saved = table.savedLanguage();
+    if (saved) {
+      // Everything was read in the browser's language: read again in the saved one.
+      setLanguage(saved);
+      table = new Table(seat);
+      await table.load();
+    }
     main.replaceChildren(header(), ...table.view());
     page.table = table;
     page.feed = table.follow();
