@@ -6,7 +6,6 @@ from __future__ import annotations
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from tablekit import create_campaign, create_character, invite, page_url
-
 from test_web_table_stepdice import WARRIOR
 
 BLOCKING = {"serious", "critical"}

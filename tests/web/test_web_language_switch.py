@@ -9,7 +9,6 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 from playwright.sync_api import expect
 from tablekit import create_campaign, create_character, invite, page_url
-
 from test_web_table_stepdice import WARRIOR
 
 

@@ -180,7 +180,13 @@ class Table {
     await this.refresh();
   }
 
-  async refresh() {
+  refresh() {
+    const run = this.reread().finally(() => { if (this.inflight === run) this.inflight = null; });
+    this.inflight = run;
+    return run;
+  }
+
+  async reread() {
     const { campaign, token } = this.seat;
     const a = api();
     const [state, chars, info] = await Promise.all([a.get(`/v1/campaigns/${campaign}/state`, token),
@@ -214,7 +220,22 @@ class Table {
   // Several events arrive for one move: one reread of the table for all of them.
   soon() {
     clearTimeout(this.refreshing);
-    this.refreshing = setTimeout(() => this.refresh().catch((err) => { this.status.textContent = String(err.message || err); }), 60);
+    this.refreshing = setTimeout(() => {
+      this.refreshing = null;
+      this.refresh().catch((err) => { this.status.textContent = String(err.message || err); });
+    }, 60);
+  }
+
+  // The reread already under way for events this page has heard, done now: a move is sent against the version of
+  // the table as drawn, not one a few milliseconds older than the log above it.
+  async settled() {
+    if (this.refreshing) {
+      clearTimeout(this.refreshing);
+      this.refreshing = null;
+      await this.refresh();
+    } else if (this.inflight) {
+      await this.inflight;
+    }
   }
 
   names() {
@@ -323,14 +344,24 @@ class Table {
         const body = { action: { type, ...form.read() } };
         const faces = dice?.querySelector("input").value.split(/[\s,]+/).filter(Boolean).map(Number);
         if (faces?.length) body.dice = faces;
-        const done = await api().post(`/v1/campaigns/${this.seat.campaign}/actions`, body, this.seat.token);
+        // Made on the table as this page last saw it: a move someone made since is a 412, not a move on a table
+        // the player has not seen.
+        try { await this.settled(); } catch { /* sent against the version last drawn */ }
+        const done = await api().rest("POST", `/v1/campaigns/${this.seat.campaign}/actions`,
+                                      { body, token: this.seat.token, ifMatch: this.version });
         this.state = done.state;
         this.version = done.version;
         this.formBox.replaceChildren(el("p", { class: "done", role: "status" }, `${t("done")}: `,
           done.events.map((e) => e.description).join(" · ")));
         this.soon();
       } catch (err) {
-        out.replaceChildren(problemBox(err));
+        if (err instanceof Problem && err.status === 412) {
+          // The form stays as it was filled in, over the table as it is now: the player decides whether it still holds.
+          out.replaceChildren(el("p", { class: "problem", role: "alert", "data-testid": "moved-on" }, t("moved_on")));
+          try { await this.refresh(); } catch (again) { out.append(problemBox(again)); }
+        } else {
+          out.replaceChildren(problemBox(err));
+        }
       }
     });
     this.formBox.replaceChildren(f);
