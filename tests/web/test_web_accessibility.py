@@ -1,5 +1,6 @@
 """The web table has no serious or critical axe-core violations (issue 18: works by keyboard, with labelled
-controls, no serious axe-core violations): the GM's setup page, the player's table, and a move's form open on it.
+controls, no serious axe-core violations): the GM's setup page, the GM's table with a join link and its QR code,
+the player's table, and a move's form open on it.
 axe-core comes inside axe-playwright-python (pinned in the test extra), so nothing is fetched."""
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def test_the_setup_page_the_player_s_table_and_a_move_form_pass_axe(served, new_
     create_campaign(gm, page_url(served), system="stepdice", name="Skirmish", fields={"Dice Mode": "table"})
     assert not blocking_violations(gm), blocking_violations(gm)
     player.goto(invite(gm, "Ala"))
+    assert not blocking_violations(gm), blocking_violations(gm)  # the join link and its QR code
     create_character(player, WARRIOR)
     expect(player.locator(".status")).to_have_text("Live")
     assert not blocking_violations(player), blocking_violations(player)
