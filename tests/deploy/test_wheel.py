@@ -42,7 +42,7 @@ def test_the_wheel_carries_every_migration_and_no_tests(wheel):
     assert {f"service/locale/{lang}/LC_MESSAGES/rulekeeper.po" for lang in ("en", "pl", "ru")} <= set(names)
     # The web table is served from the installed package, every file as written.
     static = ROOT / "service" / "web" / "static"
-    assert {f"service/web/static/{f.name}" for f in static.iterdir()} <= set(names)
+    assert {f"service/web/static/{f.relative_to(static).as_posix()}" for f in static.rglob("*") if f.is_file()} <= set(names)
 
 
 def test_an_installed_wheel_migrates_a_database_from_outside_any_checkout(wheel, tmp_path):

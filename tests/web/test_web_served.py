@@ -26,7 +26,7 @@ async def test_the_page_and_every_file_it_loads_are_served(client):
 
 
 def test_nothing_the_page_loads_comes_from_another_host():
-    for f in STATIC.iterdir():
+    for f in (f for f in STATIC.rglob("*") if f.is_file()):
         text = f.read_text()
         assert not re.search(r'(?:src|href)="(?:https?:)?//', text), f.name
         assert not re.search(r'import[^"\n]*"(?:https?:)?//', text), f.name
@@ -50,6 +50,38 @@ def test_the_page_weighs_little_compressed():
     """Everything the page loads, gzipped as a server would send it (printed; the budget keeps it a page)."""
     import gzip
 
-    sizes = {f.name: len(gzip.compress(f.read_bytes(), 9)) for f in STATIC.iterdir() if f.suffix in (".js", ".css")}
+    sizes = {f.name: len(gzip.compress(f.read_bytes(), 9)) for f in STATIC.rglob("*") if f.suffix in (".js", ".mjs", ".css")}
     print(f"web table JS+CSS gzip: {sum(sizes.values())} bytes {sizes}")
     assert sum(sizes.values()) < 40_000
+
+
+async def _raw(client, path: str, **headers) -> tuple[object, bytes]:
+    async with client.stream("GET", path, headers=headers) as r:
+        return r, b"".join([chunk async for chunk in r.aiter_raw()])
+
+
+async def test_the_openapi_document_and_the_page_s_files_come_gzipped_when_asked(client):
+    import gzip
+
+    for path in ("/openapi.json", "/static/app.js", "/static/forms.js"):
+        r, body = await _raw(client, path, **{"Accept-Encoding": "gzip"})
+        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip", path
+        assert "accept-encoding" in r.headers["vary"].lower(), path
+        plain, identity = await _raw(client, path, **{"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and gzip.decompress(body) == identity, path
+        if path == "/openapi.json":
+            print(f"/openapi.json: {len(identity)} bytes, {len(body)} gzipped")
+            assert len(body) < len(identity) / 4
+
+
+async def test_a_small_answer_is_not_compressed(client):
+    r, _ = await _raw(client, "/healthz", **{"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and "content-encoding" not in r.headers
+
+
+async def test_a_gzipped_file_keeps_its_etag_and_a_revalidation_is_still_304(client):
+    r, _ = await _raw(client, "/static/app.js", **{"Accept-Encoding": "gzip"})
+    plain, _ = await _raw(client, "/static/app.js", **{"Accept-Encoding": "identity"})
+    assert r.headers["etag"] == plain.headers["etag"]
+    again, body = await _raw(client, "/static/app.js", **{"Accept-Encoding": "gzip", "If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and body == b"" and "content-encoding" not in again.headers

@@ -16,10 +16,11 @@ export class Api {
     this.language = language;
   }
 
-  async rest(method, path, { body, token } = {}) {
+  async rest(method, path, { body, token, ifMatch } = {}) {
     const headers = { "Accept-Language": this.language };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (token) headers.Authorization = `Bearer ${token}`;
+    if (ifMatch !== undefined && ifMatch !== null) headers["If-Match"] = `"${ifMatch}"`;
     const r = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await r.text();
     const data = text ? JSON.parse(text) : null;

@@ -6,14 +6,18 @@ import { el, LANGUAGES, language, setLanguage, t } from "./dom.js";
 import { resolve, schemaForm } from "./forms.js";
 import { awaitingOf, renderTable, value } from "./table.js";
 import { verifyDocument } from "./verify.js";
+import qrcode from "./vendor/qrcode.mjs";
 
 const query = new URLSearchParams(location.search);
 const apiBase = query.get("api") || location.origin;
 const main = document.getElementById("main");
 const page = { openapi: null, systems: null, systemsLanguage: null, feed: null, seat: null };
 
+// A language picked on this device (`?lang=`, or the switch) wins over the one a player saved for their seat.
+const chosenHere = () => query.get("lang") || localStorage.getItem("rk-language");
+
 function pickLanguage() {
-  const asked = query.get("lang") || localStorage.getItem("rk-language") || navigator.language || "en";
+  const asked = chosenHere() || navigator.language || "en";
   return LANGUAGES[asked.slice(0, 2).toLowerCase()] ? asked.slice(0, 2).toLowerCase() : "en";
 }
 
@@ -72,10 +76,18 @@ function header() {
   const select = el("select", { id: "language" },
     ...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code }, name)));
   select.value = language();
-  select.addEventListener("change", () => {
+  select.addEventListener("change", async () => {
+    const seat = page.table;
     setLanguage(select.value);
     localStorage.setItem("rk-language", select.value);
-    route();
+    // A player's switch is also saved as their own language: their other devices and whatever the service sends
+    // them without a page's Accept-Language (a subscription opened elsewhere) follow it. The GM has the campaign's.
+    let failed = null;
+    if (seat && !seat.isGm()) {
+      try { await seat.saveLanguage(select.value); } catch (err) { failed = err; }
+    }
+    await route();
+    if (failed) main.append(problemBox(failed));
   });
   return el("header", {}, el("h1", {}, t("title")),
     el("label", { for: "language", class: "lang" }, t("language")), select);
@@ -89,9 +101,18 @@ function copyButton(text) {
   return b;
 }
 
-function linkBox(labelText, url, testid) {
+function linkBox(labelText, url, testid, qrName = null) {
   return el("div", { class: "link", "data-testid": testid }, el("span", {}, labelText),
-    el("a", { href: url }, url), copyButton(url));
+    el("a", { href: url }, url), copyButton(url), qrName ? qrImage(url, qrName) : null);
+}
+
+// A join link as a QR code for a phone's camera, drawn here: the token stays in this page (a QR service would be
+// sent the whole link). Error correction M survives a screen's glare; 4 px modules scan from arm's length.
+function qrImage(url, alt) {
+  const qr = qrcode(0, "M");
+  qr.addData(url);
+  qr.make();
+  return el("img", { class: "qr", src: qr.createDataURL(4, 4), alt, "data-testid": "join-qr" });
 }
 
 // ---- setting up a campaign ----
@@ -159,7 +180,13 @@ class Table {
     await this.refresh();
   }
 
-  async refresh() {
+  refresh() {
+    const run = this.reread().finally(() => { if (this.inflight === run) this.inflight = null; });
+    this.inflight = run;
+    return run;
+  }
+
+  async reread() {
     const { campaign, token } = this.seat;
     const a = api();
     const [state, chars, info] = await Promise.all([a.get(`/v1/campaigns/${campaign}/state`, token),
@@ -193,7 +220,22 @@ class Table {
   // Several events arrive for one move: one reread of the table for all of them.
   soon() {
     clearTimeout(this.refreshing);
-    this.refreshing = setTimeout(() => this.refresh().catch((err) => { this.status.textContent = String(err.message || err); }), 60);
+    this.refreshing = setTimeout(() => {
+      this.refreshing = null;
+      this.refresh().catch((err) => { this.status.textContent = String(err.message || err); });
+    }, 60);
+  }
+
+  // The reread already under way for events this page has heard, done now: a move is sent against the version of
+  // the table as drawn, not one a few milliseconds older than the log above it.
+  async settled() {
+    if (this.refreshing) {
+      clearTimeout(this.refreshing);
+      this.refreshing = null;
+      await this.refresh();
+    } else if (this.inflight) {
+      await this.inflight;
+    }
   }
 
   names() {
@@ -201,6 +243,19 @@ class Table {
     for (const c of this.characters || []) n[c.id] = c.name;
     for (const p of this.info.players || []) n[p.id] = p.name;
     return n;
+  }
+
+  saveLanguage(lang) {
+    const { campaign, token } = this.seat;
+    return api().rest("PUT", `/v1/campaigns/${campaign}/players/${this.info.you.player_id}/language`,
+                      { body: { language: lang }, token });
+  }
+
+  // The language this player saved, unless one was picked on this device.
+  savedLanguage() {
+    if (this.isGm() || chosenHere()) return null;
+    const lang = (this.info.players || []).find((p) => p.id === this.info.you.player_id)?.language;
+    return lang && lang !== language() ? lang : null;
   }
 
   mine() { return new Set(this.info.you.character_ids || []); }
@@ -289,14 +344,24 @@ class Table {
         const body = { action: { type, ...form.read() } };
         const faces = dice?.querySelector("input").value.split(/[\s,]+/).filter(Boolean).map(Number);
         if (faces?.length) body.dice = faces;
-        const done = await api().post(`/v1/campaigns/${this.seat.campaign}/actions`, body, this.seat.token);
+        // Made on the table as this page last saw it: a move someone made since is a 412, not a move on a table
+        // the player has not seen.
+        try { await this.settled(); } catch { /* sent against the version last drawn */ }
+        const done = await api().rest("POST", `/v1/campaigns/${this.seat.campaign}/actions`,
+                                      { body, token: this.seat.token, ifMatch: this.version });
         this.state = done.state;
         this.version = done.version;
         this.formBox.replaceChildren(el("p", { class: "done", role: "status" }, `${t("done")}: `,
           done.events.map((e) => e.description).join(" · ")));
         this.soon();
       } catch (err) {
-        out.replaceChildren(problemBox(err));
+        if (err instanceof Problem && err.status === 412) {
+          // The form stays as it was filled in, over the table as it is now: the player decides whether it still holds.
+          out.replaceChildren(el("p", { class: "problem", role: "alert", "data-testid": "moved-on" }, t("moved_on")));
+          try { await this.refresh(); } catch (again) { out.append(problemBox(again)); }
+        } else {
+          out.replaceChildren(problemBox(err));
+        }
       }
     });
     this.formBox.replaceChildren(f);
@@ -371,7 +436,8 @@ class Table {
       try {
         const made = await api().post(`/v1/campaigns/${this.seat.campaign}/players`, { name: input.value.trim() },
                                       this.seat.token);
-        links.append(linkBox(`${t("join_link")} ${made.player.name}`, seatLink(this.seat.campaign, made.token), "join-link"));
+        links.append(linkBox(`${t("join_link")} ${made.player.name}`, seatLink(this.seat.campaign, made.token), "join-link",
+                             `${t("join_qr")} ${made.player.name}`));
         input.value = "";
         this.soon();
       } catch (err) {
@@ -433,6 +499,7 @@ class Table {
 async function route() {
   page.feed?.stop();
   page.feed = null;
+  page.table = null;
   const seat = seatFromHash();
   main.replaceChildren(header(), el("p", {}, t("loading")));
   try {
@@ -440,8 +507,15 @@ async function route() {
       main.replaceChildren(header(), ...(await setupView()));
       return;
     }
-    const table = new Table(seat);
+    let table = new Table(seat);
     await table.load();
+    const saved = table.savedLanguage();
+    if (saved) {
+      // Everything was read in the browser's language: read again in the saved one.
+      setLanguage(saved);
+      table = new Table(seat);
+      await table.load();
+    }
     main.replaceChildren(header(), ...table.view());
     page.table = table;
     page.feed = table.follow();
