@@ -7,11 +7,13 @@ under CI=true it fails, because CI has both.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import socket
 import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -60,17 +62,37 @@ def redis_server() -> str:
     return redis_url()
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite database migrated to head once per session (per worker under xdist): each test's database starts
+    as a copy of it, as a fresh migration costs more than the rest of a small test. The app still runs its
+    migrations at start-up, which find the copy at head (tests/records checks the migrations themselves)."""
+    from service.store.records.db import migrate_sync
+
+    path = tmp_path_factory.mktemp("template") / "rulekeeper.db"
+    migrate_sync(f"sqlite+aiosqlite:///{path}")
+    # The last connection closed checkpoints the WAL into the file: the one file is the whole database.
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+def sqlite_settings(template: Path, tmp_path: Path) -> Settings:
+    db = tmp_path / "rulekeeper.db"
+    shutil.copyfile(template, db)
+    return Settings(database_url=f"sqlite+aiosqlite:///{db}", **NO_RATE_LIMITS)
+
+
 @pytest.fixture(params=["embedded", "servers"])
 def settings(request, tmp_path) -> Settings:
     if request.param == "embedded":
-        return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", **NO_RATE_LIMITS)
+        return sqlite_settings(request.getfixturevalue("migrated_sqlite"), tmp_path)
     return Settings(database_url=request.getfixturevalue("postgres_database"),
                     redis_url=request.getfixturevalue("redis_server"), **NO_RATE_LIMITS)
 
 
 @pytest.fixture
-def embedded_settings(tmp_path) -> Settings:
-    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", **NO_RATE_LIMITS)
+def embedded_settings(migrated_sqlite, tmp_path) -> Settings:
+    return sqlite_settings(migrated_sqlite, tmp_path)
 
 
 @pytest.fixture
