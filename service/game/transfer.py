@@ -15,7 +15,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
-from service.game import events as log
 from service.game import idempotency, movelog
 from service.game.auth import authenticate, check_operator_key, require_gm
 from service.game.campaigns import campaign_view, open_dice_session, resolve_options
