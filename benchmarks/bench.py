@@ -356,7 +356,6 @@ async def redis_bytes(base: str, backend: Backend) -> list[str]:
     notes = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as c:
         step = await new_table(c, WORKLOADS[0])
-        h = {"Authorization": f"Bearer {step.gm}"}
         fight = [{"type": "create_encounter"}, {"type": "add_character", "character_id": step.character,
                                                  "position": {"x": 0, "y": 0}}]
         fight += [{"type": "add_enemy", "enemy_id": f"e{i}", "name": f"Goblin {i}", "kind": "minion",

@@ -14,7 +14,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from service import metrics
@@ -23,7 +23,7 @@ from service.api.graphql.app import graphql_routes
 from service.api.guard import RequestGuard
 from service.api.language import Language
 from service.api.ratelimit import RateLimit
-from service.api.rest.openapi import build as build_openapi
+from service.api.rest import openapi as openapi_document
 from service.api.rest.routing import routes as rest_routes
 from service.game import feed, sealkey
 from service.game.context import Services
@@ -79,7 +79,7 @@ class AccessLog:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
-    openapi_doc = build_openapi()
+    openapi_document.served()  # built at start-up, so a document that cannot be built stops the service here
     schema = Schema()
 
     @contextlib.asynccontextmanager
@@ -117,8 +117,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             metrics.process_exited(os.getpid())
             log.info("rulekeeper stopped")
 
-    async def openapi(_: Request) -> JSONResponse:
-        return JSONResponse(openapi_doc)
+    async def openapi(_: Request) -> Response:
+        return Response(openapi_document.served(), media_type="application/json")
 
     routes = [
         Route("/healthz", healthz, methods=["GET"]),

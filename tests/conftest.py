@@ -7,11 +7,13 @@ under CI=true it fails, because CI has both.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import socket
 import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -31,6 +33,27 @@ NO_RATE_LIMITS = {"rate_per_token": None, "rate_per_address": None, "rate_auth_f
                   "import_policy": "anyone"}
 # PostgreSQL does not start without the key that seals webhook secrets (service/game/sealkey.py).
 SECRETS_KEY = "the test suite's key for sealing webhook secrets"
+
+# Tests that start processes of their own (`rulekeeper serve`, uvicorn, redis-server, Chromium, pip, kubectl). Each
+# such process wants a core while it starts: beside two busy xdist workers their start-ups time out, so .ci/run
+# runs these one at a time in a step of their own (marker `processes`). A directory covers everything in it.
+PROCESS_TESTS = (
+    "faults/", "web/", "docs/", "deploy/",
+    "api/test_forwarded_for.py", "api/test_import_live.py", "api/test_limits_live.py", "api/test_metrics_workers.py",
+    "api/test_serve_ready.py", "api/test_subscriptions_live.py", "api/test_subscriptions_origin.py",
+    "contracts/test_example_bodies.py", "contracts/test_python_client.py", "contracts/test_schemathesis_cli.py",
+    "dice/test_dice_generated_http.py", "notify/test_redis_notifier.py", "store/test_live_servers.py",
+    "test_checkout_stays_clean.py", "test_log_format.py",
+)
+_TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        where = item.path.resolve().relative_to(_TESTS).as_posix()
+        if any(where == p or (p.endswith("/") and where.startswith(p)) for p in PROCESS_TESTS):
+            item.add_marker(pytest.mark.processes)
+
 
 async def _pg(sql: str) -> None:
     engine = create_async_engine(postgres_url(), isolation_level="AUTOCOMMIT", connect_args={"timeout": 3})
@@ -65,17 +88,37 @@ def redis_server() -> str:
     return redis_url()
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite database migrated to head once per session (per worker under xdist): each test's database starts
+    as a copy of it, as a fresh migration costs more than the rest of a small test. The app still runs its
+    migrations at start-up, which find the copy at head (tests/records checks the migrations themselves)."""
+    from service.store.records.db import migrate_sync
+
+    path = tmp_path_factory.mktemp("template") / "rulekeeper.db"
+    migrate_sync(f"sqlite+aiosqlite:///{path}")
+    # The last connection closed checkpoints the WAL into the file: the one file is the whole database.
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+def sqlite_settings(template: Path, tmp_path: Path) -> Settings:
+    db = tmp_path / "rulekeeper.db"
+    shutil.copyfile(template, db)
+    return Settings(database_url=f"sqlite+aiosqlite:///{db}", **NO_RATE_LIMITS)
+
+
 @pytest.fixture(params=["embedded", "servers"])
 def settings(request, tmp_path) -> Settings:
     if request.param == "embedded":
-        return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", **NO_RATE_LIMITS)
+        return sqlite_settings(request.getfixturevalue("migrated_sqlite"), tmp_path)
     return Settings(database_url=request.getfixturevalue("postgres_database"),
                     redis_url=request.getfixturevalue("redis_server"), webhooks_secrets_key=SECRETS_KEY, **NO_RATE_LIMITS)
 
 
 @pytest.fixture
-def embedded_settings(tmp_path) -> Settings:
-    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", **NO_RATE_LIMITS)
+def embedded_settings(migrated_sqlite, tmp_path) -> Settings:
+    return sqlite_settings(migrated_sqlite, tmp_path)
 
 
 @pytest.fixture

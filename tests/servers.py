@@ -28,7 +28,15 @@ def postgres_url() -> str:
 
 
 def redis_url() -> str:
-    return os.environ.get("TEST_REDIS_URL") or DEFAULT_REDIS_URL
+    """TEST_REDIS_URL (default: the local Redis, database 0). Under pytest-xdist each worker takes a database
+    number of its own after that one (gw0 the next, gw1 the one after), so no worker sees another's keys: rate
+    buckets, live tables, whatever a test counts or clears."""
+    url = make_url(os.environ.get("TEST_REDIS_URL") or DEFAULT_REDIS_URL)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return url.render_as_string(hide_password=False)
+    base = int(url.database or 0)
+    return url.set(database=str((base + 1 + int(worker[2:])) % 16)).render_as_string(hide_password=False)
 
 
 def in_ci() -> bool:

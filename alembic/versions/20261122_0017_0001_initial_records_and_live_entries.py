@@ -1,7 +1,7 @@
 """initial records and live entries
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-22 00:17:31.414943
 """
 from __future__ import annotations

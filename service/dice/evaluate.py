@@ -5,6 +5,7 @@ not use it. It reads the parsed tree and never changes it (the tree is cached an
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
@@ -87,6 +88,7 @@ class Evaluator:
         return r.Set([self.eval(v) for v in node.values])
 
     def _operated(self, node: ast.OperatedSet) -> r.Rolled:
+        target: r.Rolled
         if isinstance(node.value, ast.Dice):
             target = self._roll_term(node.value, purpose=_label(node))
         else:
@@ -168,6 +170,6 @@ class _Handlers:
     def __init__(self, evaluator: Evaluator) -> None:
         self._evaluator = evaluator
 
-    def get(self, kind: type) -> object:
+    def get(self, kind: type) -> Callable[[ast.Node], r.Rolled] | None:
         handler = _HANDLERS.get(kind)
         return None if handler is None else handler.__get__(self._evaluator)

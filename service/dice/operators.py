@@ -7,6 +7,7 @@ always in the order the values appear, so the same faces in always give the same
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from d20 import diceast as ast
 
@@ -74,12 +75,17 @@ def apply(op: ast.SetOperator, target: r.Rolled, throw: Throw | None) -> None:
         raise invalid(_("the operator {op!r} is not supported", op=op.op))
 
 
+def _dice(values: list[r.Rolled]) -> list[r.Die]:
+    """The values of a Dice are its Die nodes, so any selection of them is of dice."""
+    return cast("list[r.Die]", values)
+
+
 def _reroll(op: ast.SetOperator, target: r.Dice, throw: Throw, *, once: bool) -> None:
     # The budget's throw counter stops `rr` on unlucky streaks; check_tree already refused
     # selectors that can never stop.
     chosen = select(op.sels, target)
     while chosen:
-        for die in chosen:
+        for die in _dice(chosen):
             die.reroll(throw("reroll"))
         if once:
             return
@@ -90,7 +96,7 @@ def _explode(op: ast.SetOperator, target: r.Dice, throw: Throw, *, max_targets: 
     done: set[int] = set()
     chosen = select(op.sels, target, max_targets)
     while chosen:
-        for die in chosen:
+        for die in _dice(chosen):
             die.faces[-1].exploded = True
             target.dice.append(r.Die(target.sides, throw("explosion")))
             done.add(id(die))
@@ -101,7 +107,7 @@ def _explode(op: ast.SetOperator, target: r.Dice, throw: Throw, *, max_targets: 
 
 def _clamp(op: ast.SetOperator, target: r.Dice) -> None:
     bound = op.sels[-1].num  # d20 uses only the last selector of an immediate operator
-    for die in target.keptset:
+    for die in _dice(target.keptset):
         face = die.faces[-1]
         if (op.op == "mi" and face.number < bound) or (op.op == "ma" and face.number > bound):
             face.values.append(bound)

@@ -9,6 +9,7 @@ and proxy variables from the environment are ignored.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import socket
 import ssl
@@ -132,13 +133,20 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         await self._inner.sleep(seconds)
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One per process, shared by every client: reading the CA bundle takes tens of milliseconds, and each app
+    starts a webhook client (every test's app, every worker of a replica)."""
+    return ssl.create_default_context(cafile=certifi.where())
+
+
 class GuardedTransport(httpx.AsyncHTTPTransport):
     """httpx's own transport, whose connection pool dials through GuardedBackend."""
 
     def __init__(self, allow_loopback: bool) -> None:
-        super().__init__(trust_env=False)
+        super().__init__(verify=_tls(), trust_env=False)
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=ssl.create_default_context(cafile=certifi.where()),
+            ssl_context=_tls(),
             max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0,
             network_backend=GuardedBackend(allow_loopback),
         )

@@ -101,7 +101,7 @@ class PostgresNotifier(LocalNotifier):
         backoff = 0.1
         while True:
             self._gone = asyncio.Event()
-            conn = None
+            conn: asyncpg.Connection | None = None
             try:
                 conn = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT_SECONDS)
                 conn.add_termination_listener(lambda c: self._lost(c))
@@ -122,7 +122,7 @@ class PostgresNotifier(LocalNotifier):
                                 type(exc).__name__)
             finally:
                 self.subscribed.clear()
-                if conn is not None and conn is self._conn:
+                if conn is self._conn and conn is not None:
                     self._conn = None
                     with contextlib.suppress(Exception):
                         conn.terminate()

@@ -109,7 +109,7 @@ async def test_hidden_dark_counts_reach_only_the_owner_and_the_gm(client):
     the event log; its own player and the GM still see it."""
     t, seats = await trikus_table(client, dice_mode="table", options={"hide_dark_counts_from_other_players": True,
                                                                       "adv_escape": True})
-    (z, zt), (p, pt) = seats["Zuzia"], seats["Pawel"]
+    (z, zt), (_, pt) = seats["Zuzia"], seats["Pawel"]
     await t.ok({"type": "open_test", "character_ids": [z], "gm_pool": 2})
     await t.ok({"type": "join", "character_id": z, "line_index": 0}, token=zt)
     await t.ok({"type": "start"})

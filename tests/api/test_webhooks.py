@@ -12,6 +12,7 @@ import httpx
 import pytest
 from apikit import assert_problem, bearer, new_table
 from sqlalchemy import select
+from standardwebhooks.webhooks import WebhookVerificationError
 from webhook_receiver import Receiver
 
 from service.app import create_app
@@ -237,7 +238,7 @@ async def test_after_a_rotation_deliveries_verify_with_the_new_secret_only(clien
     await note(t, "after rotation")
     await receiver.arrived(1)
     assert receiver.verified(new)[0]["data"]["data"]["text"] == "after rotation"
-    with pytest.raises(Exception):
+    with pytest.raises(WebhookVerificationError):
         receiver.verified(hook["secret"])
 
 

@@ -7,17 +7,18 @@ import re
 import typing
 
 import jsonschema_rs
+import orjson
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from service.api.rest.openapi import build
+from service.api.rest.openapi import served
 from service.api.rest.operations import OPERATIONS
 from service.game.errors import GameError
 from service.game.campaigns import resolve_options
 from service.game.play import parse_if_match
 from service.rules.registry import SYSTEMS
 
-DOC = build()
+DOC = orjson.loads(served())  # the document the service serves, built once per process
 SCHEMAS = DOC["components"]["schemas"]
 OPS = {item["operationId"]: (path, method, item) for path, methods in DOC["paths"].items()
        for method, item in methods.items()}

@@ -12,6 +12,7 @@ import functools
 import os
 
 import httpx
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -24,6 +25,10 @@ from schemathesis.specs.openapi.checks import (
 
 from service.api.rest.openapi import build
 from service.rules.registry import SYSTEMS
+
+# Generated cases are built while this module is collected (the coverage phase's ~15,000, half a minute), so
+# tests/contracts/conftest.py leaves the module uncollected when `-m` deselects fuzz (.ci/run's main step).
+pytestmark = pytest.mark.fuzz
 
 SPECIFIC = ["createCampaign", "createCharacter", "validateCharacter", "postAction"]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,

@@ -26,6 +26,8 @@ import pytest
 
 from service.api.rest.openapi import build
 
+pytestmark = pytest.mark.fuzz
+
 HERE = Path(__file__).resolve().parent / "schemathesis"
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 DEEP = "FUZZ_EXAMPLES" in os.environ

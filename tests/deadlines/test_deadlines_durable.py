@@ -51,7 +51,7 @@ async def test_two_replicas_scanning_at_once_fire_each_deadline_once(postgres_da
         await asyncio.gather(*(w.state.deadlines.run_due() for w in (one, two, one, two)))
         # A campaign another replica held at that moment is taken up by the next scan, never fired again.
         await asyncio.gather(one.state.deadlines.run_due(), two.state.deadlines.run_due())
-        for t, hero, foe, token in tables:
+        for t, _hero, _foe, _token in tables:
             evs = await events(t)
             assert len(of_type(evs, "deadline_expired")) == 1
             r = await client.get(f"{t.base}/export", headers=bearer(t.gm))

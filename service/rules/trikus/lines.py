@@ -67,7 +67,7 @@ def lose(ctx: Ctx, cid: str, line_index: int) -> None:
 def party_reset_check(ctx: Ctx) -> None:
     """L66: when every active character is exhausted the whole party uncrosses; a lost line waits one
     more reset (L332–L334). Run when a test or combat has finished (A14); bounded (A15)."""
-    for _ in range(MAX_RESET_LOOPS):
+    for _round in range(MAX_RESET_LOOPS):
         ids = ctx.active_ids()
         if not ids or not all(exhausted(ctx.characters[c]) for c in ids):
             return

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable, Iterable
+from typing import Any, AsyncIterator, Callable, Iterable, cast
 
 from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text, and_, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from .base import JSON, Versioned, VersionConflict, check_put, check_write, decode, encode
@@ -36,10 +38,16 @@ from .base import JSON, Versioned, VersionConflict, check_put, check_write, deco
 TABLE_NAME = "live_entries"
 
 # Both dialects we run on have an upsert that can say "insert unless a live row exists".
-_INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+_INSERTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
+    "sqlite": sqlite.insert, "postgresql": postgresql.insert}
 
 Conn = AsyncConnection | AsyncSession
 
+
+async def _affected(db: Conn, stmt: UpdateBase) -> int:
+    """How many rows a write changed: an INSERT, UPDATE or DELETE answers with a cursor result on either kind of
+    connection, though a session's execute() is typed for any statement."""
+    return cast(CursorResult[Any], await db.execute(stmt)).rowcount
 
 def define_live_entries(metadata: MetaData) -> Table:
     """Define (once) the `live_entries` table on `metadata` and return it."""
@@ -124,6 +132,7 @@ class SqlLiveStore:
         now = self._clock()
         expires_at = None if ttl is None else now + ttl
         c = self.table.c
+        stmt: UpdateBase
         if expected_version is None:
             # Insert, or take over the row only if it has expired: one statement, no error to
             # catch, and two racing creators cannot both see "rowcount 1".
@@ -140,7 +149,7 @@ class SqlLiveStore:
                 .values(value=data, version=expected_version + 1, expires_at=expires_at)
             )
         async with self._conn(conn, write=True) as db:
-            if (await db.execute(stmt)).rowcount != 1:
+            if await _affected(db, stmt) != 1:
                 raise VersionConflict(key, expected_version, await self._version(db, key, now))
         return 1 if expected_version is None else expected_version + 1
 
@@ -159,7 +168,7 @@ class SqlLiveStore:
             where=or_(c.version < version, and_(c.expires_at.is_not(None), c.expires_at <= now)),
         )
         async with self._conn(conn, write=True) as db:
-            return (await db.execute(stmt)).rowcount == 1
+            return await _affected(db, stmt) == 1
 
     async def delete(
         self, key: str, expected_version: int | None = None, *, conn: Conn | None = None
@@ -170,7 +179,7 @@ class SqlLiveStore:
         if expected_version is not None:
             stmt = stmt.where(c.version == expected_version)
         async with self._conn(conn, write=True) as db:
-            if (await db.execute(stmt)).rowcount == 1:
+            if await _affected(db, stmt) == 1:
                 return True
             actual = None if expected_version is None else await self._version(db, key, now)
         if actual is None:

@@ -78,7 +78,7 @@ N = 20_000
 def test_engine_trait_tests_agree_with_the_exact_chance(sides, wild):
     spec = RollSpec(sides=sides, wild_die=6 if wild else None, tn=4)
     hits = 0
-    for batch in range(N // 1000):
+    for _batch in range(N // 1000):
         roller = Roller(ServerDice())   # fresh sources keep the recorded dice small
         for _ in range(1000):
             hits += roll_attempt(roller, spec)["success"]

@@ -119,7 +119,7 @@ def test_random_legal_sequences_keep_the_invariants(options, seed, steps):
     rnd = random.Random(seed)
     dealt: set[str] = set()
     applied = 0
-    for i in range(steps):
+    for _step in range(steps):
         action = rnd.choice(candidates(t, rnd))
         actor = GM
         if "character_id" in action and action["character_id"] in PCS and rnd.random() < 0.5:

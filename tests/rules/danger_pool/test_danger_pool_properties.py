@@ -51,7 +51,7 @@ def declaration(t: Table, cid: str, draw) -> dict[str, Any]:
     sheet = t.sheet(cid)
     spends = [] if sheet["character_points"] == 0 else draw(st.sampled_from([[], ["risk"], ["ignore_pain"]]))
     return {"character_id": cid, "approach": "x", "ability": draw(st.sampled_from(sorted(sheet["abilities"]))),
-            "legends": [l["legend_id"] for l in sheet["legends"]][:draw(st.integers(0, 1))],
+            "legends": [legend["legend_id"] for legend in sheet["legends"]][:draw(st.integers(0, 1))],
             "scars": [s["scar_id"] for s in sheet["scars"]][:draw(st.integers(0, 2))], "cp_spends": spends}
 
 

@@ -1,7 +1,7 @@
 """Spec 8: what players must not learn — not from the state, not from an event, not from a refusal."""
 from __future__ import annotations
 
-from stepdice_support import GM, Table, attack, begin, clock_id, one, player
+from stepdice_support import GM, Table, attack, begin, clock_id, player
 
 from service.rules.stepdice import SYSTEM
 

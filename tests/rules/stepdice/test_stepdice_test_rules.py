@@ -5,6 +5,7 @@ import pytest
 
 from service.dice.table import TableDice
 from service.dice.types import DiceError
+from service.rules.base import RuleViolation
 from service.rules.stepdice import SYSTEM
 from stepdice_support import GM, Table, one, player, types
 
@@ -226,6 +227,6 @@ def test_dice_error_propagates_untouched():
 def test_validation_happens_before_any_die_is_rolled():
     t = _t()
     src = TableDice([5])
-    with pytest.raises(Exception):
+    with pytest.raises(RuleViolation):
         SYSTEM.apply(t.state, _test(helper_ids=["w"]), GM, src)
     assert src.rolled == []

@@ -11,6 +11,7 @@ from trikus_support import GM, Table, character_input, player
 
 from service.dice.table import TableDice
 from service.dice.types import DiceError
+from service.rules.base import RuleViolation
 from service.rules.trikus import SYSTEM
 from service.rules.trikus.actions import MODELS
 
@@ -92,7 +93,7 @@ def test_contract_validation_happens_before_any_die():
     t.do({"type": "join", "character_id": "pawel", "line_index": 0})
     t.do({"type": "start"})
     dice = TableDice([5, 5])
-    with pytest.raises(Exception):
+    with pytest.raises(RuleViolation):
         SYSTEM.apply(t.state, {"type": "throw", "character_id": "pawel"}, player("zuzia"), dice)
     assert dice.rolled == []
 
