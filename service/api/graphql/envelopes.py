@@ -8,7 +8,6 @@ from __future__ import annotations
 import typing
 
 import strawberry
-from strawberry.scalars import JSON
 
 from service.api.graphql.deadlines import TurnDeadlinesInput
 from service.api.graphql.inputs import ActionInput, OptionsInput, SheetInput
@@ -16,6 +15,14 @@ from service.api.graphql.typed import GEN
 from service.api.rest import responses as r
 from service.dice.types import DiceMode
 from service.rules.registry import SYSTEMS
+
+# An export is an archive a client keeps and gives back unchanged, not a shape it reads: one named scalar, its
+# format the REST document's CampaignDocument.
+CampaignDocument = typing.NewType("CampaignDocument", object)
+CAMPAIGN_DOCUMENT = strawberry.scalar(
+    name="CampaignDocument", serialize=lambda v: v, parse_value=lambda v: v,
+    description="A campaign as one JSON document (format `rulekeeper-campaign/1`, the REST document's "
+                "CampaignDocument): what exportCampaign returns and importCampaign takes back unchanged.")
 
 System = GEN.enum(tuple(SYSTEMS), "System")
 DiceModeEnum = GEN.enum(typing.get_args(DiceMode), "DiceMode")
@@ -121,7 +128,8 @@ class CampaignInput:
 
 @strawberry.input
 class ImportCampaignInput:
-    document: JSON = strawberry.field(description="A document from exportCampaign.")
+    document: CampaignDocument = strawberry.field(  # type: ignore[valid-type]
+        description="A document from exportCampaign.")
 
 
 @strawberry.input

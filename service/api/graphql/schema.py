@@ -10,12 +10,11 @@ from typing import Any
 import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ValidationCache
-from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
 from service.api.graphql import payloads as p
-from service.api.graphql.envelopes import (ActInput, AssignCharacterInput, CampaignInput, CloseDiceSessionInput,
+from service.api.graphql.envelopes import (CAMPAIGN_DOCUMENT, ActInput, CampaignDocument, AssignCharacterInput, CampaignInput, CloseDiceSessionInput,
                                            CreateCampaignInput, CreateCharacterInput, CreateWebhookInput,
                                            DeliveryStatus, ImportCampaignInput, InvitePlayerInput,
                                            RotateWebhookSecretInput, RollInput, SetCampaignLanguageInput, SetClientSeedInput,
@@ -157,7 +156,7 @@ class Query(DeadlineQuery):
 
     @strawberry.field(description="The whole campaign as one document (GM): moves with their dice, events, dice "
                                   "sessions; what importCampaign takes back.")
-    async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> JSON:
+    async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> CampaignDocument:  # type: ignore[valid-type]
         svc, token = ctx(info)
         return await run(transfer.export(svc, str(campaign_id), token))
 
@@ -413,7 +412,7 @@ def _field(root: Any, name: str) -> Any:
     return root[name] if isinstance(root, dict) else getattr(root, name)
 
 
-CONFIG = StrawberryConfig(default_resolver=_field)
+CONFIG = StrawberryConfig(default_resolver=_field, scalar_map={CampaignDocument: CAMPAIGN_DOCUMENT})
 
 
 @functools.lru_cache(maxsize=8)

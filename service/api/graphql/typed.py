@@ -15,10 +15,9 @@ from typing import Any
 
 import strawberry
 from pydantic import BaseModel, ValidationError
-from strawberry.scalars import JSON
 
 from service.api.graphql import payloads as p
-from service.api.graphql.generate import Generator, share_enum
+from service.api.graphql.generate import Generator, Untyped, share_enum
 from service.api.rest import responses as r
 from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
@@ -40,12 +39,6 @@ _NAMES = {r.LogEvent: "Event", r.CampaignCreated: "CreateCampaignPayload", r.Pla
 
 def naming(model: type[BaseModel]) -> str:
     return _NAMES.get(model) or NAMES.get(model) or type_name(model)
-
-
-@strawberry.type(description="A value no model describes yet (the service's own events, such as `dice_rolled`, "
-                             "or a rule system without a model for it): its JSON as is.")
-class Untyped:
-    json: JSON
 
 
 GEN = Generator(naming)

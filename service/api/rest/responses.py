@@ -228,10 +228,19 @@ class VerificationRoll(BaseModel):
     event_seq: int
 
 
+class VerificationMismatch(BaseModel):
+    """A logged die whose face is not the one the revealed seed gives."""
+
+    seq: int
+    sides: int
+    face: int = Field(description="The face the log has.")
+    expected: int = Field(description="The face the seed gives.")
+
+
 class VerificationReport(BaseModel):
     ok: bool
     commitment_ok: bool
-    mismatches: list[Json]
+    mismatches: list[VerificationMismatch]
     gaps: list[int] = Field(description="Sequence numbers the session used that no logged die carries.")
     count: int
     duplicates: list[int] = Field(description="Sequence numbers carried by more than one die (a hidden reroll).")
