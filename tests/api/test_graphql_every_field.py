@@ -142,3 +142,27 @@ async def test_every_field_of_state_sheets_and_events_resolves_after(play, app, 
     assert len(viewers) >= 2, "the GM and at least one player read the table"
     # Nothing fell back to Untyped because a model lags behind its engine.
     assert [r.getMessage() for r in caplog.records if r.name == "rulekeeper.graphql"] == []
+
+
+def test_an_enum_is_named_after_the_concept_the_rule_system_names():
+    """A rule system's `Attribute = Literal[…]` is `StepDiceAttribute` wherever it is used (a test, a failed test, an
+    advancement), not `StepDiceAdvancementChosenAttribute` after the first model the schema met."""
+    import importlib
+    import typing
+
+    from graphql import GraphQLEnumType
+
+    from service.api.systemmodels import MODELS
+
+    enums = {tuple(t.values): name for name, t in SCHEMA._schema.type_map.items() if isinstance(t, GraphQLEnumType)}
+    checked = 0
+    for system_id, models in MODELS.items():
+        module = importlib.import_module(f"service.rules.{system_id}.fields")
+        for alias, value in vars(module).items():
+            values = typing.get_args(value) if typing.get_origin(value) is typing.Literal else ()
+            if alias[:1].isupper() and len(values) > 1 and all(isinstance(v, str) for v in values) \
+                    and values in enums and alias != "Sender":
+                assert enums[values] == models.prefix + alias, (alias, enums[values])
+                checked += 1
+    assert checked >= 8
+    assert "StepDiceAttribute" in enums.values() and "StepDiceAdvancementChosenAttribute" not in enums.values()

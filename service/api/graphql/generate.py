@@ -164,6 +164,8 @@ class Generator:
         key = tuple(values)
         if key in self.enums:
             return self.enums[key]
+        if key not in _ENUM_NAMES and name in _ENUM_NAMES.values():
+            name += "Value"  # a concept's name is kept for its own values (TrikusTraitKind; `unknown` added here)
         py = enum.Enum(self.claim(_ENUM_NAMES.get(key, name)), [(v, v) for v in values], type=str)
         self.enums[key] = strawberry.enum(py)
         return self.enums[key]

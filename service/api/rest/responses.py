@@ -180,11 +180,13 @@ class WebhookDeliveryPage(BaseModel):
 
 class TableState(BaseModel):
     version: int = Field(description="The table's version; also the ETag.")
+    system: SystemId = Field(description="The campaign's rule system: the shape of `state`.")
     state: Json = Field(description="The table as you may see it.", json_schema_extra=per_system("state"))
 
 
 class ActionResult(BaseModel):
     version: int
+    system: SystemId = Field(description="The campaign's rule system: the shape of `state`.")
     events: list[LogEvent]
     state: Json = Field(description="The table after the move, as you may see it.",
                         json_schema_extra=per_system("state"))
