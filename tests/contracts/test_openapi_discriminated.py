@@ -50,3 +50,24 @@ def test_an_events_data_is_tied_to_its_type_with_an_untyped_fallback():
 def test_problem_codes_are_the_published_error_codes():
     assert SCHEMAS["Problem"]["properties"]["code"]["enum"] == list(ERROR_CODES)
     assert SCHEMAS["Refusal"]["properties"]["code"]["enum"] == list(ERROR_CODES)
+
+
+def _integers(node, path=""):
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+            yield path, node
+        for key, value in node.items():
+            yield from _integers(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _integers(value, f"{path}/{i}")
+
+
+def test_every_limit_the_service_enforces_on_an_integer_is_stated():
+    """The service refuses integers outside int64 (service.api.jsoninput) and an Iskra focus adjustment of 0: the
+    document says so, so a request it allows is not refused for them."""
+    unbounded = [p for p, n in _integers(SCHEMAS) if not ({"minimum", "exclusiveMinimum"} & set(n)
+                                                          and {"maximum", "exclusiveMaximum"} & set(n))]
+    assert unbounded == []
+    assert SCHEMAS["IskraFocusAdjust"]["properties"]["amount"]["not"] == {"const": 0}

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic.json_schema import models_json_schema
 
+from service.api.jsoninput import INT64
 from service.api.rest import responses as r
 from service.api.rest.links import links_for
 from service.api.rest.operations import operations_for
@@ -140,6 +141,23 @@ def _error_codes(defs: dict[str, Any]) -> None:
             defs[name]["properties"]["code"]["enum"] = list(ERROR_CODES)
 
 
+def _int64(node: Any) -> None:
+    """Every integer is bounded by what the service takes (service.api.jsoninput refuses integers outside int64:
+    the stores cannot hold them), so a generated request the document allows is never refused for it."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+            if "minimum" not in node and "exclusiveMinimum" not in node:
+                node["minimum"] = -INT64
+            if "maximum" not in node and "exclusiveMaximum" not in node:
+                node["maximum"] = INT64 - 1
+        for value in node.values():
+            _int64(value)
+    elif isinstance(node, list):
+        for value in node:
+            _int64(value)
+
+
 def build(systems: list[str] | None = None) -> dict[str, Any]:
     """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
     systems = systems or list(SYSTEMS)
@@ -156,6 +174,7 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
         _by_system(defs, roots, name)
     _events_by_type(defs, roots)
     _error_codes(defs)
+    _int64(defs)
     for name, schema in defs.items():
         schema.setdefault("title", name)
 
