@@ -32,8 +32,11 @@ def salted(state: dict[str, Any], salt: str = TEST_ID_SALT) -> dict[str, Any]:
 def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: Actor,
                   source) -> tuple[dict[str, Any], list[Event]]:
     before = copy.deepcopy(state)
+    offered = check_offered(system, state, action, actor)
     new, events = system.apply(state, action, actor, source)
     assert state == before, "apply() mutated its input state"
+    assert offered, f"{system.id} accepted {_type(action)!r} from {actor.role} {sorted(actor.character_ids)}, " \
+                    f"which table.offers did not list"
     if isinstance(source, TableDice):
         assert source.unused == 0, f"{source.unused} injected dice left unused"
     logged = [d for ev in events for d in (ev.data.get("dice") or [])]
@@ -46,6 +49,20 @@ def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: 
     check_typed(system, new, events)
     _check_replay(system, before, action, actor, source, new, events)
     return new, events
+
+
+def _type(action) -> str:
+    return action["type"] if isinstance(action, dict) else action.type
+
+
+def check_offered(system, state: dict[str, Any], action, actor: Actor) -> bool:
+    """Whether the table, as the GM sees it before the move, offers this move to the actor's party: the GM's (the GM
+    may act for any character, so every entry counts), or one of the player's characters'. Asked before every move
+    checked_apply makes and asserted once the engine has accepted it: a client that shows `table.offers` as the
+    moves one may make hides none that would be accepted."""
+    offers = system.view(state, Actor(role="gm"))["table"]["offers"]
+    may = {m for e in offers if actor.role == "gm" or e["character_id"] in actor.character_ids for m in e["may"]}
+    return _type(action) in may
 
 
 def check_awaiting(system, state: dict[str, Any]) -> None:

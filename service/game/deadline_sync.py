@@ -10,6 +10,7 @@ from sqlalchemy import delete, select
 
 from service.game import deadline_settings as ds
 from service.game import events as log
+from service.rules.awaiting import with_moves
 from service.rules.base import Actor, Event
 from service.rules.timeouts import normalized
 from service.store.records.clocks import CampaignClock, TurnDeadline
@@ -139,9 +140,20 @@ async def stop_all(s, campaign_id: str) -> None:
     await s.execute(delete(TurnDeadline).where(TurnDeadline.campaign_id == campaign_id))
 
 
+def named_moves(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with `moves` on every awaiting entry: each of `may` under its REST and GraphQL names, so no
+    client keeps a table of its own (see service.rules.awaiting)."""
+    table = view.get("table")
+    if not isinstance(table, dict) or not table.get("awaiting"):
+        return view
+    # A new table and list: the view may share its dicts with the cached state, which must not change.
+    return {**view, "table": {**table, "awaiting": [with_moves(e) for e in table["awaiting"]]}}
+
+
 async def annotate(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:
     """The view with `until` on every awaiting entry, when the campaign keeps deadlines (null on a wait that
-    is not timed, is paused, or was handed to the GM)."""
+    is not timed, is paused, or was handed to the GM), and `moves` (named_moves)."""
+    view = named_moves(view)
     table = view.get("table")
     if not isinstance(table, dict) or not table.get("awaiting"):
         return view

@@ -24,6 +24,7 @@ SERVICE = (
     "campaign_active", "campaign_finished", "system_mismatch", "version_mismatch", "idempotency_key_reused",
     "request_in_progress", "no_turn_deadlines", "deadline_expired", "export_reveals_secrets", "import_diverged", "import_invalid", "unknown_character",
     "import_disabled", "import_forged", "import_unverified", "import_too_long", "import_in_progress",
+    "nothing_to_undo", "undo_past_character", "not_verifiable", "session_open", "session_already_rolling",
     # who may do what (service/rules/base.py)
     "forbidden", "gm_only", "not_your_character", "character_not_yours",
     # dice and free rolls

@@ -75,7 +75,8 @@ async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -
         await deadline_sync.after_move(s, campaign, state["table"])
         await tables.publish(svc, s, campaign, state["table"])
         return await idempotency.complete(s, {
-            "version": campaign.table_version, "events": [v for v in (log.view(r, principal) for r in records) if v],
+            "version": campaign.table_version, "system": campaign.system,
+            "events": [v for v in (log.view(r, principal) for r in records) if v],
             "state": await deadline_sync.annotate(s, campaign.id, SYSTEMS[campaign.system].view(state, actor))})
 
 

@@ -61,7 +61,9 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
         seen = system.view(state, principal.actor())
         if version == campaign.table_version:   # deadlines belong to the table as it is now
             seen = await deadline_sync.annotate(s, campaign.id, seen)
-        return {"version": version, "state": seen}
+        else:
+            seen = deadline_sync.named_moves(seen)
+        return {"version": version, "system": campaign.system, "state": seen}
 
 
 def require_active(campaign) -> None:
@@ -122,7 +124,7 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
             await movewrite.write(s, campaign, records, move, snap, sheets)
             await tables.publish(svc, s, campaign, new_state["table"])
             return await idempotency.complete(s, {
-                "version": campaign.table_version,
+                "version": campaign.table_version, "system": campaign.system,
                 "events": [v for v in (log.view(r, principal) for r in records) if v is not None],
                 "state": await deadline_sync.annotate(s, campaign.id, system.view(new_state, actor)),
             })

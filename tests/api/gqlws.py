@@ -15,11 +15,11 @@ import websockets
 EVENTS = """subscription($c: ID!, $a: Int!) {
   campaignEvents(campaignId: $c, after: $a) { seq type description actor { role playerId } createdAt
     data { __typename ... on Untyped { json }
-      ... on CampaignCreatedEvent { name system options diceMode language }
+      ... on CampaignCreatedEvent { name system options { json } diceMode language }
       ... on PlayerInvitedEvent { playerId name }
       ... on DiceRolledEvent { purpose diceSession refused { code status detail }
                                dice { sides face source seq purpose } hidden sealed hiddenDice }
-      ... on ExpressionRolledEvent { expression label total text tree }
+      ... on ExpressionRolledEvent { expression label total text tree { json } }
       ... on StepDiceGmNoteEvent { text testId } } } }"""
 # Fields the REST payload leaves out when they do not apply (GraphQL answers null).
 OMITTED_WHEN_NULL = {"DiceRolledEvent": {"dice_session", "refused", "dice", "hidden", "sealed", "hidden_dice"}}
@@ -87,8 +87,8 @@ def as_rest(event: dict[str, Any]) -> dict[str, Any]:
         payload = data["json"]
     else:
         omitted = OMITTED_WHEN_NULL.get(kind, set())
-        # JSON-typed fields (options, tree) come back as sent: only the selected field names are camelCase.
-        payload = {_snake(k): v if k in ("options", "tree") else _plain(v) for k, v in data.items()
+        # Untyped fields (options, tree) come back as sent: only the selected field names are camelCase.
+        payload = {_snake(k): v["json"] if k in ("options", "tree") else _plain(v) for k, v in data.items()
                    if k != "__typename" and not (v is None and _snake(k) in omitted)}
     return {"seq": event["seq"], "type": event["type"], "description": event["description"], "data": payload,
             "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},

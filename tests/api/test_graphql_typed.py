@@ -61,3 +61,54 @@ async def test_options_come_back_as_the_systems_options_type(client):
     data = await gql(client, q, {"id": t.id}, t.gm)
     assert data["campaign"] == {"system": "danger_pool", "diceMode": "table",
                                 "options": {"__typename": "DangerPoolOptions"}, "you": {"role": "gm"}}
+
+
+async def test_maps_and_mixed_values_go_in_and_come_back_typed(client):
+    """A map is a list of `{key, value}` entries both ways, and a value of several shapes (`int` or
+    `"unlimited"`) an object with the one field of its shape set (a `@oneOf` input), as the SDL says."""
+    created = await gql(client, """mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { gmToken
+        campaign { id options { ... on IskraOptions { reactionsPerRound { int string } } } } } }""",
+                        {"i": {"name": "I", "system": "iskra",
+                               "options": {"iskra": {"reactionsPerRound": {"string": "unlimited"}}}}}, "")
+    campaign = created["createCampaign"]["campaign"]
+    assert campaign["options"]["reactionsPerRound"] == {"int": None, "string": "unlimited"}
+
+    deck = await gql(client, """mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { gmToken
+        campaign { id } } }""", {"i": {"name": "D", "system": "action_deck"}}, "")
+    cid, gm = deck["createCampaign"]["campaign"]["id"], deck["createCampaign"]["gmToken"]
+    attributes = [{"key": k, "value": "d8" if k == "agility" else "d6"}
+                  for k in ("agility", "smarts", "spirit", "strength", "vigor")]
+    made = await gql(client, """mutation($i: CreateCharacterInput!) { createCharacter(input: $i) { character {
+        sheet { ... on ActionDeckCharacter { attributes { key value { sides } } skills { key value { sides } } } } } } }""",
+                     {"i": {"campaignId": cid, "sheet": {"actionDeck": {
+                         "name": "Hero", "attributes": attributes, "skills": [{"key": "fighting", "value": "d10"}]}}}},
+                     gm)
+    sheet = made["createCharacter"]["character"]["sheet"]
+    assert [(e["key"], e["value"]["sides"]) for e in sheet["attributes"]] == [(a["key"], int(a["value"][1:]))
+                                                                          for a in attributes]
+    assert [(e["key"], e["value"]["sides"]) for e in sheet["skills"]] == [("fighting", 10)]
+
+
+def test_every_move_type_names_its_graphql_action_field_mechanically():
+    """`may` lists REST `type`s; `moves[].graphqlField` is the field of the system's `@oneOf` action input that
+    makes the same move, for every move of every system (no client keeps a table of its own)."""
+    from service.api.graphql.schema import schema
+    from service.rules.awaiting import graphql_field
+
+    types = schema._schema.type_map
+    for models in MODELS.values():
+        fields = types[f"{models.prefix}ActionInput"].fields
+        assert {graphql_field(t) for t in models.actions} == set(fields), models.id
+
+
+async def test_awaiting_entries_name_each_move_for_rest_and_graphql(client):
+    t, cid, token = await danger_table(client)
+    q = """query($c: ID!) { state(campaignId: $c) { system state { ... on DangerPoolState {
+        table { awaiting { may moves { type graphqlField } } } } } } }"""
+    data = await gql(client, q, {"c": t.id}, t.gm)
+    assert data["state"]["system"] == "danger_pool"
+    for entry in data["state"]["state"]["table"]["awaiting"]:
+        assert [m["type"] for m in entry["moves"]] == entry["may"]
+    rest = (await t.state())["state"]["table"]["awaiting"]
+    assert rest and all(e["moves"] == [{"type": m, "graphql_field": m.split("_")[0] + "".join(
+        p.title() for p in m.split("_")[1:])} for m in e["may"]] for e in rest)

@@ -48,7 +48,7 @@ def _mutate(doc: dict[str, Any], pick: int, op: str, other: Any) -> None:
         else:
             parent[key] = [value, value]
     elif op == "retype":
-        parent[key] = other
+        parent[key] = copy.deepcopy(other)
     elif isinstance(value, str):
         parent[key] = value * 50 if value else "y" * 5000
     elif isinstance(value, list):
@@ -56,7 +56,7 @@ def _mutate(doc: dict[str, Any], pick: int, op: str, other: Any) -> None:
     elif isinstance(value, int) and not isinstance(value, bool):
         parent[key] = value + 1
     else:
-        parent[key] = other
+        parent[key] = copy.deepcopy(other)
 
 
 async def _base(client) -> dict[str, Any]:

@@ -342,7 +342,10 @@ async def test_an_imported_campaign_has_a_snapshot_every_snapshot_every_moves(cl
         mine = (await client.get(f"/v1/campaigns/{new_id}/state", params={"version": v}, headers=bearer(gm))).json()
         theirs = (await client.get(f"{t.base}/state", params={"version": v}, headers=bearer(t.gm))).json()
         assert mine["version"] == theirs["version"] == v
+        # `offers` names each character by its id, which the import made anew.
+        mine_offers, theirs_offers = mine["state"]["table"].pop("offers"), theirs["state"]["table"].pop("offers")
         assert mine["state"]["table"] == theirs["state"]["table"]
+        assert [o["may"] for o in mine_offers] == [o["may"] for o in theirs_offers]
 
 
 # Deadlines and webhooks travel, secrets do not -----------------------------------------------------------------

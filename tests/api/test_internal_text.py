@@ -54,3 +54,18 @@ async def test_a_newline_in_the_path_cannot_forge_an_access_log_line(client, cap
     assert len(lines) == 1
     assert "\n" not in lines[0] and "\r" not in lines[0] and "\x00" not in lines[0]
     assert "\\x0a" in lines[0]
+
+
+async def test_a_graphql_value_its_type_does_not_allow_is_an_internal_error_and_logged(client, monkeypatch, caplog):
+    """A resolver's value the schema does not allow (a map where a list is declared: "Expected Iterable") is the
+    service's bug, not the query's: `internal_error`, not `graphql_validation_failed`, and the log has it."""
+    from service.game import systems
+
+    real = systems.summaries
+    monkeypatch.setattr(systems, "summaries", lambda: [{**s, "actions": {"a": 1}} for s in real()])
+    with caplog.at_level(logging.ERROR, logger="rulekeeper.errors"):
+        r = await client.post("/graphql", json={"query": "{ systems { id actions } }"})
+    errors = r.json()["errors"]
+    assert {e["extensions"]["code"] for e in errors} == {"internal_error"}
+    assert "Iterable" not in r.text
+    assert any("Expected Iterable" in rec.getMessage() for rec in caplog.records)

@@ -196,11 +196,14 @@ async def test_graphql_honours_accept_language_and_the_stored_languages(client):
         { language } }""", {"c": cid}, gm)
     assert changed["data"]["setCampaignLanguage"]["language"] == "pl"
 
-    systems = "{ systems { id name actions actionLabels optionLabels } }"
+    systems = "{ systems { id name actions actionLabels { key value } optionLabels { key value } } }"
     en = {s["id"]: s for s in (await gql(client, systems))["data"]["systems"]}
     ru = {s["id"]: s for s in (await gql(client, systems, headers=lang("ru")))["data"]["systems"]}
     assert ru["danger_pool"]["name"] == "Пул опасности" and en["danger_pool"]["name"] == "Danger Pool"
     assert ru["danger_pool"]["actions"] == en["danger_pool"]["actions"]
+    labels = {e["key"]: e["value"] for e in ru["danger_pool"]["actionLabels"]}
+    assert set(labels) == set(en["danger_pool"]["actions"]) and labels != {e["key"]: e["value"] for e in
+                                                                            en["danger_pool"]["actionLabels"]}
 
     events = """query($c: ID!) { events(campaignId: $c) { edges { node { type description } } } }"""
     ru_events = [e["node"] for e in (await gql(client, events, {"c": cid}, gm, headers=lang("ru")))["data"]["events"]["edges"]]

@@ -10,7 +10,7 @@ from service.api.graphql.app import HTTP_CODES
 ROOT = Path(__file__).resolve().parents[2]
 # Callables whose first string argument is a code (GameError and problem take the status first).
 RAISERS = {"GameError", "DiceError", "RuleViolation", "violation", "invalid", "problem", "_error", "_refuse",
-           "GraphQLError"}
+           "GraphQLError", "conflict"}
 # (`_bad_query(message, field)` always answers `invalid_query`, set in its own body.)
 
 

@@ -66,9 +66,10 @@ def test_the_generated_client_plays_a_move_on_a_live_server(client_package, live
     from rulekeeper_client.api.campaigns import create_campaign
     from rulekeeper_client.api.characters import create_character
     from rulekeeper_client.api.play import get_state, post_step_dice_action
-    from rulekeeper_client.models import (ActionResult, CampaignCreated, CampaignCreateStepDice, Character,
-                                          CharacterCreate, Problem, StepDiceActionRequest, StepDiceCharacterInput,
-                                          StepDiceCreateEncounter, TableState)
+    from rulekeeper_client.models import (ActionResultStepDice, CampaignCreated, CampaignCreateStepDice, Character,
+                                          CharacterCreate, LogEventEncounterCreated, Problem, StepDiceActionRequest,
+                                          StepDiceCharacterInput, StepDiceCreateEncounter, StepDiceEncounterCreated,
+                                          StepDiceState, TableStateStepDice)
     from rulekeeper_client.models.campaign_create_step_dice_system import CampaignCreateStepDiceSystem
 
     anonymous = AuthenticatedClient(base_url=live_server, token="", prefix="")
@@ -87,11 +88,14 @@ def test_the_generated_client_plays_a_move_on_a_live_server(client_package, live
 
     move = StepDiceActionRequest(action=StepDiceCreateEncounter(type_="create_encounter", label="Gate"))
     result = post_step_dice_action.sync(campaign_id, client=gm, body=move)
-    assert isinstance(result, ActionResult), result
-    assert "encounter_created" in [e.type_ for e in result.events]
+    # The reply's variant follows `system`, an event's `data` its `type`: both typed without a cast.
+    assert isinstance(result, ActionResultStepDice), result
+    created_events = [e for e in result.events if isinstance(e, LogEventEncounterCreated)]
+    assert created_events and isinstance(created_events[0].data, StepDiceEncounterCreated)
 
     state = get_state.sync(campaign_id, client=gm)
-    assert isinstance(state, TableState) and state.version == result.version
+    assert isinstance(state, TableStateStepDice) and state.version == result.version
+    assert isinstance(state.state, StepDiceState)
 
     # The per-system operation refuses a campaign of another system, with its own code.
     other = create_campaign.sync(client=anonymous, body=CampaignCreateStepDice.from_dict(

@@ -14,8 +14,16 @@ from service.api.graphql.inputs import ActionInput, OptionsInput, SheetInput
 from service.api.graphql.typed import GEN
 from service.api.rest import responses as r
 from service.dice.types import DiceMode
-from service.game.transfer_document import CampaignDocument
 from service.rules.registry import SYSTEMS
+
+# An export is an archive a client keeps and gives back unchanged, not a shape it reads: one named scalar whose
+# format is the REST document's strict CampaignDocument schema (every import is validated against it, 422 naming
+# the field). GraphQL has no untyped input, and the document's event payloads and tables are open per system.
+CampaignDocument = typing.NewType("CampaignDocument", object)
+CAMPAIGN_DOCUMENT = strawberry.scalar(
+    name="CampaignDocument", serialize=lambda v: v, parse_value=lambda v: v,
+    description="A campaign as one JSON document (format `rulekeeper-campaign/1`, the REST document's "
+                "CampaignDocument): what exportCampaign returns and importCampaign takes back unchanged.")
 
 System = GEN.enum(tuple(SYSTEMS), "System")
 DiceModeEnum = GEN.enum(typing.get_args(DiceMode), "DiceMode")
@@ -24,7 +32,6 @@ WebhookStatus = GEN.enum(typing.get_args(r.Webhook.model_fields["status"].annota
 Language = GEN.enum(typing.get_args(r.Campaign.model_fields["language"].annotation), "Language")
 DeliveryStatus = GEN.enum(typing.get_args(r.WebhookDelivery.model_fields["status"].annotation),
                           "WebhookDeliveryStatus")
-CampaignDocumentInput = GEN.input(CampaignDocument)
 
 
 @strawberry.input
@@ -122,7 +129,8 @@ class CampaignInput:
 
 @strawberry.input
 class ImportCampaignInput:
-    document: CampaignDocumentInput = strawberry.field(description="A document from exportCampaign.")
+    document: CampaignDocument = strawberry.field(  # type: ignore[valid-type]
+        description="A document from exportCampaign.")
 
 
 @strawberry.input

@@ -27,10 +27,15 @@ LIBRARY_WORDED = ("graphql_validation_failed", "graphql_parse_failed")
 
 
 def is_internal(error: GraphQLError) -> bool:
+    """A bug: an exception in a resolver, or an uncoded error while executing (it has a path: a resolved value
+    the schema does not allow, such as "Expected Iterable"). The client's own faults are found before
+    execution (parse, validation, variables: no path) or raised on purpose with a code."""
     if (error.extensions or {}).get("code"):
         return False
     original = error.original_error
-    return original is not None and not isinstance(original, (GraphQLError, GameError))
+    if original is not None and not isinstance(original, (GraphQLError, GameError)):
+        return True
+    return error.path is not None and not isinstance(original, GameError)
 
 
 def _code(error: GraphQLError) -> str:

@@ -14,7 +14,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
 from service.api.graphql import payloads as p
-from service.api.graphql.envelopes import (ActInput, AssignCharacterInput, CampaignInput, CloseDiceSessionInput,
+from service.api.graphql.envelopes import (CAMPAIGN_DOCUMENT, ActInput, CampaignDocument, AssignCharacterInput, CampaignInput, CloseDiceSessionInput,
                                            CreateCampaignInput, CreateCharacterInput, CreateWebhookInput,
                                            DeliveryStatus, ImportCampaignInput, InvitePlayerInput,
                                            RotateWebhookSecretInput, RollInput, SetCampaignLanguageInput, SetClientSeedInput,
@@ -32,7 +32,6 @@ from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguage
                                  PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
 from service.game.errorcodes import ERROR_CODES
-from service.api.graphql.generate import to_plain
 from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
 from service.api.rest import responses as r
 from service.api.rest.request import parse
@@ -106,7 +105,6 @@ DiceSession = T["DiceSession"]
 Event = T["Event"]
 EventConnection = T["EventConnection"]
 ImportCampaignPayload = T["ImportCampaignPayload"]
-CampaignDocumentType = T["CampaignDocument"]
 InvitePlayerPayload = T["InvitePlayerPayload"]
 RollPayload = T["RollPayload"]
 SystemSummary = T["SystemSummary"]
@@ -158,7 +156,7 @@ class Query(DeadlineQuery):
 
     @strawberry.field(description="The whole campaign as one document (GM): moves with their dice, events, dice "
                                   "sessions; what importCampaign takes back.")
-    async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> CampaignDocumentType:
+    async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> CampaignDocument:  # type: ignore[valid-type]
         svc, token = ctx(info)
         return await run(transfer.export(svc, str(campaign_id), token))
 
@@ -330,7 +328,7 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Import a document from exportCampaign as a new campaign; every move is replayed.")
     async def import_campaign(self, info: Info, input: ImportCampaignInput) -> ImportCampaignPayload:
         svc, token = ctx(info)
-        doc = guard(lambda: parse(transfer.CampaignDocument, to_plain(input.document)))
+        doc = guard(lambda: parse(transfer.CampaignDocument, input.document))
         request = info.context.get("request")
         client = getattr(request, "client", None)
         out = await run(transfer.import_campaign(svc, doc, token, client.host if client else ""))
@@ -416,7 +414,7 @@ def _field(root: Any, name: str) -> Any:
     return root[name] if isinstance(root, dict) else getattr(root, name)
 
 
-CONFIG = StrawberryConfig(default_resolver=_field)
+CONFIG = StrawberryConfig(default_resolver=_field, scalar_map={CampaignDocument: CAMPAIGN_DOCUMENT})
 
 
 @functools.lru_cache(maxsize=8)

@@ -8,21 +8,20 @@ the fields marked `per_system` in service/api/rest/responses.py) its type is a u
 from __future__ import annotations
 
 import functools
+import importlib
 import logging
 import typing
 from collections import OrderedDict
 from typing import Any
 
-import strawberry
 from pydantic import BaseModel, ValidationError
-from strawberry.scalars import JSON
 
 from service.api.graphql import payloads as p
-from service.api.graphql.generate import Generator, share_enum
+from service.api.graphql.generate import Generator, Untyped, share_enum
 from service.api.rest import responses as r
 from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
-from service.dice.types import DiceMode
+from service.dice.types import DiceMode, DieVisibility
 from service.game import campaigns
 from service.rules.registry import SYSTEMS
 
@@ -31,6 +30,35 @@ log = logging.getLogger("rulekeeper.graphql")
 share_enum("System", tuple(SYSTEMS))
 share_enum("DiceMode", typing.get_args(DiceMode))
 share_enum("Role", typing.get_args(r.You.model_fields["role"].annotation))
+share_enum("DieVisibility", typing.get_args(DieVisibility))
+
+
+def _share_named_literals() -> None:
+    """An enum is named after the concept the code names it by: a rule system's `Attribute = Literal[…]` is
+    `StepDiceAttribute` wherever a test, a failed test or an advancement uses it (not after whichever model the
+    schema met first). A name several systems give the same values is shared without a prefix (`Sender`)."""
+    found: dict[tuple[str, ...], set[str]] = {}
+    taken: set[str] = set()
+    for system_id, models in MODELS.items():
+        for part in ("fields", "constants", "sheet", "state_model", "events_model", "options"):
+            try:
+                module = importlib.import_module(f"service.rules.{system_id}.{part}")
+            except ImportError:
+                continue
+            taken |= {naming(v) for v in vars(module).values() if isinstance(v, type) and issubclass(v, BaseModel)}
+            for alias, value in vars(module).items():
+                values = typing.get_args(value) if typing.get_origin(value) is typing.Literal else ()
+                if alias[:1].isupper() and len(values) > 1 and all(isinstance(v, str) for v in values):
+                    found.setdefault(values, set()).add(models.prefix + alias)
+    used: dict[str, tuple[str, ...]] = {}
+    for values, names in found.items():
+        names -= taken  # a model of that name (StepDiceDie) keeps it
+        name = "Sender" if names and all(n.endswith("Sender") for n in names) else min(names, default=None)
+        # One name for two sets of values (Trikus' `Result` of a throw and of an activity): the first found
+        # (`fields`, where a system names its moves' values) keeps it.
+        if name is not None and used.setdefault(name, values) == values:
+            share_enum(name, values)
+
 
 # REST names that read differently as GraphQL payloads (the names the schema has always used).
 _NAMES = {r.LogEvent: "Event", r.CampaignCreated: "CreateCampaignPayload", r.PlayerCreated: "InvitePlayerPayload",
@@ -42,12 +70,58 @@ def naming(model: type[BaseModel]) -> str:
     return _NAMES.get(model) or NAMES.get(model) or type_name(model)
 
 
-@strawberry.type(description="A value no model describes yet (the service's own events, such as `dice_rolled`, "
-                             "or a rule system without a model for it): its JSON as is.")
-class Untyped:
-    json: JSON
+# Concepts the code has no alias for: named here, after the concept, from the field that holds them.
+_CONCEPTS = {
+    ("stepdice", "state_model", "StepDiceDice", "strength"): "StepDiceDieSize",
+    ("stepdice", "events_model", "StepDiceTestRecord", "kind"): "StepDiceTestKind",
+    ("stepdice", "events_model", "StepDiceTestRecord", "attack_type"): "StepDiceAttackType",
+    ("stepdice", "events_model", "StepDiceTestRecord", "minion_pressure"): "StepDiceMinionPressure",
+    ("stepdice", "events_model", "StepDiceTestRecord", "band"): "StepDiceBand",
+    ("stepdice", "events_model", "StepDiceTestRecord", "phase"): "StepDicePhase",
+    ("stepdice", "state_model", "StepDicePending", "stage"): "StepDiceChoiceStage",
+    ("stepdice", "state_model", "StepDicePending", "text_required"): "StepDiceTextRequired",
+    ("stepdice", "state_model", "StepDiceEncounter", "suggested_outcome"): "StepDiceSuggestedOutcome",
+    ("stepdice", "state_model", "StepDiceScene", "kind"): "StepDiceSceneKind",
+    ("stepdice", "state_model", "StepDiceEnemy", "state"): "StepDiceEnemyState",
+    ("stepdice", "state_model", "StepDiceHelpToken", "mode"): "StepDiceHelpMode",
+    ("stepdice", "events_model", "StepDiceAdvancementChosen", "choice"): "StepDiceAdvancementChoice",
+    ("trikus", "state_model", "TrikusSheet", "controller"): "Controller",
+    ("trikus", "state_model", "TrikusActivity", "kind"): "TrikusActivityKind",
+    ("trikus", "state_model", "TrikusLastActivity", "results"): "TrikusActivityResult",
+    ("trikus", "state_model", "TrikusDeclaration", "choice"): "TrikusCombatChoice",
+    ("trikus", "state_model", "TrikusQueueJob", "kind"): "TrikusCombatRollKind",
+    ("danger_pool", "state_model", "DangerPoolRoll", "kind"): "DangerPoolRollKind",
+    ("danger_pool", "state_model", "DangerPoolRoll", "outcome"): "DangerPoolRollOutcome",
+    ("danger_pool", "state_model", "DangerPoolRoll", "state"): "DangerPoolRollState",
+    ("danger_pool", "state_model", "DangerPoolTieChoice", "option"): "DangerPoolTieOption",
+    ("danger_pool", "state_model", "DangerPoolAftermathProposal", "state"): "DangerPoolProposalState",
+    ("danger_pool", "state_model", "DangerPoolCharacter", "doomed_exit"): "DangerPoolExit",
+    ("iskra", "state_model", "IskraFocusRequest", "use"): "IskraFocusUse",
+    ("iskra", "state_model", "IskraAttackRecord", "mode"): "IskraAttackMode",
+    ("action_deck", "state_model", "ActionDeckCharacter", "kind"): "ActionDeckCharacterKind",
+    ("action_deck", "state_model", "ActionDeckCharacter", "side"): "ActionDeckCharacterSide",
+    ("action_deck", "state_model", "ActionDeckOpposedRecord", "purpose"): "ActionDeckOpposedPurpose",
+    ("action_deck", "events_model", "ActionDeckJumped", "direction"): "ActionDeckJumpDirection",
+    ("stepdice", "actions_player", "StepDiceTest", "on_near_certain"): "StepDiceOnNearCertain",
+    ("stepdice", "actions_player", "StepDiceTest", "on_near_impossible"): "StepDiceOnNearImpossible",
+}
 
 
+def _share_concepts() -> None:
+    for (system_id, part, model, field), name in _CONCEPTS.items():
+        module = importlib.import_module(f"service.rules.{system_id}.{part}")
+        share_enum(name, _literal_in(getattr(module, model).model_fields[field].annotation))
+
+
+def _literal_in(tp: Any) -> tuple[str, ...]:
+    if typing.get_origin(tp) is typing.Literal:
+        return typing.get_args(tp)
+    found = [v for a in typing.get_args(tp) for v in [_literal_in(a)] if v]
+    return found[-1] if found else ()
+
+
+_share_named_literals()
+_share_concepts()
 GEN = Generator(naming)
 GEN.names.add("Untyped")
 

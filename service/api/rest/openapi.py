@@ -11,12 +11,14 @@ from typing import Any
 import orjson
 from pydantic.json_schema import models_json_schema
 
+from service.api.jsoninput import INT64
 from service.api.rest import responses as r
 from service.api.rest.links import links_for
 from service.api.rest.operations import operations_for
 from service.api.rest.systemschemas import REF, all_system_schemas
 from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import PER_SYSTEM, prefix
+from service.game.errorcodes import ERROR_CODES
 from service.game.play import IF_MATCH_PATTERN
 from service.rules.registry import SYSTEMS
 
@@ -73,6 +75,91 @@ def _campaign_create(defs: dict[str, Any], systems: list[str]) -> None:
                               "discriminator": {"propertyName": "system", "mapping": variants}}
 
 
+def _by_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], name: str) -> None:
+    """A reply that carries a table (`state`) as one variant per system, told apart by its `system`, so a
+    generated client knows the table's shape from the system it reads."""
+    base = defs.pop(name)
+    variants = {}
+    for system_id, names in roots.items():
+        variant = copy.deepcopy(base)
+        title = f"{name}{prefix(system_id)}"
+        variant["title"] = title
+        variant["properties"]["system"] = {**base["properties"]["system"], "enum": [system_id], "type": "string"}
+        state = ({"$ref": REF.format(model=names["state"])} if "state" in names else
+                 {"type": "object", "additionalProperties": True})
+        variant["properties"]["state"] = {**state, "description": base["properties"]["state"].get("description", "")}
+        defs[title] = variant
+        variants[system_id] = REF.format(model=title)
+    defs[name] = {"description": base.get("description") or f"{name}, by the campaign's rule system.",
+                  "oneOf": [{"$ref": ref} for ref in variants.values()],
+                  "discriminator": {"propertyName": "system", "mapping": variants}}
+
+
+def _camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.split("_"))
+
+
+def _events_by_type(defs: dict[str, Any], roots: dict[str, dict[str, str]]) -> None:
+    """An event as one variant per event type, told apart by its `type`, each variant's `data` the payload of that
+    type (in whichever system emits it); `LogEventUntyped` keeps any other type (one no model describes yet)
+    with an open `data`."""
+    payloads: dict[str, list[str]] = {}
+    for names in roots.values():
+        for key, model in names.items():
+            if key.startswith("event:"):
+                payloads.setdefault(key.removeprefix("event:"), []).append(model)
+    for event_type, model in SERVICE_EVENTS.items():
+        payloads.setdefault(event_type, []).append(model.__name__)
+    base = defs.pop("LogEvent")
+
+    def variant(title: str, type_schema: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+        # A whole copy rather than allOf: generators merge allOf members field by field and give up on `data`.
+        out = copy.deepcopy(base)
+        out["title"] = title
+        out["properties"]["type"] = {**type_schema, "type": "string"}
+        out["properties"]["data"] = {**data, "description": base["properties"]["data"].get("description", "")}
+        return out
+
+    variants = {}
+    for event_type in sorted(payloads):
+        models = [{"$ref": REF.format(model=m)} for m in dict.fromkeys(payloads[event_type])]
+        title = f"LogEvent{_camel(event_type)}"
+        assert title not in defs, title
+        defs[title] = variant(title, {"enum": [event_type]}, models[0] if len(models) == 1 else {"anyOf": models})
+        variants[event_type] = REF.format(model=title)
+    defs["LogEventUntyped"] = variant("LogEventUntyped", {"not": {"enum": sorted(payloads)}},
+                                      {"type": "object", "additionalProperties": True})
+    defs["LogEventUntyped"]["description"] = "An event of a type no model describes yet: its `data` as is."
+    defs["LogEvent"] = {"description": "One event of the log; `type` says the shape of `data`.",
+                        "oneOf": [{"$ref": ref} for ref in variants.values()]
+                        + [{"$ref": REF.format(model="LogEventUntyped")}],
+                        "discriminator": {"propertyName": "type", "mapping": variants}}
+
+
+def _error_codes(defs: dict[str, Any]) -> None:
+    """Every code a problem (or a refusal logged with dice) may carry: a closed set a client can switch over."""
+    for name in ("Problem", "Refusal"):
+        if name in defs:
+            defs[name]["properties"]["code"]["enum"] = list(ERROR_CODES)
+
+
+def _int64(node: Any) -> None:
+    """Every integer is bounded by what the service takes (service.api.jsoninput refuses integers outside int64:
+    the stores cannot hold them), so a generated request the document allows is never refused for it."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+            if "minimum" not in node and "exclusiveMinimum" not in node:
+                node["minimum"] = -INT64
+            if "maximum" not in node and "exclusiveMaximum" not in node:
+                node["maximum"] = INT64 - 1
+        for value in node.values():
+            _int64(value)
+    elif isinstance(node, list):
+        for value in node:
+            _int64(value)
+
+
 def build(systems: list[str] | None = None) -> dict[str, Any]:
     """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
     systems = systems or list(SYSTEMS)
@@ -85,6 +172,11 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
     defs.update(system_defs)
     _per_system(defs, roots, systems)
     _campaign_create(defs, systems)
+    for name in ("TableState", "ActionResult"):
+        _by_system(defs, roots, name)
+    _events_by_type(defs, roots)
+    _error_codes(defs)
+    _int64(defs)
     for name, schema in defs.items():
         schema.setdefault("title", name)
 

@@ -201,11 +201,13 @@ class WebhookDeliveryPage(BaseModel):
 
 class TableState(BaseModel):
     version: int = Field(description="The table's version; also the ETag.")
+    system: SystemId = Field(description="The campaign's rule system: the shape of `state`.")
     state: Json = Field(description="The table as you may see it.", json_schema_extra=per_system("state"))
 
 
 class ActionResult(BaseModel):
     version: int
+    system: SystemId = Field(description="The campaign's rule system: the shape of `state`.")
     events: list[LogEvent]
     state: Json = Field(description="The table after the move, as you may see it.",
                         json_schema_extra=per_system("state"))
@@ -250,10 +252,19 @@ class VerificationRoll(BaseModel):
     event_seq: int
 
 
+class VerificationMismatch(BaseModel):
+    """A logged die whose face is not the one the revealed seed gives."""
+
+    seq: int
+    sides: int
+    face: int = Field(description="The face the log has.")
+    expected: int = Field(description="The face the seed gives.")
+
+
 class VerificationReport(BaseModel):
     ok: bool
     commitment_ok: bool
-    mismatches: list[Json]
+    mismatches: list[VerificationMismatch]
     gaps: list[int] = Field(description="Sequence numbers the session used that no logged die carries.")
     count: int
     duplicates: list[int] = Field(description="Sequence numbers carried by more than one die (a hidden reroll).")

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.i18n.message import _
+from service.rules.awaiting import with_offers
+from service.rules.action_deck import awaiting as _open
 from service.rules.action_deck import apply as _apply
 from service.rules.action_deck import awaiting
 from service.rules.action_deck.actions import ACTION_SENDERS, ACTION_TYPES, Action
@@ -47,7 +49,7 @@ class ActionDeckSystem:
         return _apply.apply(state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor) -> dict[str, Any]:
-        return view(state, actor)
+        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER)
 
     def session_close_blocker(self, table: dict[str, Any]) -> RuleViolation | None:
         """A verifiable session's seed recomputes every shuffle die: revealed while a shuffled deck is being

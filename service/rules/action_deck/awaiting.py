@@ -131,3 +131,14 @@ def compute(ctx: Ctx) -> list[dict[str, Any]]:
 
 def refresh(ctx: Ctx) -> None:
     ctx.table["awaiting"] = compute(ctx)
+
+
+# Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
+# out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
+OPEN_GM = (
+    "add_participant", "apply_wounds", "enter_play", "group_test", "hazard_test", "leave_play", "opposed_test",
+    "run", "set_condition", "soak", "start_encounter", "trait_test", "unshake",
+)
+OPEN_PLAYER = (
+    "damage_roll", "regain_power", "run", "soak", "trait_test", "unshake",
+)

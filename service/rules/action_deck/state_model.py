@@ -311,6 +311,8 @@ class ActionDeckTable(_Model, title="ActionDeckTable"):
     opposed: dict[str, ActionDeckOpposedRecord] = Field(description="Opposed test id → those not yet resolved.")
     soaks_pending: list[str] = Field(description="Characters whose player soaked: the GM rules what it avoided.")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for play to go on, and with what.")
+    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
+                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden ids.")
 

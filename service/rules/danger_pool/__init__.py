@@ -10,6 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
+from service.rules.awaiting import with_offers
+from service.rules.danger_pool import awaiting as _open
 from service.rules.base import Actor, Event
 from service.rules.danger_pool import engine
 from service.rules.danger_pool.actions import ACTION_SENDERS, ACTION_TYPES, Action
@@ -59,7 +61,7 @@ class DangerPoolSystem:
         return engine.apply(state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-        return view(state, actor)
+        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER)
 
 
 SYSTEM = DangerPoolSystem()

@@ -77,3 +77,14 @@ def compute(ctx: Ctx) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         requests = [{**character(cid, "choose_aftermath"), "when": "next_planning_scene"}
                     for cid, s in sorted(ctx.characters.items()) if s.get("pending_aftermath")]
     return awaiting, requests
+
+
+# Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
+# out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
+OPEN_GM = (
+    "add_element", "assign_player", "describe", "end_scene", "gm_note", "raise_alarm", "record_scar",
+    "record_tale", "settle_aftermath",
+)
+OPEN_PLAYER = (
+    "describe",
+)

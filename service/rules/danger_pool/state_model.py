@@ -233,6 +233,8 @@ class DangerPoolTable(BaseModel):
     traitor_elements: list[str] = Field(description="Betrayers, added as elements to every later action scene.")
     gm_notes: list[str] = Field(description="GM-only notes (empty for players).")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for play to go on, and with what.")
+    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
+                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
     requests: list[DangerPoolRequest] = Field(description="After-effects owed for the next planning scene.")
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden element ids.")

@@ -38,7 +38,8 @@ class IskraFocusAdjust(OwnerMove):
 
     type: Literal["focus_adjust"]
     test_id: Id | None = TestId
-    amount: int = Field(ge=-10, le=10, description="Signed, not 0: +2 costs 2 PS and adds 2.")
+    amount: int = Field(ge=-10, le=10, description="Signed, not 0: +2 costs 2 PS and adds 2.",
+                        json_schema_extra={"not": {"const": 0}})
     description: Text = Field(description="How it happens in the story (L78).")
 
     @field_validator("amount")

@@ -71,3 +71,22 @@ def _compute(ctx: Ctx) -> list[dict[str, Any]]:
             return [gm("deal_damage", "end_turn", "end_combat")]
         return [character(pid, *may), gm("open_test", "trigger_ready", "end_combat")]
     return [gm(*IDLE)]
+
+
+# Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
+# out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
+OPEN_GM = (
+    "end_session",
+    "award_glory",
+    "award_adversity",
+    "start_session",
+    "advance_time",
+    "add_item", "approve_character", "attack", "buy", "critical_note", "deal_damage", "define_location",
+    "drop_item", "edit_character", "focus_adjust", "gm_note", "help", "join_combat", "remove_participant",
+    "rest_interrupted", "rest_start", "restore_focus", "restore_health", "reveal_ether", "set_location",
+    "use_resources",
+)
+OPEN_PLAYER = (
+    "add_item", "attack", "buy", "help", "minor_action", "passing_action", "set_carried", "stand_up",
+    "transfer_item",
+)

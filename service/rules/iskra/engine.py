@@ -8,6 +8,8 @@ from pydantic import BaseModel, TypeAdapter
 
 from service.dice.types import DiceSource
 from service.i18n.message import _
+from service.rules.awaiting import with_offers
+from service.rules.iskra import awaiting as _open
 from service.rules import awaiting as shared_awaiting
 from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.iskra import (
@@ -122,7 +124,7 @@ class IskraSystem:
         return ctx.state, ctx.events
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-        return view(state, actor)
+        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER)
 
     def redact_event(self, event: Event, actor: Actor) -> dict[str, Any] | None:
         """An event's data as this actor may see it; None when it is GM-only (spec 8)."""

@@ -306,6 +306,8 @@ class IskraTable(_Model, title="IskraTable"):
     adversities: list[str] = Field(description="Adversities already rewarded (once each, 7-B16).")
     ether_exposure: list[IskraExposure] = Field(description="Ether exposure flags (GM only; empty for players).")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for play to go on, and with what.")
+    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
+                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden ids.")
 

@@ -85,3 +85,16 @@ def _setup(state: dict[str, Any], options: Options) -> list[str]:
     if options.use_grid:
         may.append("set_position")
     return may + ["start_encounter", "end_encounter", "gm_note"] + _clocks(state, options)
+
+
+# Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
+# out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
+OPEN_GM = (
+    "harm",
+    "grant_advancement",
+    "cast", "create_clock", "discard_advancement", "end_encounter", "end_player_phase", "gm_note", "raise",
+    "set_position",
+)
+OPEN_PLAYER = (
+    "cast", "test",
+)

@@ -210,6 +210,8 @@ class StepDiceTable(_Model, title="StepDiceTable"):
     clocks: dict[str, StepDiceClock] = Field(description="Time-pressure clocks by id (players: the visible ones).")
     pending: StepDicePending | None = Field(description="The choice every other move waits for, if any.")
     awaiting: list[AwaitingEntry] = Field(description="Whose move it is and what each may send (after every move).")
+    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
+                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
     failed_tests: list[StepDiceFailedTest] = Field(description="Failed tests of this scene (§3.7 warning).")
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden ids.")

@@ -10,6 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
+from service.rules.awaiting import with_offers
+from service.rules.trikus import awaiting as _open
 from service.rules.base import Actor, Event
 from service.rules.trikus import engine, legal
 from service.rules.trikus.actions import ACTION_SENDERS, ACTION_TYPES, Action
@@ -53,7 +55,7 @@ class TrikusSystem:
         return engine.apply(state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-        return view(state, actor)
+        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER)
 
     def hides_from_gm(self, options: dict[str, Any]) -> bool:
         """Optional rule 2: unrevealed dark sides are kept from the GM, so a full export would show them."""

@@ -83,3 +83,15 @@ def compute(ctx: Ctx) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     requests = [_entry(p["character_id"], "acknowledge_dark_side") for p in ctx.table["dark_side_prompts"]]
     requests += [_entry(cid, "set_sides") for cid in ctx.active_ids() if ctx.characters[cid]["sides_pending"]]
     return shared.merged(awaiting), requests
+
+
+# Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
+# out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
+OPEN_GM = (
+    "abort_activity", "adjust_combat", "auto", "award_light_token", "give_item", "gm_note", "narrate",
+    "renew_item", "reveal_trait", "spend_dark_token",
+)
+OPEN_PLAYER = (
+    "acknowledge_dark_side", "boost", "claim_boom", "commit_morale", "light_token_fact", "set_sides",
+    "spend_light_die",
+)

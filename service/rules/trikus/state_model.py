@@ -297,6 +297,8 @@ class TrikusTable(_Model, title="TrikusTable"):
                                                                       "player's acknowledgement.")
     gm_notes: list[TrikusGmNoteRecord] = Field(description="The GM's private notes (empty for players).")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for the activity to go on, and with what.")
+    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
+                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
     requests: list[AwaitingEntry] = Field(description="Party-level prompts that do not block the activity "
                                                       "(acknowledge_dark_side, set_sides).")
     seats: list[str] = Field(description="Characters in the order they joined the table (seat order, spec 3.3).")

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from iskra_support import GM, Table, player
-from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
+from engine_moves import check_awaiting, check_offered, check_one_entry_per_party, check_typed
 from service.dice.table import TableDice
 from service.dice.types import DieRoll
 from service.rules.base import RuleViolation
@@ -156,12 +156,14 @@ def test_random_legal_sequences_keep_invariants_and_replay(in_combat, data):
         actor = GM if gm_move or data.draw(st.integers(0, 9)) < 6 else player(_owner_of(state, action))
         dice = DrawnDice(data)
         before = copy.deepcopy(state)
+        offered = check_offered(SYSTEM, state, action, actor)
         try:
             new, events = SYSTEM.apply(state, action, actor, dice)
         except RuleViolation:
             assert state == before and dice.rolled == []  # validated fully before any die
             continue
         assert state == before, "apply() mutated its input"
+        assert offered, f"accepted {action['type']!r} from {actor.role}, which table.offers did not list"
         thrown = [x for e in events for x in e.data.get("dice", [])]
         assert thrown == [x.to_dict() for x in dice.rolled]
         applied.append((action, actor, [x.face for x in dice.rolled]))

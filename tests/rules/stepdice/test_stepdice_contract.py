@@ -169,8 +169,11 @@ def _secret_table():
 
 
 def test_gm_view_is_the_full_state():
+    """The whole table, and what each party may send (`offers`, computed for the view)."""
     t = _secret_table()
-    assert SYSTEM.view(t.state, GM) == t.state
+    seen = SYSTEM.view(t.state, GM)
+    assert {**seen, "table": {k: v for k, v in seen["table"].items() if k != "offers"}} == t.state
+    assert seen["table"]["offers"][0]["who"] == "gm"
 
 
 def test_player_view_hides_unrevealed_enemies_wounds_and_hidden_clocks():

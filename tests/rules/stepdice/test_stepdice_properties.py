@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from service.dice.types import DieRoll
 from service.rules.base import Actor, RuleViolation
 from service.rules.stepdice import SYSTEM
-from engine_moves import check_awaiting, check_typed
+from engine_moves import check_awaiting, check_offered, check_typed
 from stepdice_support import GM, Table
 
 PCS = ("w", "r", "m")
@@ -182,6 +182,7 @@ def test_random_legal_sequences_keep_invariants(data):
         actor = GM if data.draw(st.integers(0, 2)) else Actor("player", "p", frozenset({action.get("character_id",
                                                                                               "w")}))
         frozen = copy.deepcopy(state)
+        offered = check_offered(SYSTEM, state, action, actor)
         try:
             new, events = SYSTEM.apply(state, action, actor, DrawnDice(data))
         except RuleViolation as exc:
@@ -189,6 +190,7 @@ def test_random_legal_sequences_keep_invariants(data):
             assert state == frozen
             continue
         assert state == frozen, "apply() mutated its input"
+        assert offered, f"accepted {action['type']!r} from {actor.role}, which table.offers did not list"
         for ev in events:
             json.dumps(ev.data)
         _check(state, new)
