@@ -101,7 +101,8 @@ class DocEvent(_Doc):
     data: dict[str, Any]
     redacted: dict[str, Any] | None = None
     visibility: Literal["all", "gm", "sealed"] = "all"
-    actor_role: Literal["gm", "player"] = "gm"
+    # "clock": what the turn clock did (a warning, an expiry, the default move for an absent player).
+    actor_role: Literal["gm", "player", "clock"] = "gm"
     actor_player_id: Id | None = None
     created_at: Stamp | None = None
 
