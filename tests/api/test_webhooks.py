@@ -24,9 +24,11 @@ SECRETS_KEY = "a deployment key for sealing webhook secrets"
 
 @pytest.fixture
 def settings(settings):
-    """Loopback allowed (the receiver is on 127.0.0.1), quick retries, secrets sealed at rest."""
+    """Loopback allowed (the receiver is on 127.0.0.1), quick retries, secrets sealed at rest. The attempt's
+    timeout is well above the slowest receiver here (1.5 s): on a busy machine a 0.8 s answer once took past 2 s,
+    and the retry of a delivery that did arrive is a second copy the tests count."""
     return dataclasses.replace(settings, webhooks_allow_loopback=True, webhooks_backoff_seconds=0.05,
-                               webhooks_max_attempts=3, webhooks_timeout_seconds=2.0,
+                               webhooks_max_attempts=3, webhooks_timeout_seconds=5.0,
                                webhooks_secrets_key=SECRETS_KEY)
 
 
