@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from processes import ServiceProcess, free_port, wait_for
 from servers import in_ci
 from service.game import movelog
+from service.game.deadline_sync import named_moves
 from service.rules.base import Actor
 from service.rules.registry import SYSTEMS
 from service.store.records.db import sessionmaker
@@ -122,7 +123,8 @@ async def replay_from_version_0(database_url: str, campaign_id: str) -> dict:
             assert [m.version for m in moves] == list(range(1, c.table_version + 1))
             for m in moves:
                 state = movelog.replay_move(SYSTEMS[c.system], c.dice_mode, state, m.kind, m.body, m.actor, m.dice)
-            return SYSTEMS[c.system].view(json.loads(json.dumps(state)), Actor(role="gm"))
+            # As the service serves a view: with each awaited move's REST and GraphQL names.
+            return named_moves(SYSTEMS[c.system].view(json.loads(json.dumps(state)), Actor(role="gm")))
     finally:
         await engine.dispose()
 
