@@ -140,14 +140,19 @@ async def stop_all(s, campaign_id: str) -> None:
     await s.execute(delete(TurnDeadline).where(TurnDeadline.campaign_id == campaign_id))
 
 
+NAMED = ("awaiting", "offers", "requests")
+
+
 def named_moves(view: dict[str, Any]) -> dict[str, Any]:
-    """The view with `moves` on every awaiting entry: each of `may` under its REST and GraphQL names, so no
-    client keeps a table of its own (see service.rules.awaiting)."""
+    """The view with `moves` on every entry of `awaiting`, `offers` and (where a system keeps it) `requests`:
+    each of `may` under its REST and GraphQL names, so no client keeps a table of its own (see
+    service.rules.awaiting)."""
     table = view.get("table")
-    if not isinstance(table, dict) or not table.get("awaiting"):
+    if not isinstance(table, dict) or not any(isinstance(table.get(k), list) for k in NAMED):
         return view
-    # A new table and list: the view may share its dicts with the cached state, which must not change.
-    return {**view, "table": {**table, "awaiting": [with_moves(e) for e in table["awaiting"]]}}
+    # New lists: the view may share its dicts with the cached state, which must not change.
+    return {**view, "table": {**table, **{k: [with_moves(e) for e in table[k]]
+                                          for k in NAMED if isinstance(table.get(k), list)}}}
 
 
 async def annotate(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:

@@ -69,14 +69,15 @@ def merged(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         may.extend(m for m in entry["may"] if m not in may)
     return list(out.values())
 def offers(awaiting: list[dict[str, Any]], character_ids: list[str], open_gm: tuple[str, ...],
-           open_player: tuple[str, ...]) -> list[dict[str, Any]]:
+           open_player: tuple[str, ...], more: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """Every move each party may send now: what `awaiting` asks of it, and the moves its system leaves open
     outside any wait (`open_gm`; `open_player` for every character's player), which the engine still checks
-    on their details. A move the engine accepts from a party is always here (the engine tests check it after
+    on their details, and `more`: entries a system offers beyond both (moves that depend on the table but are
+    not waited for). A move the engine accepts from a party is always here (the engine tests check it after
     every move); one here may still be refused (a soak without a wound). Unlike `awaiting`, nobody is waited
     for, so no deadline runs on these."""
     parties: dict[tuple[str, str | None], list[str]] = {("gm", None): []}
-    for entry in awaiting:
+    for entry in [*awaiting, *more]:
         parties.setdefault((entry["who"], entry.get("character_id")), []).extend(entry["may"])
     parties[("gm", None)].extend(open_gm)
     for cid in character_ids:
@@ -85,7 +86,8 @@ def offers(awaiting: list[dict[str, Any]], character_ids: list[str], open_gm: tu
             for (who, cid), may in parties.items() if may]
 
 
-def with_offers(view: dict[str, Any], open_gm: tuple[str, ...], open_player: tuple[str, ...]) -> dict[str, Any]:
+def with_offers(view: dict[str, Any], open_gm: tuple[str, ...], open_player: tuple[str, ...],
+                more: list[dict[str, Any]] = ()) -> dict[str, Any]:
     """A system's view with `table.offers` (see `offers`)."""
     table = view.get("table")
     if not isinstance(table, dict):
@@ -93,4 +95,5 @@ def with_offers(view: dict[str, Any], open_gm: tuple[str, ...], open_player: tup
     # New dicts: a view may share its own with the state it was made from. (A table stored before `awaiting`
     # existed gets it on its next move; until then only the open moves are offered.)
     return {**view, "table": {**table, "offers": offers(table.get("awaiting") or [],
-                                                        list(view.get("characters") or {}), open_gm, open_player)}}
+                                                        list(view.get("characters") or {}), open_gm, open_player,
+                                                        more)}}

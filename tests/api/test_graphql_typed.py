@@ -101,14 +101,34 @@ def test_every_move_type_names_its_graphql_action_field_mechanically():
         assert {graphql_field(t) for t in models.actions} == set(fields), models.id
 
 
-async def test_awaiting_entries_name_each_move_for_rest_and_graphql(client):
+def _named(m: str) -> dict[str, str]:
+    return {"type": m, "graphql_field": m.split("_")[0] + "".join(p.title() for p in m.split("_")[1:])}
+
+
+async def test_awaiting_offers_and_requests_name_each_move_for_rest_and_graphql(client):
+    """Whatever lists moves a party may make (`awaiting`, `offers`, a system's `requests`) names each for both
+    transports."""
     t, cid, token = await danger_table(client)
     q = """query($c: ID!) { state(campaignId: $c) { system state { ... on DangerPoolState {
-        table { awaiting { may moves { type graphqlField } } } } } } }"""
+        table { awaiting { may moves { type graphqlField } } offers { may moves { type graphqlField } }
+                requests { may moves { type graphqlField } } } } } } }"""
     data = await gql(client, q, {"c": t.id}, t.gm)
     assert data["state"]["system"] == "danger_pool"
-    for entry in data["state"]["state"]["table"]["awaiting"]:
+    table = data["state"]["state"]["table"]
+    assert table["awaiting"] and table["offers"]
+    for entry in table["awaiting"] + table["offers"] + table["requests"]:
         assert [m["type"] for m in entry["moves"]] == entry["may"]
-    rest = (await t.state())["state"]["table"]["awaiting"]
-    assert rest and all(e["moves"] == [{"type": m, "graphql_field": m.split("_")[0] + "".join(
-        p.title() for p in m.split("_")[1:])} for m in e["may"]] for e in rest)
+    rest = (await t.state())["state"]["table"]
+    assert rest["awaiting"] and rest["offers"]
+    for key in ("awaiting", "offers", "requests"):
+        assert all(e["moves"] == [_named(m) for m in e["may"]] for e in rest[key]), key
+
+
+def test_a_systems_requests_are_named_like_its_waits():
+    from service.game.deadline_sync import named_moves
+
+    ask = {"who": "character", "character_id": "c1", "may": ["acknowledge_dark_side"]}
+    view = {"table": {"awaiting": [], "offers": [], "requests": [ask]}}
+    named = named_moves(view)
+    assert named["table"]["requests"] == [{**ask, "moves": [_named("acknowledge_dark_side")]}]
+    assert "moves" not in ask, "the view handed in is left as it was"

@@ -49,7 +49,8 @@ class ActionDeckSystem:
         return _apply.apply(state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor) -> dict[str, Any]:
-        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER)
+        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER,
+                           _open.settling(state.get("table") or {}, state.get("characters") or {}))
 
     def session_close_blocker(self, table: dict[str, Any]) -> RuleViolation | None:
         """A verifiable session's seed recomputes every shuffle die: revealed while a shuffled deck is being

@@ -6,6 +6,7 @@ Joker holders who may claim or interrupt, the GM's call of the next card — or,
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from service.rules.action_deck import countdown
@@ -129,16 +130,34 @@ def compute(ctx: Ctx) -> list[dict[str, Any]]:
     return out.entries()
 
 
+def settling(table: dict[str, Any], characters: dict[str, Any]) -> list[dict[str, Any]]:
+    """Moves offered beyond the waits: while an interrupt waits for its opposed Athletics, the character whose
+    turn it interrupts may still make its turn moves once its own test is rolled (its next move accepts the
+    test, §5.5, and so settles the interrupt)."""
+    enc = table.get("encounter")
+    if not enc or enc.get("pending_interrupt") is None or enc.get("current_turn") is None:
+        return []
+    cid = enc["current_turn"]
+    if not any(t["state"] == "rolled" and t["roller_id"] == cid and t["group"] is None for t in (table.get("tests") or {}).values()):
+        return []
+    out = _Parties()
+    _turn(SimpleNamespace(characters=characters), enc, cid, out)  # type: ignore[arg-type]  # reads only sheets
+    return out.entries()
+
+
 def refresh(ctx: Ctx) -> None:
     ctx.table["awaiting"] = compute(ctx)
 
 
 # Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
 # out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
+# The GM may award a benny, or end the fight, at any moment.
 OPEN_GM = (
-    "add_participant", "apply_wounds", "enter_play", "group_test", "hazard_test", "leave_play", "opposed_test",
-    "run", "set_condition", "soak", "start_encounter", "trait_test", "unshake",
+    "add_participant", "apply_wounds", "award_benny", "end_encounter", "enter_play", "group_test", "hazard_test",
+    "leave_play", "opposed_test", "run", "set_condition", "soak", "start_encounter", "trait_test", "unshake",
 )
+# `keep_card` is awaited only once an extra draw gave a choice, but keeping the one card dealt is accepted in the
+# draw window too (it closes the choice early).
 OPEN_PLAYER = (
-    "damage_roll", "regain_power", "run", "soak", "trait_test", "unshake",
+    "damage_roll", "keep_card", "opposed_test", "regain_power", "run", "soak", "trait_test", "unshake",
 )

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.rules.awaiting import AwaitingEntry
+from service.rules.awaiting import AwaitingEntry, AwaitingMove
 from service.rules.danger_pool.options import DangerPoolOptions
 
 Status = Literal["active", "traitor_npc", "dead", "departed"]
@@ -221,6 +221,9 @@ class DangerPoolRequest(BaseModel):
     character_id: str = Field(description="The character that owes an after-effect.")
     may: list[str] = Field(description="The move that answers it (`choose_aftermath`).")
     when: Literal["next_planning_scene"] = Field(description="When it can be answered.")
+    moves: list[AwaitingMove] | None = Field(None, description="`may` with each move's REST `type` and GraphQL "
+                                                               "`ActionInput` field (added by the service to every "
+                                                               "table it sends).")
 
 
 class DangerPoolTable(BaseModel):

@@ -7,7 +7,7 @@ import random
 from pydantic import ValidationError
 
 from action_deck_support import GM, SeededDice, player
-from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
+from engine_moves import check_awaiting, check_offered, check_one_entry_per_party, check_typed
 from service.dice.types import DiceError
 from service.rules.action_deck import SYSTEM
 from service.rules.action_deck.actions import ADAPTER, MODELS
@@ -92,10 +92,14 @@ def test_random_actions_never_crash():
                                                                                            None)
                 actor = player(f"p-{cid}", cid) if cid in PCS and rnd.random() < 0.4 else GM
                 dice = (RandomTableDice if rnd.random() < 0.3 else SeededDice)(rnd.randint(0, 10**9))
+                offered = check_offered(SYSTEM, t.state, action, actor)
                 try:
                     t.state, events = SYSTEM.apply(t.state, action, actor, dice)
                 except (RuleViolation, DiceError):
                     events = []
+                else:
+                    kind = action["type"] if isinstance(action, dict) else action.type
+                    assert offered, f"accepted {kind!r} from {actor.role}, which table.offers did not list"
                 check_awaiting(SYSTEM, t.state)
                 check_one_entry_per_party(t.state)
                 check_typed(SYSTEM, t.state, events)

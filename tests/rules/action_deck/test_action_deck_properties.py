@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from action_deck_support import GM, SeededDice, Table, player
-from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
+from engine_moves import check_awaiting, check_offered, check_one_entry_per_party, check_typed
 from service.rules.action_deck import SYSTEM
 from service.rules.action_deck.cards import FULL_DECK
 from service.rules.base import RuleViolation
@@ -124,10 +124,12 @@ def test_random_legal_sequences_keep_the_invariants(options, seed, steps):
         actor = GM
         if "character_id" in action and action["character_id"] in PCS and rnd.random() < 0.5:
             actor = player(f"p-{action['character_id']}", action["character_id"])
+        offered = check_offered(SYSTEM, t.state, action, actor)
         try:
             new, events = SYSTEM.apply(t.state, action, actor, SeededDice(rnd.randint(0, 10**9)))
         except RuleViolation:
             continue
+        assert offered, f"accepted {action['type']!r} from {actor.role}, which table.offers did not list"
         t.state = new
         applied += 1
         check_invariants(t, dealt, events)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from danger_pool_support import GM, Table, player
-from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
+from engine_moves import check_awaiting, check_offered, check_one_entry_per_party, check_typed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -154,7 +154,9 @@ def test_random_legal_play_keeps_invariants_and_replays(data, options):
         action, who = chosen
         actor = actor_for(who, draw)
         dice = StreamDice(draw)
+        offered = check_offered(SYSTEM, t.state, action, actor)
         new, events = SYSTEM.apply(t.state, action, actor, dice)
+        assert offered, f"accepted {action['type']!r} from {actor.role}, which table.offers did not list"
         faces = [d.face for d in dice.rolled]
         assert [d for e in events for d in e.data.get("dice", [])] == [d.to_dict() for d in dice.rolled]
         t.state = new

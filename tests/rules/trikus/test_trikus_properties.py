@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from engine_moves import check_awaiting, check_typed, salted
+from engine_moves import check_awaiting, check_offered, check_typed, salted
 from trikus_support import GM, character_input, dice_in, player
 
 from service.dice.table import TableDice
@@ -149,6 +149,7 @@ def test_property_random_legal_play(start, data):
             pick = data.draw(st.sampled_from(legal))
             who, move = pick["who"], pick["action"]
         dice = StreamDice(data.draw)
+        assert check_offered(SYSTEM, state, move, actor(who)), f"{move['type']!r} by {who} is not in table.offers"
         new, events = SYSTEM.apply(state, move, actor(who), dice)       # a legal move never raises
         json.dumps(new)
         assert dice_in(events) == [d.to_dict() for d in dice.rolled]  # the events show every die
