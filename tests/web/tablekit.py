@@ -1,6 +1,7 @@
 """Playing the web table as a person does: by labels, buttons and links, never by calling the API."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -12,8 +13,15 @@ def page_url(origin: str, api: str | None = None) -> str:
 
 def fill(scope, values: dict[str, Any]) -> None:
     """Fill fields by their labels: text and numbers typed, choices picked by their shown text, booleans ticked;
-    a dict opens the optional group of that label (a <details>) and fills it, a list of dicts adds a row per item."""
+    a dict opens the optional group of that label (a <details>) and fills it, a list of dicts adds a row per item,
+    a list of names ticks each name's box in the group of that label."""
     for label, value in values.items():
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            # Things the table names (a team, the invited characters): a box ticked for each, by its name.
+            group = scope.locator(f"fieldset:has(> legend:text-is({json.dumps(label)}))")
+            for name in value:
+                group.get_by_label(name, exact=True).check()
+            continue
         if isinstance(value, list):
             add = scope.get_by_role("button", name=f"+ {label}", exact=True)
             rows = add.locator("xpath=..").locator(":scope > .rows > fieldset.row")

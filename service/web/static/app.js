@@ -4,7 +4,7 @@
 import { Api, Feed, Problem } from "./api.js";
 import { el, LANGUAGES, language, setLanguage, t } from "./dom.js";
 import { resolve, schemaForm } from "./forms.js";
-import { awaitingOf, renderTable, value } from "./table.js";
+import { awaitingOf, idChoices, renderTable, value } from "./table.js";
 import { verifyDocument } from "./verify.js";
 import qrcode from "./vendor/qrcode.mjs";
 
@@ -266,7 +266,7 @@ class Table {
   draw() {
     const names = this.names();
     const whole = this.stateBox.querySelector("details.whole");
-    this.stateBox.replaceChildren(...renderTable(this.state, names));
+    this.stateBox.replaceChildren(...renderTable(this.state, names, this.info.system));
     if (whole?.open) this.stateBox.querySelector("details.whole").open = true;
     const waits = awaitingOf(this.state);
     this.awaitBox.replaceChildren(el("h3", {}, t("whose_move")), waits.length
@@ -319,12 +319,8 @@ class Table {
   openMove(type) {
     const schema = actionSchema(this.doc, this.prefix, type);
     const chars = this.characterChoices();
-    const everyone = (this.characters || []).map((c) => [c.id, c.name]);
-    const choices = {};
-    if (schema.properties?.character_id && chars.length) choices.character_id = chars;
-    if (schema.properties?.target_character_id && everyone.length) choices.target_character_id = everyone;
-    const foes = Object.entries(this.state?.table?.encounter?.enemies || {}).map(([id, e]) => [id, e.name || id]);
-    if (schema.properties?.target_enemy_id && foes.length) choices.target_enemy_id = foes;
+    const choices = idChoices(null, { state: this.state, characters: this.characters || [], players: this.info.players,
+                                      mine: this.mine(), isGm: this.isGm() });
     const form = schemaForm(this.doc, schema, { skip: ["type"], choices,
       defaults: chars.length === 1 ? { character_id: chars[0][0] } : {} });
     const dice = this.info.dice_mode === "table"

@@ -54,7 +54,7 @@ function field(doc, name, rawSchema, required, opts) {
 
   // A yes/no that may be left unsaid (null lets the rules decide) is a choice of three, not a checkbox.
   const tristate = s.type === "boolean" && nullable;
-  if (choices || s.enum || tristate) {
+  if ((choices && s.type !== "array") || s.enum || tristate) {
     const values = choices || (tristate ? [[true, t("yes")], [false, t("no")]] : s.enum.map((v) => [v, v]));
     const select = el("select", { id, name, ...described },
       ...(required && values.length && !tristate ? [] : [el("option", { value: "" }, "—")]),
@@ -90,6 +90,18 @@ function field(doc, name, rawSchema, required, opts) {
   }
   if (s.type === "array") {
     const items = resolve(doc, s.items);
+    if (isScalar(items) && choices) {
+      // A list of things the table names (a team, the players of a session): a box to tick for each.
+      const boxes = choices.map(([v, text], i) => {
+        const box = el("input", { type: "checkbox", id: `${id}-${i}`, value: JSON.stringify(v) });
+        return [box, el("div", { class: "field check" }, box, el("label", { for: `${id}-${i}` }, String(text)))];
+      });
+      return { node: el("fieldset", { class: "field", ...described }, el("legend", {}, label), hint, ...boxes.map(([, n]) => n)),
+               read: () => {
+                 const picked = boxes.filter(([b]) => b.checked).map(([b]) => JSON.parse(b.value));
+                 return picked.length ? picked : (required ? [] : undefined);
+               } };
+    }
     if (isScalar(items)) {
       const input = el("input", { type: "text", id, name, ...described });
       const preset = opts.defaults?.[name] ?? s.default;
