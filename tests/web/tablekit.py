@@ -76,16 +76,20 @@ def move(page: Page, move_type: str, values: dict[str, Any] | None = None, *, di
     """Make a move: by its button, which the table offers once the page has heard the move before (so waited for),
     or, not `offered`, picked from every move of the system. Returns what the page says the move did; fails with
     the refusal it shows."""
-    if offered:
-        page.locator(f'button[data-move="{move_type}"]').click()
-    else:
-        page.locator("#other-move").select_option(value=move_type)
-        page.locator("#other-move + button").click()
     form = page.get_by_test_id(f"move-{move_type}")
-    try:
-        expect(form).to_be_visible()
-    except AssertionError:
-        raise AssertionError(f"no form for {move_type}: {page.locator('main').inner_text()}") from None
+    # The list of moves is drawn again when the table moves on: a choice made just before is made once more.
+    for attempt in range(1 if offered else 3):
+        if offered:
+            page.locator(f'button[data-move="{move_type}"]').click()
+        else:
+            page.locator("#other-move").select_option(value=move_type)
+            page.locator("#other-move + button").click()
+        try:
+            expect(form).to_be_visible(timeout=3_000 if not offered and attempt < 2 else None)
+            break
+        except AssertionError:
+            if offered or attempt == 2:
+                raise AssertionError(f"no form for {move_type}: {page.locator('main').inner_text()}") from None
     fill(form, values or {})
     if dice is not None:
         form.locator("#dice").fill(dice)

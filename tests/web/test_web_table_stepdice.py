@@ -1,6 +1,7 @@
 """Step Dice at the web table, a GM and a player in two browsers: the worked example SD-E4 (a Warrior's d10 rolls
 4 against a minion's TN 6 in melee: failure, retaliation, hearts 4/5) played through the page, dice entered at
-the table."""
+the table; the encounter's grid, its enemy, the scene's clocks (one kept from the players), hearts and mana read off
+the board."""
 from __future__ import annotations
 
 import time
@@ -11,12 +12,14 @@ from tablekit import (assert_fits_a_phone_and_every_control_is_labelled, create_
                       page_url)
 
 SECRET = "the goblins wait behind the door"
+CLOCK_SECRET = "The roof gives way"
 WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon": "sword",
            "Items": "rope, torch, flask"}
 
 
-def sit_down(gm, player, url: str, *, language: str = "en") -> None:
-    create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Dice Mode": "table", "Language": language})
+def sit_down(gm, player, url: str, *, language: str = "en", options: dict | None = None) -> None:
+    create_campaign(gm, url, system="stepdice", name="Skirmish",
+                    fields={"Dice Mode": "table", "Language": language, **({"Options": options} if options else {})})
     player.goto(invite(gm, "Ala"))
     create_character(player, WARRIOR)
 
@@ -25,7 +28,7 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
                                                                                    artifacts):
     gm, player = new_page(), new_page()
     started = time.monotonic()
-    sit_down(gm, player, page_url(page_origin, api=served))
+    sit_down(gm, player, page_url(page_origin, api=served), options={"Time pressure clocks": True})
     expect(player.locator(".status")).to_have_text("Live")
     # Time to the first rendered table: the join link opened again, until the table is drawn (not asserted).
     player.reload()
@@ -35,9 +38,22 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     move(gm, "create_encounter")
     move(gm, "add_character", {"Character Id": "Brona", "Position": {"X": 0, "Y": 0}})
     move(gm, "add_enemy", {"Enemy Id": "m", "Name": "Goblin", "Kind": "minion", "Position": {"X": 1, "Y": 0}})
+    # Two clocks of the fight's scene: one the players watch, one the GM keeps to themself (spec 8).
+    move(gm, "create_clock", {"Label": "Reinforcements", "Length": 3, "Consequence": "more goblins arrive",
+                              "Visible To Players": True}, offered=False)
+    move(gm, "create_clock", {"Label": CLOCK_SECRET, "Length": 2, "Consequence": "the cave collapses"}, offered=False)
     move(gm, "start_encounter")
     # The player's page follows the GM's moves as they are made: no reload.
     expect(player.locator(".log")).to_contain_text("The combat started")
+    expect(player.get_by_test_id("grid")).to_have_attribute("aria-label", "Brona (0, 0); Goblin (1, 0)")
+    # The Goblin stands on both boards; its TN is the GM's until it is revealed.
+    expect(gm.get_by_test_id("encounter").locator(".card.enemy")).to_contain_text("TN 6")
+    expect(player.get_by_test_id("encounter").locator(".card.enemy")).to_contain_text("Goblin")
+    expect(player.get_by_test_id("encounter").locator(".card.enemy")).not_to_contain_text("TN")
+    expect(player.get_by_test_id("clocks")).to_contain_text("Reinforcements")
+    expect(player.get_by_test_id("clocks").get_by_role("img")).to_have_attribute("aria-label", "Reinforcements: 0/3")
+    expect(gm.get_by_test_id("clocks")).to_contain_text(CLOCK_SECRET)
+    expect(player.locator(".card", has_text="Brona")).to_contain_text("Mana 3/3")
     move(player, "begin_turn")
     player.locator("button[data-move=attack]").click()
     assert_fits_a_phone_and_every_control_is_labelled(player)  # the attack's form and its dice are open
@@ -47,9 +63,12 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     expect(player.locator(".card", has_text="Brona")).to_contain_text("Hearts 4/5")
     expect(player.locator(".log li").last).to_contain_text("Hearts lost: 1")
     player.screenshot(path=artifacts / "stepdice-phone.png", full_page=True)
+    player.set_viewport_size({"width": 1280, "height": 900})
+    player.screenshot(path=artifacts / "stepdice-desktop.png", full_page=True)
     gm.set_viewport_size({"width": 1280, "height": 900})
     gm.screenshot(path=artifacts / "stepdice-desktop-gm.png", full_page=True)
-    assert SECRET not in player.content() and SECRET in gm.content()
+    for secret in (SECRET, CLOCK_SECRET):
+        assert secret not in player.content() and secret in gm.content(), secret
     assert not gm.errors and not player.errors, gm.errors + player.errors
     print(f"SD-E4 at the web table: {time.monotonic() - started:.1f} s")
 
