@@ -15,6 +15,7 @@ from tablekit import (assert_fits_a_phone_and_every_control_is_labelled, create_
                       page_url)
 
 DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 812}
 
 
 def sit_down(gm: Page, player: Page, url: str, system: str, sheet: dict, fields: dict | None = None) -> None:
@@ -29,14 +30,9 @@ def board(page: Page, testid: str):
     return page.get_by_test_id(testid)
 
 
-def finish(system: str, gm: Page, player: Page, artifacts, *, secrets: list[str], polish: list[str]) -> None:
-    """What every system's example ends with: the GM-only strings only on the GM's page, the tables kept as
-    screenshots (phone and desktop), a phone's width respected and every control named, no script error, and the
-    player's page in Polish once the player picks it."""
-    player.wait_for_timeout(300)  # as long again for anything the player's feed might still be sent
-    for secret in secrets:
-        assert secret in gm.content(), secret
-        assert secret not in player.content(), secret
+def screenshots(system: str, gm: Page, player: Page, artifacts) -> None:
+    """The table in play kept as pictures: the player's on a phone and on a desktop, the GM's on a desktop; a
+    phone's width respected and every control named on both pages."""
     for page in (gm, player):
         assert_fits_a_phone_and_every_control_is_labelled(page)
     player.screenshot(path=artifacts / f"{system}-phone.png", full_page=True)
@@ -44,7 +40,19 @@ def finish(system: str, gm: Page, player: Page, artifacts, *, secrets: list[str]
     player.screenshot(path=artifacts / f"{system}-desktop.png", full_page=True)
     gm.set_viewport_size(DESKTOP)
     gm.screenshot(path=artifacts / f"{system}-desktop-gm.png", full_page=True)
+    player.set_viewport_size(PHONE)
+    gm.set_viewport_size(PHONE)
+
+
+def finish(gm: Page, player: Page, *, secrets: list[str], polish: list[str]) -> None:
+    """What every system's example ends with: the GM-only strings only on the GM's page, no script error, and the
+    player's page in Polish once the player picks it."""
+    player.wait_for_timeout(300)  # as long again for anything the player's feed might still be sent
+    for secret in secrets:
+        assert secret in gm.content(), secret
+        assert secret not in player.content(), secret
     player.get_by_label("Page language").select_option("pl")
+    expect(player.locator("h2", has_text="Dziennik zdarzeń")).to_be_visible()
     for words in polish:
         expect(player.locator("main")).to_contain_text(words)
     assert not gm.errors and not player.errors, gm.errors + player.errors
@@ -68,6 +76,8 @@ def test_TK_E3_michal_persuades_the_merchant_at_the_web_table(served, page_origi
     expect(board(player, "pool")).to_contain_text("GM dice 2")
     move(gm, "throw", {"Character Id": "—"})              # the GM's W1 die: hidden until the wave completes
     move(player, "throw", dice="5, 7")                      # W1 revealed together: GM 5, Michał 7
+    expect(board(player, "pool")).to_contain_text("Thrown:")
+    screenshots("trikus", gm, player, artifacts)
     move(gm, "throw", {"Character Id": "—"}, dice="7")     # a tie is enough for the GM (L122)
     move(player, "throw", dice="1")
     move(player, "throw", dice="9")                          # the GM is out of dice, Michał in control: success
@@ -75,7 +85,7 @@ def test_TK_E3_michal_persuades_the_merchant_at_the_web_table(served, page_origi
     expect(michal).to_contain_text("Morale dice 1")           # morale 0 → 1
     expect(board(player, "resets")).to_contain_text("Party resets 1")  # Michał exhausted the party: a reset
     expect(michal.locator(".line").first).to_contain_text("free")      # and his line came back
-    finish("trikus", gm, player, artifacts, secrets=[TK_SECRET], polish=["Linie", "Kości morale 1"])
+    finish(gm, player, secrets=[TK_SECRET], polish=["Linie", "Kości morale 1"])
 
 
 # ---- Danger Pool: DP-E1, Cyclops Jones pushes through the bar (shared/rules/danger_pool.md) ----
@@ -108,7 +118,8 @@ def test_DP_E1_cyclops_pushes_through_the_bar_at_the_web_table(served, page_orig
     expect(player.locator("[data-testid=characters] .card")).to_contain_text("Stamina 3/3")  # no danger 10s
     assert board(player, "hidden-elements").count() == 0
     move(gm, "gm_note", {"Text": "the alarm goes off next round"}, offered=False)
-    finish("danger_pool", gm, player, artifacts, secrets=[DP_SECRET, "the alarm goes off next round"],
+    screenshots("danger_pool", gm, player, artifacts)
+    finish(gm, player, secrets=[DP_SECRET, "the alarm goes off next round"],
            polish=["Pula zagrożenia 4", "Postęp 2/8"])
 
 
@@ -142,7 +153,8 @@ def test_IS_E1_two_focus_points_save_ala_from_the_chasm_at_the_web_table(served,
     expect(ala).to_contain_text("alive")
     expect(ala).to_contain_text("Focus points 3/5")            # 5 → 3
     expect(ala).to_contain_text("XP 5")                        # +3
-    finish("iskra", gm, player, artifacts, secrets=[IS_SECRET], polish=["Zdrowie 0/5", "Punkty skupienia 3/5"])
+    screenshots("iskra", gm, player, artifacts)
+    finish(gm, player, secrets=[IS_SECRET], polish=["Zdrowie 0/5", "Punkty skupienia 3/5"])
 
 
 # ---- Action Deck: AD-E17, a benny card draw, then AD-E21's session close (shared/rules/action_deck.md) ----
@@ -168,6 +180,7 @@ def test_AD_E17_ann_spends_a_benny_on_a_card_at_the_web_table(served, page_origi
     expect(board(player, "bennies")).to_contain_text("Ola: 2")
     move(gm, "call_next")
     expect(board(player, "initiative").locator("li.current")).to_contain_text("Ann")
+    screenshots("action_deck", gm, player, artifacts)
     expect(board(gm, "gm-bennies")).to_contain_text("GM pool 1")
     assert board(player, "gm-bennies").count() == 0
     # AD-E21: at the session's close every benny goes, the player's 2 unspent and the GM's pool.
@@ -175,5 +188,5 @@ def test_AD_E17_ann_spends_a_benny_on_a_card_at_the_web_table(served, page_origi
     move(gm, "close_session")
     expect(board(player, "bennies")).to_contain_text("Ola: 0")
     expect(gm.locator(".log")).to_contain_text("The GM's bennies were discarded")
-    finish("action_deck", gm, player, artifacts, secrets=["The GM's bennies were discarded", "GM pool"],
+    finish(gm, player, secrets=["The GM's bennies were discarded", "GM pool"],
            polish=["Fuksy", "Ola: 0"])
