@@ -157,3 +157,12 @@ async def test_a_librarys_count_takes_the_players_form(client, language, expecte
                               headers={"Accept-Language": language})
     assert reply.status_code == 422 and reply.json()["detail"] == expected, reply.text
     assert reply.json()["errors"][0]["message"] == "String should have at least 1 character"
+
+
+@pytest.mark.parametrize("amount, polish, russian", [(1, "Utracono 1 Serce", "Потеряно 1 сердце"),
+                                                     (2, "Utracono 2 Serca", "Потеряно 2 сердца"),
+                                                     (5, "Utracono 5 Serc", "Потеряно 5 сердец"),
+                                                     (21, "Utracono 21 Serc", "Потеряно 21 сердце")])
+def test_hearts_lost_are_counted_in_each_languages_form(amount, polish, russian):
+    assert describe("hearts_lost", {"amount": amount}, "pl") == polish
+    assert describe("hearts_lost", {"amount": amount}, "ru") == russian
