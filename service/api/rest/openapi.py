@@ -19,7 +19,7 @@ from service.api.rest.systemschemas import REF, all_system_schemas
 from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import PER_SYSTEM, prefix
 from service.game.errorcodes import ERROR_CODES
-from service.game.play import IF_MATCH_PATTERN
+from service.game.moves.play import IF_MATCH_PATTERN
 from service.rules.registry import SYSTEMS
 
 REQUEST_KINDS = ("action", "character_input")

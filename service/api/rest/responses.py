@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from service.rules.registry import SYSTEMS
 
 from service.api.systemmodels import per_system
-from service.game.transfer_document import CampaignDocument, ImportedFrom  # noqa: F401  (the export's shape)
+from service.game.transfer.document import CampaignDocument, ImportedFrom  # noqa: F401  (the export's shape)
 
 Json = dict[str, Any]
 SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]

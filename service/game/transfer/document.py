@@ -3,7 +3,7 @@
 Every field is typed and bounded, and the cross-references hold (unique ids and numbers, characters of
 listed players), so a document that does not conform is a 422 naming the field before anything is read
 further, let alone written. What the document claims about play (sheets, dice, events) is not believed
-here: service/game/import_replay.py checks it against the engine.
+here: service/game/transfer/replay.py checks it against the engine.
 """
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from service.dice.types import DiceMode
-from service.game.deadline_settings import TurnDeadlines
-from service.game.egress import MAX_URL
+from service.game.deadlines.settings import TurnDeadlines
+from service.game.webhooks.egress import MAX_URL
 from service.game.errors import GameError, from_validation, invalid
 from service.game.inputs import Language, Name, SystemId
-from service.game.webhooks import MAX_WEBHOOKS, EventType, Text, View
-from service.i18n.message import _
+from service.game.webhooks.endpoints import MAX_WEBHOOKS, EventType, Text, View
+from service.i18n.message import _, _n
 
 FORMAT = "rulekeeper-campaign/1"
 
@@ -210,7 +210,9 @@ def check_references(doc: CampaignDocument) -> None:
         if e.actor_player_id is not None and e.actor_player_id not in players:
             raise _bad(f"events.{i}.actor_player_id", _("not one of the document's players"))
     if doc.final.version != len(doc.moves):
-        raise _bad("final.version", _("the number of moves in the document: {count}", count=len(doc.moves)))
+        raise _bad("final.version", _n("the document holds {count} move, so the final version is {count}",
+                                      "the document holds {count} moves, so the final version is {count}",
+                                      len(doc.moves), count=len(doc.moves)))
 
 
 def _bad(field: str, detail) -> GameError:

@@ -20,14 +20,14 @@ from pydantic import BaseModel, ValidationError
 from service.api.serviceevents import SERVICE_EVENTS
 from service.dice import verifiable
 from service.dice.types import DiceError, DieRoll
-from service.game import events as events_log
-from service.game import movelog
-from service.game.campaigns import build_sheet
-from service.game.dicesource import dice_events
+from service.game.log import events as events_log
+from service.game.log import moves as movelog
+from service.game.campaigns.records import build_sheet
+from service.game.moves.dicesource import dice_events
 from service.game.errors import GameError, invalid
-from service.game.history import MAX_UNDO
-from service.game.transfer_document import CampaignDocument, DocEvent
-from service.i18n.message import _
+from service.game.campaigns.history import MAX_UNDO
+from service.game.transfer.document import CampaignDocument, DocEvent
+from service.i18n.message import _, _n
 from service.rules.base import RuleSystem, RuleViolation
 from service.rules.move import ID_SALT, with_id_salt
 
@@ -274,7 +274,8 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
     except (RuleViolation, DiceError, movelog.ReplayDiverged, KeyError, TypeError, ValueError) as exc:
         raise diverged(i, m.version, str(exc)) from None
     if dice.unused:
-        raise diverged(i, m.version, _("it rolled dice the replay does not roll (unused: {count})", count=dice.unused))
+        raise diverged(i, m.version, _n("it rolled {count} die the replay does not roll", "it rolled {count} dice the replay does not roll",
+                                                     dice.unused, count=dice.unused))
     session = None
     if mode == "verifiable" and dice.rolled:
         number = next((e.data.get("dice_session") for e in logged if e.type == "dice_rolled"), None)
@@ -301,7 +302,7 @@ def _undo(system, states, kinds, targets, state, m, i) -> tuple[dict[str, Any], 
     if set(m.body) != {"target", "undone"} or type(target) is not int or not isinstance(undone, list) \
             or not 1 <= len(undone) <= MAX_UNDO:
         raise invalid("import_invalid", _("an undo move's body holds `target` and `undone`"), f"moves.{i}.body")
-    # The same walk back as the undo the GM made (service/game/history.py): over undo moves to their targets,
+    # The same walk back as the undo the GM made (service/game/campaigns/history.py): over undo moves to their targets,
     # then over rule moves only.
     at, walked = m.version - 1, []
     for _step in undone:

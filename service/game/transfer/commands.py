@@ -2,7 +2,7 @@
 
 The document holds the move log, not just the result. An import believes none of it: the engine rebuilds the
 table from the options, replays every move with its recorded dice and compares each move's events with the
-replay's own (service/game/import_replay.py). Ids are fresh on import (campaign, players, characters), tokens
+replay's own (service/game/transfer/replay.py). Ids are fresh on import (campaign, players, characters), tokens
 and webhook secrets are new, and the events keep their sequence numbers, so a verifiable campaign's closed
 dice sessions still verify. The imported campaign says where it came from, and its dice say they were not
 rolled here.
@@ -17,16 +17,20 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
-from service.game import deadline_sync, egress, idempotency, import_replay, movelog
+from service.game.deadlines import sync as deadline_sync
+from service.game.webhooks import egress
+from service.game import idempotency
+from service.game.transfer import replay as import_replay
+from service.game.log import moves as movelog
 from service.game.auth import authenticate, check_import_allowed, require_gm
-from service.game.campaigns import campaign_view, open_dice_session, resolve_options
+from service.game.campaigns.records import campaign_view, open_dice_session, resolve_options
 from service.game.context import Services
-from service.game.deadline_settings import TurnDeadlines
+from service.game.deadlines.settings import TurnDeadlines
 from service.game.errors import GameError
-from service.game.signing import Sealer, new_secret
+from service.game.webhooks.signing import Sealer, new_secret
 from service.game.tokens import hash_token, new_token
-from service.game.transfer_document import FORMAT, CampaignDocument, check_references
-from service.i18n.message import _
+from service.game.transfer.document import FORMAT, CampaignDocument, check_references
+from service.i18n.message import _, _n
 from service.rules.registry import SYSTEMS
 from service.store.records.clocks import CampaignClock
 from service.store.records.models import (Campaign, Character, Credential, DiceSession, EventRecord, MoveRecord,
@@ -126,8 +130,9 @@ async def import_campaign(svc: Services, doc: CampaignDocument, operator_key: st
                           caller: str = "") -> dict[str, Any]:
     check_import_allowed(svc.settings, operator_key)
     if len(doc.moves) > svc.settings.import_max_moves:
-        raise GameError(413, "import_too_long", _("this deployment imports documents with a number of moves up to {max_moves}",
-                                                  max_moves=svc.settings.import_max_moves), field="moves")
+        raise GameError(413, "import_too_long", _n("this deployment imports documents of at most {max_moves} move",
+                                                   "this deployment imports documents of at most {max_moves} moves",
+                                                   svc.settings.import_max_moves, max_moves=svc.settings.import_max_moves), field="moves")
     check_references(doc)
     key = hash_token(operator_key)[:32] if operator_key else caller
     if key in _RUNNING:
