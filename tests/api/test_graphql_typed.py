@@ -125,7 +125,7 @@ async def test_awaiting_offers_and_requests_name_each_move_for_rest_and_graphql(
 
 
 def test_a_systems_requests_are_named_like_its_waits():
-    from service.game.deadline_sync import named_moves
+    from service.game.deadlines.sync import named_moves
 
     ask = {"who": "character", "character_id": "c1", "may": ["acknowledge_dark_side"]}
     view = {"table": {"awaiting": [], "offers": [], "requests": [ask]}}
