@@ -21,6 +21,7 @@ import redis
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import property_examples  # noqa: F401 - registers the `dev` profile before --hypothesis-profile loads it
 from servers import postgres_url, redis_url, server_unavailable
 from service.settings import Settings
 
