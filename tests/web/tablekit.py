@@ -1,6 +1,7 @@
 """Playing the web table as a person does: by labels, buttons and links, never by calling the API."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -26,9 +27,13 @@ def fill(scope, values: dict[str, Any]) -> None:
             fill(scope, value)
             continue
         field = scope.get_by_label(label, exact=True)
-        if isinstance(value, bool):
+        select = field.evaluate("e => e.tagName") == "SELECT"
+        if isinstance(value, bool) and select:
+            # A yes/no the rules may decide (an optional Boolean) is a choice of three: picked by its value.
+            field.select_option(value=json.dumps(value))
+        elif isinstance(value, bool):
             field.set_checked(value)
-        elif field.evaluate("e => e.tagName") == "SELECT":
+        elif select:
             field.select_option(label=str(value))
         else:
             field.fill(str(value))

@@ -1,12 +1,20 @@
 // Elements without innerHTML (nothing the server or a player wrote is ever parsed as markup), and the page's
 // own words in the reader's language. Everything the rules say comes translated from the server.
+import { FIELDS } from "./labels.js";
+
+/**
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {...unknown} children
+ * @returns {HTMLElement}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === false || v === null || v === undefined) continue;
     node.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of /** @type {unknown[]} */ (children).flat()) {
     if (c === null || c === undefined || c === false) continue;
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -15,6 +23,7 @@ export function el(tag, attrs = {}, ...children) {
 
 export const LANGUAGES = { en: "English", pl: "Polski", ru: "Русский" };
 
+/** @type {Record<string, Record<string, string>>} */
 const WORDS = {
   en: {
     title: "Rulekeeper table", language: "Page language", new_campaign: "New campaign", system: "Rule system",
@@ -74,6 +83,14 @@ const WORDS = {
 };
 
 let current = "en";
+/** @param {string} lang */
 export function setLanguage(lang) { current = WORDS[lang] ? lang : "en"; document.documentElement.lang = current; }
 export function language() { return current; }
+/** @param {string} key */
 export function t(key) { return WORDS[current][key] ?? WORDS.en[key] ?? key; }
+/**
+ * A form field's label in the reader's language (the schema names its fields in English only).
+ * @param {string} name the GraphQL field's name
+ * @param {string} english
+ */
+export function fieldLabel(name, english) { return FIELDS[current]?.[name] ?? english; }
