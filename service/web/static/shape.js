@@ -1,8 +1,9 @@
 // @ts-check
 // The table as GraphQL answers it, in the spelling of the rules and their specs (the REST document's): keys
 // `hearts_max` for `heartsMax`, a map's `{key, value}` entries as an object, a field aliased `<field>_<Member>`
-// (where two members of a union give one name two types: service/web/tables.py) under its own name, and an
-// `Untyped` value as its JSON. The table is drawn, and moves are named, in that one spelling.
+// (where two members of a union give one name two types: service/web/tables.py) under its own name, a value of
+// one of several shapes (its fields aliased `<shape>_oneOf`) as the one value set, and an `Untyped` value as its
+// JSON. The table is drawn, and moves are named, in that one spelling.
 
 /** `heartsMax` is `hearts_max`, `variantD6Only` is `variant_d6_only`. @param {string} name */
 export function snake(name) {
@@ -34,6 +35,11 @@ export function rulesShape(v) {
   /** @type {Record<string, unknown>} */
   const obj = /** @type {any} */ (v);
   if (obj.__typename === "Untyped") return obj.json;
+  const keys = Object.keys(obj).filter((k) => k !== "__typename");
+  if (keys.length && keys.every((k) => k.endsWith("_oneOf"))) {
+    const set = keys.find((k) => obj[k] !== null && obj[k] !== undefined);
+    return set === undefined ? null : rulesShape(obj[set]);
+  }
   const suffix = typeof obj.__typename === "string" ? `_${obj.__typename}` : null;
   /** @type {Record<string, unknown>} */
   const out = {};

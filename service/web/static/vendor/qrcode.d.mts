@@ -1,5 +1,5 @@
-// Types of the vendored qrcode-generator, the part of its API the page calls. The page's type check (web/) reads
-// this in place of qrcode.mjs, which its authors check; not in the wheel.
+// Types of the vendored qrcode-generator, the part of its API the page calls: the page's type check (web/) reads
+// them in place of qrcode.mjs, which its authors check.
 interface QRCode {
   addData(data: string): void;
   make(): void;
