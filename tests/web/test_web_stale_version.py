@@ -31,7 +31,8 @@ def fail_table_reads(route: Route) -> None:
 
 def test_a_move_on_a_table_that_moved_on_is_explained_and_the_form_keeps_its_input(served, new_page):
     gm = new_page(locale="pl-PL")
-    link = create_campaign(gm, page_url(served), system="stepdice", name="Skirmish", fields={"Language": "pl"})
+    link = create_campaign(gm, page_url(served), system="stepdice", name="Skirmish", fields={"Język": "pl"},
+                           name_label="Nazwa")
     other_tab = new_page()
     other_tab.goto(link)
     expect(other_tab.locator(".status")).to_have_text("Live")
@@ -40,7 +41,7 @@ def test_a_move_on_a_table_that_moved_on_is_explained_and_the_form_keeps_its_inp
     gm.locator("#other-move").select_option("gm_note")
     gm.locator("#other-move + button").click()
     form = gm.get_by_test_id("move-gm_note")
-    form.get_by_label("Text", exact=True).fill("the door creaks")
+    form.get_by_label("Tekst", exact=True).fill("the door creaks")
     with gm.expect_event("requestfailed", rereads_the_table):
         move(other_tab, "gm_note", {"Text": "a crow lands"}, offered=False)
     expect(gm.locator('.log > li[data-seq="2"]')).to_contain_text("Notatka MG")
@@ -50,7 +51,7 @@ def test_a_move_on_a_table_that_moved_on_is_explained_and_the_form_keeps_its_inp
     gm.on("request", lambda r: sent.append(operation(r)[1]["input"]["ifMatch"]) if operation(r)[0] == "Act" else None)
     form.locator("button[type=submit]").click()
     expect(form.get_by_test_id("moved-on")).to_contain_text("Przy stole coś się wydarzyło")
-    expect(form.get_by_label("Text", exact=True)).to_have_value("the door creaks")
+    expect(form.get_by_label("Tekst", exact=True)).to_have_value("the door creaks")
     form.locator("button[type=submit]").click()
     expect(gm.locator(".move-form .done")).to_be_visible()
     expect(gm.locator(".log")).to_contain_text("the door creaks")

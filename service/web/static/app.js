@@ -154,19 +154,28 @@ async function setupView() {
   /** @type {ReturnType<typeof inputForm> | null} */
   let form = null;
   let drawn = 0;
-  // The campaign's fields, and the chosen system's options in place of the @oneOf of every system's.
+  // The campaign's fields, and the chosen system's options in place of the @oneOf of every system's. What was
+  // typed before the system changed stays (the options are the new system's own).
   const draw = async () => {
     const mine = ++drawn;
     const system = /** @type {SystemInfo} */ (list.find((s) => s.id === picker.value));
     const oneOf = { OptionsInput: camel(system.id) };
     const loaded = await types.load("CreateCampaignInput", oneOf);
     if (mine !== drawn) return;
+    /** @type {Record<string, unknown>} */
+    let typed = { language: language() };
+    try { typed = { ...typed, ...form?.read(), options: undefined }; } catch { /* not carried over */ }
     form = inputForm(loaded, "CreateCampaignInput", { skip: ["system"], labels: optionLabels(system), oneOf,
-                                                      defaults: { language: language() } });
+                                                      defaults: typed });
     slot.replaceChildren(form.node);
   };
-  picker.addEventListener("change", () => { draw().catch((err) => slot.replaceChildren(problemBox(err))); });
-  await draw();
+  // A campaign is created with the form of the system picked, never with the one still drawn for the last.
+  let ready = draw();
+  picker.addEventListener("change", () => {
+    ready = draw();
+    ready.catch((err) => slot.replaceChildren(problemBox(err)));
+  });
+  await ready;
   const submit = el("button", { type: "submit" }, t("create"));
   const f = el("form", { class: "panel" }, el("h2", {}, t("new_campaign")),
     el("div", { class: "field" }, el("label", { for: "system" }, t("system")), picker), slot, submit, out);
@@ -174,6 +183,7 @@ async function setupView() {
     ev.preventDefault();
     out.replaceChildren();
     try {
+      await ready;
       if (!form) return;
       /** @type {Operations["CreateCampaign"][1]["input"]} */
       const input = { .../** @type {any} */ (form.read()), system: /** @type {SystemId} */ (picker.value) };
@@ -474,7 +484,8 @@ class Table {
       this.diceKey = key;
       list.replaceChildren(...sessions.map((ds) => {
         const out = el("span", { role: "status" });
-        const li = el("li", {}, `${t("session")} ${ds.number}: ${ds.status}, ${ds.rolls} ${t("dice_count")} `, out);
+        const li = el("li", {}, `${t("session")} ${ds.number}: ${t(`session_${ds.status}`)}, ${ds.rolls} ${t("dice_count")} `,
+                      out);
         if (ds.status === "closed") {
           const check = el("button", { type: "button", class: "small" }, t("check"));
           check.addEventListener("click", async () => {

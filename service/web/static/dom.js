@@ -41,6 +41,7 @@ const WORDS = {
     dice_sessions: "Verifiable dice", close_session: "Close the dice session", check: "Check in this browser",
     verified: "Verified in this browser: every die and the commitment", not_verified: "NOT verified",
     session: "Session", dice_count: "dice", no_crypto: "This browser checks only on https or localhost",
+    session_open: "open", session_closed: "closed", session_unverifiable: "unverifiable", session_unrevealed: "unrevealed",
   },
   pl: {
     title: "Stół Rulekeeper", language: "Język strony", new_campaign: "Nowa kampania", system: "System gry",
@@ -59,6 +60,8 @@ const WORDS = {
     dice_sessions: "Weryfikowalne kości", close_session: "Zamknij sesję kości", check: "Sprawdź w tej przeglądarce",
     verified: "Sprawdzone w tej przeglądarce: każda kość i zobowiązanie", not_verified: "NIE zgadza się",
     session: "Sesja", dice_count: "kości", no_crypto: "Ta przeglądarka sprawdza tylko przez https lub localhost",
+    session_open: "otwarta", session_closed: "zamknięta", session_unverifiable: "nie do sprawdzenia",
+    session_unrevealed: "nieujawniona",
   },
   ru: {
     title: "Стол Rulekeeper", language: "Язык страницы", new_campaign: "Новая кампания", system: "Система правил",
@@ -79,6 +82,7 @@ const WORDS = {
     dice_sessions: "Проверяемые кубики", close_session: "Закрыть сессию кубиков", check: "Проверить в браузере",
     verified: "Проверено в этом браузере: каждый кубик и обязательство", not_verified: "НЕ сходится",
     session: "Сессия", dice_count: "кубиков", no_crypto: "Браузер проверяет только по https или на localhost",
+    session_open: "открыта", session_closed: "закрыта", session_unverifiable: "не проверить", session_unrevealed: "не раскрыта",
   },
 };
 

@@ -2,7 +2,7 @@
 // Forms built from the GraphQL schema's input types, read by introspection (the InputType query) as a form needs
 // them: a field per input field, the value read back as the variables the API takes. What a plain control cannot
 // express (a map, a nested choice) is asked for as JSON text.
-import { el, fieldLabel, t } from "./dom.js";
+import { el, fieldLabel, language, t } from "./dom.js";
 
 /** @typedef {import("../../../web/types/graphql").InputTypeQuery} InputTypeQuery */
 /** @typedef {NonNullable<InputTypeQuery["__type"]>} InputType */
@@ -114,7 +114,9 @@ function field(types, input, opts) {
   const inner = named(ref);
   const id = uid(name);
   const label = opts.labels?.[name] || fieldLabel(name, humanize(name));
-  const hint = input.description ? el("small", { class: "hint", id: `${id}-hint` }, input.description) : null;
+  // The schema describes its fields in English only: a page in another language shows the translated label alone.
+  const hint = input.description && language() === "en"
+    ? el("small", { class: "hint", id: `${id}-hint` }, input.description) : null;
   const described = hint ? { "aria-describedby": `${id}-hint` } : {};
   const choices = opts.choices?.[name];
   const preset = opts.defaults?.[name] ?? literal(input.defaultValue);
