@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from graphql import GraphQLInputObjectType, get_named_type
+from graphql import GraphQLEnumType, GraphQLInputObjectType, get_named_type
 from playwright.sync_api import expect
 from tablekit import fill, invite, page_url
 
@@ -30,8 +30,9 @@ def blocks(path: str, top: str) -> dict[str, set[str]]:
     return found
 
 
-def form_fields() -> set[str]:
-    """Every input field a form of the page may show, but the options of a campaign (the API names those)."""
+def form_fields() -> tuple[set[str], set[str]]:
+    """Every input field a form of the page may show, but the options of a campaign (the API names those), and
+    every value its choices offer but a language's code."""
     types = schema._schema.type_map
     prefixes = [t.name.removesuffix("State") for t in state_types(schema._schema)]
     roots: list[GraphQLInputObjectType] = [types["CreateCampaignInput"]]
@@ -40,6 +41,7 @@ def form_fields() -> set[str]:
         roots += [get_named_type(move.type) for move in types[f"{prefix}ActionInput"].fields.values()]
     options = {f"{prefix}OptionsInput" for prefix in prefixes} | {"OptionsInput"}
     fields: set[str] = set()
+    values: set[str] = set()
     seen: set[str] = set()
     todo = [t for t in roots if isinstance(t, GraphQLInputObjectType)]
     while todo:
@@ -54,7 +56,9 @@ def form_fields() -> set[str]:
             inner = get_named_type(field.type)
             if isinstance(inner, GraphQLInputObjectType):
                 todo.append(inner)
-    return fields
+            elif isinstance(inner, GraphQLEnumType) and inner.name != "CampaignLanguage":
+                values |= set(inner.values)
+    return fields, values
 
 
 def test_the_page_s_own_words_have_every_key_in_every_language():
@@ -64,13 +68,14 @@ def test_the_page_s_own_words_have_every_key_in_every_language():
         (words["en"] ^ words["pl"], words["en"] ^ words["ru"])
 
 
-def test_every_field_a_form_may_show_has_a_polish_and_a_russian_name():
-    names = blocks("labels.js", "FIELDS")
-    needed = form_fields()
-    assert len(needed) > 200
-    for lang in ("pl", "ru"):
-        assert not needed - names[lang], (lang, sorted(needed - names[lang]))
-        assert not names[lang] - needed, (lang, "no form shows", sorted(names[lang] - needed))
+def test_every_field_and_value_a_form_may_show_has_a_polish_and_a_russian_name():
+    needed_fields, needed_values = form_fields()
+    assert len(needed_fields) > 200 and len(needed_values) > 100
+    for top, needed in (("FIELDS", needed_fields), ("VALUES", needed_values)):
+        names = blocks("labels.js", top)
+        for lang in ("pl", "ru"):
+            assert not needed - names[lang], (top, lang, sorted(needed - names[lang]))
+            assert not names[lang] - needed, (top, lang, "no form shows", sorted(names[lang] - needed))
 
 
 def test_a_polish_session_shows_its_forms_in_polish(served, new_page):
@@ -89,6 +94,8 @@ def test_a_polish_session_shows_its_forms_in_polish(served, new_page):
     sheet = player.get_by_test_id("character-form")
     for label in ("Nazwa", "Rola", "Talenty", "Broń", "Ochrona"):
         expect(sheet.get_by_label(label, exact=True)).to_be_visible()
+    roles = sheet.get_by_label("Rola", exact=True).locator("option").all_inner_texts()
+    assert {"wojownik", "mag", "łotr"} <= set(roles), roles
     expect(sheet.locator("legend", has_text="Ekwipunek")).to_be_visible()
     gm.locator("#other-move").select_option("gm_note")
     gm.locator("#other-move + button").click()

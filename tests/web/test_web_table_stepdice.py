@@ -16,13 +16,13 @@ WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon
 
 
 # The same warrior on a Polish page, whose forms read in Polish.
-WOJOWNIK = {"Nazwa": "Brona", "Rola": "warrior", "Talenty": "Tough, Loud", "Broń": "sword",
+WOJOWNIK = {"Nazwa": "Brona", "Rola": "wojownik", "Talenty": "Tough, Loud", "Broń": "sword",
             "Przedmioty": "rope, torch, flask"}
 
 
 def sit_down(gm, player, url: str, *, language: str = "en") -> None:
     if language == "pl":
-        create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Tryb kości": "table", "Język": "pl"},
+        create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Tryb kości": "przy stole", "Język": "pl"},
                         name_label="Nazwa")
     else:
         create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Dice Mode": "table", "Language": language})

@@ -1,6 +1,6 @@
 // Elements without innerHTML (nothing the server or a player wrote is ever parsed as markup), and the page's
 // own words in the reader's language. Everything the rules say comes translated from the server.
-import { FIELDS } from "./labels.js";
+import { FIELDS, VALUES } from "./labels.js";
 
 /**
  * @param {string} tag
@@ -98,3 +98,11 @@ export function t(key) { return WORDS[current][key] ?? WORDS.en[key] ?? key; }
  * @param {string} english
  */
 export function fieldLabel(name, english) { return FIELDS[current]?.[name] ?? english; }
+/**
+ * A value a form offers (an enum value of the schema) in the reader's language; a language code as it is.
+ * @param {string} value
+ */
+export function valueLabel(value) {
+  if (value in LANGUAGES) return value;
+  return VALUES[current]?.[value] ?? value.replace(/_/g, " ");
+}

@@ -2,7 +2,7 @@
 // Forms built from the GraphQL schema's input types, read by introspection (the InputType query) as a form needs
 // them: a field per input field, the value read back as the variables the API takes. What a plain control cannot
 // express (a map, a nested choice) is asked for as JSON text.
-import { el, fieldLabel, language, t } from "./dom.js";
+import { el, fieldLabel, language, t, valueLabel } from "./dom.js";
 
 /** @typedef {import("../../../web/types/graphql").InputTypeQuery} InputTypeQuery */
 /** @typedef {NonNullable<InputTypeQuery["__type"]>} InputType */
@@ -129,7 +129,7 @@ function field(types, input, opts) {
     const tristate = inner.name === "Boolean" && !required;
     /** @type {Array<[unknown, string]>} */
     const values = choices || (inner.name === "Boolean" ? [[true, t("yes")], [false, t("no")]]
-      : (type?.enumValues || []).map((v) => [v.name, v.name]));
+      : (type?.enumValues || []).map((v) => [v.name, valueLabel(v.name)]));
     if (inner.name === "Boolean" && !tristate && !choices) {
       const box = el("input", { type: "checkbox", id, name, ...described });
       /** @type {HTMLInputElement} */ (box).checked = Boolean(preset);
