@@ -4,7 +4,7 @@
 // or the origin that served the page. The token is only ever in the fragment, which a browser never sends to a
 // server.
 import { Api, Feed, Problem } from "./api.js";
-import { el, LANGUAGES, language, setLanguage, t } from "./dom.js";
+import { el, LANGUAGES, language, loadLabels, setLanguage, t } from "./dom.js";
 import { inputForm, Types } from "./forms.js";
 import { camel, rulesShape } from "./shape.js";
 import { awaitingOf, renderTable, value } from "./table.js";
@@ -608,6 +608,7 @@ async function route() {
   const seat = seatFromHash();
   main.replaceChildren(header(), el("p", {}, t("loading")));
   try {
+    await loadLabels(language());
     if (!seat) {
       main.replaceChildren(header(), ...(await setupView()));
       return;
@@ -618,6 +619,7 @@ async function route() {
     if (saved) {
       // Everything was read in the browser's language: read again in the saved one.
       setLanguage(saved);
+      await loadLabels(saved);
       table = new Table(seat);
       await table.load();
     }

@@ -1,6 +1,5 @@
 // Elements without innerHTML (nothing the server or a player wrote is ever parsed as markup), and the page's
 // own words in the reader's language. Everything the rules say comes translated from the server.
-import { FIELDS, VALUES } from "./labels.js";
 
 /**
  * @param {string} tag
@@ -92,17 +91,33 @@ export function setLanguage(lang) { current = WORDS[lang] ? lang : "en"; documen
 export function language() { return current; }
 /** @param {string} key */
 export function t(key) { return WORDS[current][key] ?? WORDS.en[key] ?? key; }
+/** @type {Record<string, Promise<{ FIELDS: Record<string, string>, VALUES: Record<string, string> }>>} */
+const loading = {};
+/** @type {Record<string, { FIELDS: Record<string, string>, VALUES: Record<string, string> }>} */
+const labels = {};
+
+/**
+ * The forms' words in `lang` (labels/<lang>.js), loaded before a page in that language draws a form: a page in
+ * English loads none.
+ * @param {string} lang
+ */
+export async function loadLabels(lang) {
+  if (lang === "en" || labels[lang]) return;
+  loading[lang] ??= import(`./labels/${lang}.js`);
+  labels[lang] = await loading[lang];
+}
+
 /**
  * A form field's label in the reader's language (the schema names its fields in English only).
  * @param {string} name the GraphQL field's name
  * @param {string} english
  */
-export function fieldLabel(name, english) { return FIELDS[current]?.[name] ?? english; }
+export function fieldLabel(name, english) { return labels[current]?.FIELDS[name] ?? english; }
 /**
  * A value a form offers (an enum value of the schema) in the reader's language; a language code as it is.
  * @param {string} value
  */
 export function valueLabel(value) {
   if (value in LANGUAGES) return value;
-  return VALUES[current]?.[value] ?? value.replace(/_/g, " ");
+  return labels[current]?.VALUES[value] ?? value.replace(/_/g, " ");
 }
