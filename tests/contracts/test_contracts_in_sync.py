@@ -6,7 +6,7 @@ from pathlib import Path
 from openapi_document import checked_in
 
 from service.api.rest.openapi import build
-from service.contracts import graphql_sdl, openapi_yaml
+from service.contracts import WEB_TABLE_FRAGMENTS, graphql_sdl, openapi_yaml, web_table_fragments
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,6 +19,11 @@ def test_openapi_document_matches_the_code():
 def test_graphql_sdl_matches_the_code():
     assert (ROOT / "schema" / "schema.graphql").read_text() == graphql_sdl(), \
         "schema/schema.graphql drifted from the code: run `rulekeeper export-contracts`"
+
+
+def test_the_web_table_s_fragments_match_the_schema():
+    assert (ROOT / WEB_TABLE_FRAGMENTS).read_text() == web_table_fragments(), \
+        f"{WEB_TABLE_FRAGMENTS} drifted from the schema: run `rulekeeper export-contracts`"
 
 
 def test_every_operation_has_an_operation_id_and_error_responses():
