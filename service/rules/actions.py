@@ -15,7 +15,8 @@ class ActionSet(NamedTuple):
 
 
 def action_set(models: tuple[type[BaseModel], ...]) -> ActionSet:
-    union = Annotated[Union[models], Field(discriminator="type")]  # noqa: UP007 - a runtime tuple of models
+    # Union[...] of a tuple known only at run time: the `|` operator cannot build it.
+    union = Annotated[Union[models], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
     types: list[str] = [m.model_fields["type"].annotation.__args__[0] for m in models]  # type: ignore[union-attr]
     return ActionSet(union, TypeAdapter(union), types,
                      {t: m.sender for t, m in zip(types, models)})  # type: ignore[attr-defined]
