@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.i18n.message import _, _n
-from service.rules.danger_pool import guards, pool, rounds
+from service.rules.danger_pool import extraction, guards, pool, rounds
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.lifecycle import take_out
@@ -65,7 +65,6 @@ def advance(ctx: Ctx, sc: dict[str, Any]) -> None:
 
 def resolve(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
     """§4.8, in A30 order: danger added (1s, Stupid), stamina per danger ten, then the outcome."""
-    from service.rules.danger_pool import bailout   # bailout builds on this module
     roll, opts = sc["roll"], ctx.options
     cid, sheet = roll["actor_id"], ctx.characters[roll["actor_id"]]
     roll["outcome"] = outcome
@@ -102,7 +101,7 @@ def resolve(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
                                                      "ignored", "tie_choices", "effects", "state")})
     if roll["kind"] == "bail_out":
         if outcome == "lose":
-            bailout.finish(ctx, sc, [])
+            extraction.finish(ctx, sc, [])
         return
     sc["last_roll"], sc["roll"] = roll, None
     if sheet["stamina"] == 0:                                   # A22: the outcome first, then out
