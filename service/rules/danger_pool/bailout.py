@@ -9,6 +9,7 @@ from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.lifecycle import end_scene, make_action_scene, take_out
 from service.rules.danger_pool.sheet import add_scar
+from service.rules.danger_pool.events_model import DangerPoolBailOutResolved, DangerPoolBailOutStarted, DangerPoolScarGained
 
 BAIL_OUT_SCAR = "A fresh wound from the emergency exit"
 
@@ -27,7 +28,7 @@ def bail_out(ctx: Ctx, a: Any) -> None:
     guards.active(ctx, a.character_id)
     pool.plan(ctx, ctx.characters[a.character_id], a)      # validate before anything changes
     sc["leader_decision"] = "bail_out"
-    ctx.emit("bail_out_started", {"scene_id": sc["id"], "round": sc["round"], "leader_id": a.character_id})
+    ctx.emit("bail_out_started", DangerPoolBailOutStarted(scene_id=sc["id"], round=sc["round"], leader_id=a.character_id))
     rolls.open_roll(ctx, sc, a.character_id, a, "bail_out")
 
 
@@ -60,9 +61,9 @@ def finish(ctx: Ctx, sc: dict[str, Any], extracted: list[str]) -> None:
     scarred = [c for c in left if c not in extracted]
     for cid in scarred:
         scar = add_scar(ctx.characters[cid], BAIL_OUT_SCAR, "bail_out", sc["id"])
-        ctx.emit("scar_gained", {"character_id": cid, "scar": scar, "character_points_gained": 0})
-    ctx.emit("bail_out_resolved", {"scene_id": sc["id"], "outcome": roll["outcome"], "extracted": extracted,
-                                   "scarred": scarred})
+        ctx.emit("scar_gained", DangerPoolScarGained(character_id=cid, scar=scar, character_points_gained=0))
+    ctx.emit("bail_out_resolved", DangerPoolBailOutResolved(scene_id=sc["id"], outcome=roll["outcome"], extracted=extracted,
+                                   scarred=scarred))
     leader = sc["leader_id"]
     if ctx.characters[leader]["stamina"] == 0:          # A22: the bail-out's own tens still take out
         take_out(ctx, sc, leader)
