@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.i18n.message import _
-from service.rules.base import Actor, Event, RuleViolation
+from service.rules.base import Actor, Event, RuleViolation, Visibility
 from service.rules.jsoncopy import json_copy
 
 
@@ -61,6 +61,12 @@ def without(payload: P, *fields: str) -> P:
     return copy
 
 
+def replaced(payload: P, **changes: Any) -> P:
+    """A copy of the payload with some fields changed, validated like the original (players' copy of an event that
+    shows less of a field, e.g. only the visible clocks)."""
+    return type(payload).model_validate({**payload.model_dump(by_alias=True, exclude_unset=True), **changes})
+
+
 class MoveContext:
     Options: ClassVar[type[BaseModel]]
     # The system's own factory, so "unknown_character" carries the status its closed code set gives it.
@@ -93,19 +99,16 @@ class MoveContext:
     def characters(self) -> dict[str, dict[str, Any]]:
         return self.state["characters"]
 
-    def emit(self, type_: str, data: BaseModel | dict[str, Any], *, gm_only: bool = False,
-             redacted: BaseModel | dict[str, Any] | None = None, sealed: bool = False) -> None:
+    def emit(self, type_: str, data: BaseModel, *, gm_only: bool = False, redacted: BaseModel | None = None,
+             sealed: bool = False) -> None:
         """`data` (and players' copy, `redacted`) is the event type's payload model, built at the emission site so a
         missing or misspelt field fails there. `sealed`: nobody, the GM included, sees more than `redacted` until a
         later event reveals `data`."""
-        visibility = "sealed" if sealed else "gm" if gm_only else "all"
+        visibility: Visibility = "sealed" if sealed else "gm" if gm_only else "all"
         self.events.append(Event(type_, self._payload(type_, data), visibility=visibility,
                                  redacted=None if redacted is None else self._payload(type_, redacted)))
 
-    def _payload(self, type_: str, payload: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        if isinstance(payload, dict):
-            # Copies: an event must never alias the state it describes, which later steps keep changing.
-            return json_copy(payload)
+    def _payload(self, type_: str, payload: BaseModel) -> dict[str, Any]:
         expected = self.payloads.get(type_)
         if type(payload) is not expected:
             raise TypeError(f"event {type_!r} carries a {type(payload).__name__}, but its payload model is "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from service.i18n.message import _
 from service.rules.action_deck import bennies, checks, deck, guards, surprise
 from service.rules.action_deck.cards import is_joker
+from service.rules.move import replaced
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
 from service.rules.action_deck.events_model import ActionDeckCardsDealt, ActionDeckEncounterEnded, ActionDeckEncounterStarted, ActionDeckParticipantAdded
@@ -70,9 +71,9 @@ def start_encounter(ctx: Ctx, a) -> None:
         "after_current_action": None}
     started = ActionDeckEncounterStarted(encounter_id=enc_id, participants=list(a.participants),
                                          groups=enc["groups"], surprise=a.surprise is not None)
-    ctx.emit("encounter_started", started, redacted=started.model_copy(update={
-        "participants": surprise.without(list(a.participants), hidden),
-        "groups": surprise.public_groups(enc["groups"], hidden)}) if hidden else None)
+    ctx.emit("encounter_started", started, redacted=replaced(
+        started, participants=surprise.without(list(a.participants), hidden),
+        groups=surprise.public_groups(enc["groups"], hidden)) if hidden else None)
     deck.rebuild(ctx, "encounter_start")   # B46
     for cid in a.participants:
         _enter(ctx, cid, hidden=cid in hidden)
@@ -147,9 +148,9 @@ def deal(ctx: Ctx, a) -> None:
     data = ActionDeckCardsDealt(round=enc["round"], cards=dealt, without_card=without,
                                 on_hold=[c for c in enc["order"] if enc["participants"][c]["on_hold"]])
     hidden = set(surprise.concealed(enc))
-    ctx.emit("cards_dealt", data, redacted=data.model_copy(update={
-        "cards": {c: card for c, card in dealt.items() if c not in hidden},
-        "on_hold": surprise.without(data.on_hold, hidden)}) if hidden else None)
+    ctx.emit("cards_dealt", data, redacted=replaced(
+        data, cards={c: card for c, card in dealt.items() if c not in hidden},
+        on_hold=surprise.without(data.on_hold, hidden)) if hidden else None)
     for cid in jokers:
         bennies.jokers_wild(ctx, cid, hidden=cid in hidden)
 

@@ -8,7 +8,7 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.stepdice import clocks
 from service.rules.stepdice.context import Ctx
-from service.rules.move import without
+from service.rules.move import replaced, without
 from service.rules.stepdice.events_model import StepDiceTestRecord
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import (
@@ -111,8 +111,8 @@ def roll(ctx: Ctx, d: Declared, p: dict[str, Any], commit: Callable[[str], None]
     resolved = StepDiceTestRecord(**rec)
     redacted = None
     if d.planned_complication is not None or hidden:
-        redacted = without(resolved, "planned_complication").model_copy(
-            update={"clock_ids_advanced": [c for c in advanced if c not in hidden]})
+        redacted = replaced(without(resolved, "planned_complication"),
+                            clock_ids_advanced=[c for c in advanced if c not in hidden])
     ctx.emit("test_resolved", resolved, redacted=redacted)
     clocks.advance(ctx, advanced, 1, {"test_id": test_id})
     return test_id, outcome

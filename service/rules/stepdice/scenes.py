@@ -4,6 +4,7 @@ from __future__ import annotations
 from service.i18n.message import _
 from service.rules.stepdice import clocks
 from service.rules.stepdice.actions_gm import StepDiceEndScene, StepDiceStartScene
+from service.rules.move import replaced
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.events_model import StepDiceArmorRefreshed, StepDiceSceneEnded, StepDiceSceneStarted
@@ -44,7 +45,7 @@ def finish(ctx: Ctx) -> None:
     data = StepDiceSceneEnded(scene_id=scene["id"], clocks_closed=gone)
     visible = [c for c in gone if c not in hidden]
     ctx.emit("scene_ended", data,
-             redacted=data.model_copy(update={"clocks_closed": visible}) if visible != gone else None)
+             redacted=replaced(data, clocks_closed=visible) if visible != gone else None)
 
 
 def start_scene(ctx: Ctx, a: StepDiceStartScene) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.base import gm_only
 from service.rules.trikus import activity, boom, combat_round, lines, negotiation, opposed
+from service.rules.move import replaced
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.events_model import TrikusBoomReviewed
 from service.rules.trikus.errors import violation
@@ -63,7 +64,7 @@ def boom_review(ctx: Ctx, a: Any) -> None:
     data = TrikusBoomReviewed(activity_id=act["id"], unclaimed=boom.unclaimed(act), overrides=changed)
     # Whether a triple went unnoticed stays the GM's knowledge unless booms are announced (A42).
     ctx.emit("boom_reviewed", data,
-             redacted=None if boom.announce(ctx) else data.model_copy(update={"unclaimed": None}))
+             redacted=None if boom.announce(ctx) else replaced(data, unclaimed=None))
 
 
 def _head(act: dict[str, Any], cid: str) -> None:
