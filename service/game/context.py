@@ -11,8 +11,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from service.game.events import appended
-from service.game import outbox
+from service.game.log.events import appended
+from service.game.webhooks import outbox
 from service.game.errors import GameError
 from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.game import events as log
+from service.game.log import events as log
 from service.game.auth import authenticate, require_gm
-from service.game.campaigns import campaign_view, player_view
+from service.game.campaigns.records import campaign_view, player_view
 from service.game.context import Services
 from service.game.errors import forbidden, not_found
 from service.game.inputs import CampaignLanguageUpdate, PlayerLanguageUpdate
-from service.game.play import require_active
+from service.game.moves.play import require_active
 from service.i18n import context
 from service.i18n.message import _
 from service.rules.base import Event

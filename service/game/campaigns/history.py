@@ -10,10 +10,13 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
-from service.game import events as log
-from service.game import deadline_sync, idempotency, movelog, play, tables
+from service.game.log import events as log
+from service.game.deadlines import sync as deadline_sync
+from service.game import idempotency
+from service.game.log import moves as movelog, tables
+from service.game.moves import play
 from service.game.auth import authenticate, require_gm
-from service.game.campaigns import campaign_view
+from service.game.campaigns.records import campaign_view
 from service.game.context import Services
 from service.game.errors import GameError, conflict, invalid, not_found
 from service.i18n.message import _, _n

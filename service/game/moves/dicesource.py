@@ -17,8 +17,8 @@ from service.dice.server import ServerDice
 from service.dice.table import TableDice
 from service.dice.types import DiceSource, DieRoll
 from service.dice.verifiable import VerifiableDice
-from service.game import events as log
-from service.game import movewrite
+from service.game.log import events as log
+from service.game.log import write as movewrite
 from service.game.errors import GameError, invalid
 from service.game.auth import Principal
 from service.i18n.message import _, _n

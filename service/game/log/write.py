@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from service.game.events import EVENT_COLUMNS
+from service.game.log.events import EVENT_COLUMNS
 from service.store.records.models import Campaign, Character, EventRecord, MoveRecord, SnapshotRecord, utcnow
 
 _campaigns, _characters = Campaign.__table__, Character.__table__
@@ -27,7 +27,7 @@ _SHEETS = (update(_characters).where(_characters.c.id == bindparam("character_id
 
 async def write(s: AsyncSession, campaign: Campaign, records: list[EventRecord], move: MoveRecord | None = None,
                 snapshot: SnapshotRecord | None = None, sheets: dict[str, dict[str, Any]] | None = None) -> None:
-    """`campaign` is outside the session (service/game/access.py), so its new counters are written here; the
+    """`campaign` is outside the session (service/game/moves/access.py), so its new counters are written here; the
     records are transient too. Without a move, only events (a free roll). The statements go to the session's
     connection, past the ORM."""
     conn = await s.connection()

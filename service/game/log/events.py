@@ -17,7 +17,7 @@ from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord, utcnow
 
 MAX_PAGE = 500
-# Where `append` notes its records on the session, so the webhook outbox (service/game/outbox.py) can write
+# Where `append` notes its records on the session, so the webhook outbox (service/game/webhooks/outbox.py) can write
 # their deliveries in the same transaction.
 APPENDED = "rulekeeper.appended_events"
 
@@ -50,7 +50,7 @@ def acting_as(role: str) -> Iterator[None]:
         _acting_as.reset(token)
 
 
-# What a writer that inserts the rows itself (service/game/movewrite.py) takes from each record.
+# What a writer that inserts the rows itself (service/game/log/write.py) takes from each record.
 EVENT_COLUMNS = ("campaign_id", "seq", "type", "data", "redacted", "visibility", "actor_role", "actor_player_id",
                  "request_id", "created_at")
 

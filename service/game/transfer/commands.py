@@ -2,7 +2,7 @@
 
 The document holds the move log, not just the result. An import believes none of it: the engine rebuilds the
 table from the options, replays every move with its recorded dice and compares each move's events with the
-replay's own (service/game/import_replay.py). Ids are fresh on import (campaign, players, characters), tokens
+replay's own (service/game/transfer/replay.py). Ids are fresh on import (campaign, players, characters), tokens
 and webhook secrets are new, and the events keep their sequence numbers, so a verifiable campaign's closed
 dice sessions still verify. The imported campaign says where it came from, and its dice say they were not
 rolled here.
@@ -17,15 +17,19 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
-from service.game import deadline_sync, egress, idempotency, import_replay, movelog
+from service.game.deadlines import sync as deadline_sync
+from service.game.webhooks import egress
+from service.game import idempotency
+from service.game.transfer import replay as import_replay
+from service.game.log import moves as movelog
 from service.game.auth import authenticate, check_import_allowed, require_gm
-from service.game.campaigns import campaign_view, open_dice_session, resolve_options
+from service.game.campaigns.records import campaign_view, open_dice_session, resolve_options
 from service.game.context import Services
-from service.game.deadline_settings import TurnDeadlines
+from service.game.deadlines.settings import TurnDeadlines
 from service.game.errors import GameError
-from service.game.signing import Sealer, new_secret
+from service.game.webhooks.signing import Sealer, new_secret
 from service.game.tokens import hash_token, new_token
-from service.game.transfer_document import FORMAT, CampaignDocument, check_references
+from service.game.transfer.document import FORMAT, CampaignDocument, check_references
 from service.i18n.message import _
 from service.rules.registry import SYSTEMS
 from service.store.records.clocks import CampaignClock

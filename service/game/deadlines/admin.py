@@ -6,10 +6,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.game import deadline_settings as ds
-from service.game import deadline_sync as sync
-from service.game import events as log
-from service.game import idempotency, play, tables
+from service.game.deadlines import settings as ds
+from service.game.deadlines import sync
+from service.game.log import events as log
+from service.game import idempotency
+from service.game.moves import play
+from service.game.log import tables
 from service.game.auth import authenticate, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, not_found

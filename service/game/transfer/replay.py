@@ -20,13 +20,13 @@ from pydantic import BaseModel, ValidationError
 from service.api.serviceevents import SERVICE_EVENTS
 from service.dice import verifiable
 from service.dice.types import DiceError, DieRoll
-from service.game import events as events_log
-from service.game import movelog
-from service.game.campaigns import build_sheet
-from service.game.dicesource import dice_events
+from service.game.log import events as events_log
+from service.game.log import moves as movelog
+from service.game.campaigns.records import build_sheet
+from service.game.moves.dicesource import dice_events
 from service.game.errors import GameError, invalid
-from service.game.history import MAX_UNDO
-from service.game.transfer_document import CampaignDocument, DocEvent
+from service.game.campaigns.history import MAX_UNDO
+from service.game.transfer.document import CampaignDocument, DocEvent
 from service.i18n.message import _
 from service.rules.base import RuleSystem, RuleViolation
 from service.rules.move import ID_SALT, with_id_salt
@@ -301,7 +301,7 @@ def _undo(system, states, kinds, targets, state, m, i) -> tuple[dict[str, Any], 
     if set(m.body) != {"target", "undone"} or type(target) is not int or not isinstance(undone, list) \
             or not 1 <= len(undone) <= MAX_UNDO:
         raise invalid("import_invalid", _("an undo move's body holds `target` and `undone`"), f"moves.{i}.body")
-    # The same walk back as the undo the GM made (service/game/history.py): over undo moves to their targets,
+    # The same walk back as the undo the GM made (service/game/campaigns/history.py): over undo moves to their targets,
     # then over rule moves only.
     at, walked = m.version - 1, []
     for _step in undone:

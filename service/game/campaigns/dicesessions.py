@@ -6,12 +6,13 @@ from typing import Any
 from sqlalchemy import select
 
 from service.dice import verifiable
-from service.game import events as log
-from service.game import idempotency, tables
+from service.game.log import events as log
+from service.game import idempotency
+from service.game.log import tables
 from service.game.auth import authenticate, require_gm
-from service.game.campaigns import open_dice_session
+from service.game.campaigns.records import open_dice_session
 from service.game.context import Services
-from service.game.dicesource import current_session
+from service.game.moves.dicesource import current_session
 from service.game.errors import GameError, conflict, not_found
 from service.game.inputs import MAX_SEQ, ClientSeed
 from service.i18n.message import _

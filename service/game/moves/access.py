@@ -2,9 +2,9 @@
 whether any webhook listens, in one statement.
 
 Asked one after another these were four queries, each a round trip on the request's critical path while it
-holds the campaign's lock (service/game/events.py: the lock orders every writer of one campaign). The rows
+holds the campaign's lock (service/game/log/events.py: the lock orders every writer of one campaign). The rows
 come back as Core rows, not ORM entities: the campaign and the characters are built here, outside the
-session, and everything a move changes is written by service/game/movewrite.py."""
+session, and everything a move changes is written by service/game/log/write.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from service.game import outbox
+from service.game.webhooks import outbox
 from service.game.auth import Principal, refused
 from service.game.errors import unauthorized
 from service.game.tokens import hash_token

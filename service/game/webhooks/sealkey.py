@@ -1,4 +1,4 @@
-"""The key that seals webhook signing secrets at rest (service/game/signing.py), resolved once at start.
+"""The key that seals webhook signing secrets at rest (service/game/webhooks/signing.py), resolved once at start.
 
 Sealed is the default everywhere, so a copy of the records database signs nothing:
 - RULEKEEPER_WEBHOOKS_SECRETS_KEY, when set, is the key (a deployment reads it from its Secret);
@@ -22,7 +22,7 @@ from pathlib import Path
 from sqlalchemy import or_, select
 from sqlalchemy.engine import make_url
 
-from service.game.signing import Sealer
+from service.game.webhooks.signing import Sealer
 from service.settings import Settings, Secret
 
 log = logging.getLogger("rulekeeper.webhooks")

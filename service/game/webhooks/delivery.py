@@ -30,8 +30,8 @@ from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
 from service import metrics
-from service.game import egress, outbox, signing
-from service.game import events as log
+from service.game.webhooks import egress, outbox, signing
+from service.game.log import events as log
 from service.game.context import Services
 from service.rules.base import Actor, Event
 from service.store.records.models import Webhook, WebhookAttempt, WebhookDelivery

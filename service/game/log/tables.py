@@ -19,7 +19,7 @@ from sqlalchemy import select
 from service import metrics
 from service.game.context import Services
 from service.game.errors import GameError
-from service.game.movelog import snapshot, state_at
+from service.game.log.moves import snapshot, state_at
 from service.i18n.message import _
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
@@ -77,7 +77,7 @@ async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True,
     """The whole engine state at the campaign's current version: options, characters, table.
     `writing=False` from a read-only session: a rebuilt table is put back into Redis (never over a newer
     copy), but not into the embedded store, whose writes wait for the campaign's writers. `characters`: every
-    character of the campaign, when the caller has them already (service/game/access.py)."""
+    character of the campaign, when the caller has them already (service/game/moves/access.py)."""
     table = None
     if campaign.table_version:
         # Writers take this process's copy (checked against the row they hold locked); readers ask the live

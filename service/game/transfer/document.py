@@ -3,7 +3,7 @@
 Every field is typed and bounded, and the cross-references hold (unique ids and numbers, characters of
 listed players), so a document that does not conform is a 422 naming the field before anything is read
 further, let alone written. What the document claims about play (sheets, dice, events) is not believed
-here: service/game/import_replay.py checks it against the engine.
+here: service/game/transfer/replay.py checks it against the engine.
 """
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from service.dice.types import DiceMode
-from service.game.deadline_settings import TurnDeadlines
-from service.game.egress import MAX_URL
+from service.game.deadlines.settings import TurnDeadlines
+from service.game.webhooks.egress import MAX_URL
 from service.game.errors import GameError, from_validation, invalid
 from service.game.inputs import Language, Name, SystemId
-from service.game.webhooks import MAX_WEBHOOKS, EventType, Text, View
+from service.game.webhooks.endpoints import MAX_WEBHOOKS, EventType, Text, View
 from service.i18n.message import _
 
 FORMAT = "rulekeeper-campaign/1"

@@ -18,7 +18,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from service.game import events
+from service.game.log import events
 from service.game.auth import Principal
 from service.i18n import DEFAULT
 from service.i18n import context as i18n_context

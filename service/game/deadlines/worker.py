@@ -15,10 +15,11 @@ from pydantic import ValidationError
 from sqlalchemy import delete, func, or_, select
 
 from service import metrics
-from service.game import deadline_settings as ds
-from service.game import deadline_sync as sync
-from service.game import events as log
-from service.game import movelog, play, tables
+from service.game.deadlines import settings as ds
+from service.game.deadlines import sync
+from service.game.log import events as log
+from service.game.log import moves as movelog, tables
+from service.game.moves import play
 from service.game.auth import Principal
 from service.game.context import Services
 from service.game.errors import GameError

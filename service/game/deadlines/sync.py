@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
-from service.game import deadline_settings as ds
-from service.game import events as log
+from service.game.deadlines import settings as ds
+from service.game.log import events as log
 from service.rules.awaiting import with_moves
 from service.rules.base import Actor, Event
 from service.rules.timeouts import normalized

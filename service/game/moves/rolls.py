@@ -6,11 +6,12 @@ from typing import Any
 from service import metrics
 from service.dice.expression import evaluate_expression, parse_expression
 from service.dice.types import DiceError
-from service.game import events as log
-from service.game import idempotency, movewrite
-from service.game.access import open_for_writing
+from service.game.log import events as log
+from service.game import idempotency
+from service.game.log import write as movewrite
+from service.game.moves.access import open_for_writing
 from service.game.context import Services
-from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
+from service.game.moves.dicesource import BUG, consume_refused, dice_for, drawn, finish
 from service.game.errors import GameError
 from service.game.inputs import RollRequest
 from service.rules.base import Event

@@ -9,11 +9,13 @@ from sqlalchemy import select
 
 from service import metrics
 from service.dice.types import DiceError
-from service.game import events as log
-from service.game import deadline_sync, idempotency, movelog, movewrite, tables
-from service.game.access import open_for_reading, open_for_writing
+from service.game.log import events as log
+from service.game.deadlines import sync as deadline_sync
+from service.game import idempotency
+from service.game.log import moves as movelog, write as movewrite, tables
+from service.game.moves.access import open_for_reading, open_for_writing
 from service.game.context import Services
-from service.game.dicesource import BUG, consume_refused, dice_for, drawn, finish
+from service.game.moves.dicesource import BUG, consume_refused, dice_for, drawn, finish
 from service.game.errors import GameError, from_validation
 from service.game.inputs import ActionRequest
 from service.i18n.message import _
@@ -77,7 +79,7 @@ def require_active(campaign) -> None:
 async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRequest,
               if_match: str | None = None) -> dict[str, Any]:
     """One move. Refused before its first die, it changes nothing; refused after drawing dice, it still logs
-    them (service/game/dicesource.py) and the refusal says so in `dice_consumed`. Applied, it is recorded in
+    them (service/game/moves/dicesource.py) and the refusal says so in `dice_consumed`. Applied, it is recorded in
     the move log with its dice, events and sheets in one transaction, and the live copy follows."""
     expected = parse_if_match(if_match)
     refusal: BaseException | None = None

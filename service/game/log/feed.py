@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service import metrics
-from service.game import events as log
+from service.game.log import events as log
 from service.game.auth import Principal, authenticate
 from service.game.context import Services
 from service.store.records.models import Campaign, EventRecord

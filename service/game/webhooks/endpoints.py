@@ -2,7 +2,7 @@
 their deliveries with every attempt; redeliver one.
 
 The signing secret is returned by registration and rotation only; everywhere else it stays out.
-URLs are checked (service/game/egress.py) before any transaction opens, so a slow DNS answer holds no lock.
+URLs are checked (service/game/webhooks/egress.py) before any transaction opens, so a slow DNS answer holds no lock.
 """
 from __future__ import annotations
 
@@ -14,11 +14,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from sqlalchemy import func, select
 
-from service.game import egress, events, idempotency, outbox
+from service.game.webhooks import egress, outbox
+from service.game.log import events
+from service.game import idempotency
 from service.game.auth import Principal, authenticate, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, not_found
-from service.game.signing import Sealer, new_secret
+from service.game.webhooks.signing import Sealer, new_secret
 from service.i18n.message import _
 from service.store.records.models import EventRecord, Webhook, WebhookAttempt, WebhookDelivery, utcnow
 

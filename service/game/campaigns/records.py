@@ -9,8 +9,11 @@ from pydantic import ValidationError
 from sqlalchemy import select
 
 from service.dice import verifiable
-from service.game import events as log
-from service.game import deadline_admin, deadline_sync, idempotency, movelog, play, tables
+from service.game.log import events as log
+from service.game.deadlines import admin as deadline_admin, sync as deadline_sync
+from service.game import idempotency
+from service.game.log import moves as movelog, tables
+from service.game.moves import play
 from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
