@@ -7,6 +7,7 @@ from service.i18n.message import _, _n
 from service.rules.danger_pool import extraction, guards, pool, rolls
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
+from service.rules.danger_pool.events_model import DangerPoolBailOutStarted
 
 
 def bail_out(ctx: Ctx, a: Any) -> None:
@@ -23,7 +24,7 @@ def bail_out(ctx: Ctx, a: Any) -> None:
     guards.active(ctx, a.character_id)
     pool.plan(ctx, ctx.characters[a.character_id], a)      # validate before anything changes
     sc["leader_decision"] = "bail_out"
-    ctx.emit("bail_out_started", {"scene_id": sc["id"], "round": sc["round"], "leader_id": a.character_id})
+    ctx.emit("bail_out_started", DangerPoolBailOutStarted(scene_id=sc["id"], round=sc["round"], leader_id=a.character_id))
     rolls.open_roll(ctx, sc, a.character_id, a, "bail_out")
 
 

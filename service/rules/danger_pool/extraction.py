@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.danger_pool.context import Ctx
+from service.rules.danger_pool.events_model import DangerPoolBailOutResolved, DangerPoolScarGained
 from service.rules.danger_pool.lifecycle import end_scene, make_action_scene, take_out
 from service.rules.danger_pool.sheet import add_scar
 
@@ -20,9 +21,9 @@ def finish(ctx: Ctx, sc: dict[str, Any], extracted: list[str]) -> None:
     scarred = [c for c in left if c not in extracted]
     for cid in scarred:
         scar = add_scar(ctx.characters[cid], BAIL_OUT_SCAR, "bail_out", sc["id"])
-        ctx.emit("scar_gained", {"character_id": cid, "scar": scar, "character_points_gained": 0})
-    ctx.emit("bail_out_resolved", {"scene_id": sc["id"], "outcome": roll["outcome"], "extracted": extracted,
-                                   "scarred": scarred})
+        ctx.emit("scar_gained", DangerPoolScarGained(character_id=cid, scar=scar, character_points_gained=0))
+    ctx.emit("bail_out_resolved", DangerPoolBailOutResolved(scene_id=sc["id"], outcome=roll["outcome"],
+                                                            extracted=extracted, scarred=scarred))
     leader = sc["leader_id"]
     if ctx.characters[leader]["stamina"] == 0:          # A22: the bail-out's own tens still take out
         take_out(ctx, sc, leader)

@@ -20,7 +20,7 @@ from service.rules.iskra import (
 from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.iskra.context import Ctx, initial_table
 from service.rules.iskra.errors import CODES, violation
-from service.rules.iskra.events_model import EVENT_PAYLOADS
+from service.rules.iskra.events_model import EVENT_PAYLOADS, IskraEtherExposureChanged
 from service.rules.iskra.options import Options
 from service.rules.iskra.sheet import IskraCharacterInput, new_character
 from service.rules.iskra.state_model import IskraCharacter, IskraState
@@ -67,7 +67,7 @@ def ether_exposure(ctx: Ctx) -> None:
     flags = derived.ether_exposure(ctx.table, ctx.characters, ctx.options)
     if flags != ctx.table["ether_exposure"]:
         ctx.table["ether_exposure"] = flags  # spec 4.14: flagged for the GM, who decides the consequences
-        ctx.emit("ether_exposure_changed", {"exposed": flags}, gm_only=True)
+        ctx.emit("ether_exposure_changed", IskraEtherExposureChanged(exposed=flags), gm_only=True)
 
 
 MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, guards=(pending_first,),

@@ -94,9 +94,9 @@ def test_random_actions_never_crash():
                 actor = player(f"p-{cid}", cid) if cid in PCS and rnd.random() < 0.4 else GM
                 dice = (RandomTableDice if rnd.random() < 0.3 else SeededDice)(rnd.randint(0, 10**9))
                 try:
-                    t.state, events = SYSTEM.apply(t.state, action, actor, dice)
+                    t.state, _events = SYSTEM.apply(t.state, action, actor, dice)
                 except (RuleViolation, DiceError):
-                    events = []
+                    pass
                 check_awaiting(SYSTEM, t.state)
                 check_one_entry_per_party(t.state)
-                check_typed(SYSTEM, t.state, events)
+                check_typed(SYSTEM, t.state)

@@ -173,7 +173,7 @@ def test_random_legal_sequences_keep_invariants_and_replay(in_combat, data):
         _check(state, dead)
         check_awaiting(SYSTEM, state)
         check_one_entry_per_party(state)
-        check_typed(SYSTEM, state, events)
+        check_typed(SYSTEM, state)
     replay = start
     for action, actor, faces in applied:
         replay, _ = SYSTEM.apply(replay, action, actor, TableDice(faces))

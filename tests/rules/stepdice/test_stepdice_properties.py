@@ -196,6 +196,6 @@ def test_random_legal_sequences_keep_invariants(data):
             json.dumps(ev.data)
         _check(state, new)
         check_awaiting(SYSTEM, new)
-        check_typed(SYSTEM, new, events)
+        check_typed(SYSTEM, new)
         state = new
         APPLIED[action["type"]] = APPLIED.get(action["type"], 0) + 1

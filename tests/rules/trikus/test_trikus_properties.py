@@ -157,7 +157,7 @@ def test_property_random_legal_play(start, data):
             check_sheet(cid, s)
         check_table(new)
         check_awaiting(SYSTEM, new)
-        check_typed(SYSTEM, new, events)
+        check_typed(SYSTEM, new)
         check_resets(state, new, events)
         moves_in_scope = 0 if any(e.type in ("round_started", "activity_closed") for e in events) \
             else moves_in_scope + 1
