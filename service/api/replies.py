@@ -26,7 +26,7 @@ class Campaign(BaseModel):
     last_seq: int = Field(description="Sequence number of the campaign's latest event.")
     version: int = Field(description="The table's version: the number of the latest move in the move log.")
     status: Literal["active", "finished"] = Field(description="A finished campaign is read-only.")
-    language: Literal["en", "pl", "ru"] = Field(description="The default language of replies (see the README, "
+    language: Literal["en", "pl", "ru"] = Field(description="The default language of replies (see docs/frontend.md, "
                                                             "Languages).")
     created_at: str
     imported: ImportedFrom | None = Field(

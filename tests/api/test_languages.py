@@ -1,4 +1,4 @@
-"""Languages over both APIs (README, Languages): Accept-Language first, then the player's own language, then
+"""Languages over both APIs (docs/frontend.md, Languages): Accept-Language first, then the player's own language, then
 the campaign's default, then English; details, event descriptions and rule terms follow it; codes, types
 and field names never do."""
 from __future__ import annotations

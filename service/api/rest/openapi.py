@@ -42,7 +42,7 @@ def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests
         out = [{"$ref": REF.format(model=n)} for n in names]
         if untyped:
             out.append({"type": "object", "additionalProperties": True,
-                        "description": "A shape no model describes yet: see the rule system's README section."})
+                        "description": "A shape no model describes yet: see the rule system's section in docs/rule-systems.md."})
         return out
 
     for schema in defs.values():
