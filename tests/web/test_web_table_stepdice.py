@@ -45,7 +45,7 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     assert "d10→4" in said
     move(gm, "resolve_retaliation")
     expect(player.locator(".card", has_text="Brona")).to_contain_text("Hearts 4/5")
-    expect(player.locator(".log li").last).to_contain_text("Hearts lost: 1")
+    expect(player.locator(".log li").last).to_contain_text("1 Heart lost")
     player.screenshot(path=artifacts / "stepdice-phone.png", full_page=True)
     gm.set_viewport_size({"width": 1280, "height": 900})
     gm.screenshot(path=artifacts / "stepdice-desktop-gm.png", full_page=True)

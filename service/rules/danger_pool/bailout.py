@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.danger_pool import guards, pool, rolls
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
@@ -41,9 +41,9 @@ def extract(ctx: Ctx, a: Any) -> None:
     if len(set(ids)) != len(ids):
         raise violation("duplicate_character", _("a character is listed twice"), "extracted_ids")
     if len(ids) > roll["successes"]:
-        raise violation("too_many_extracted", _("{successes} success(es) pull out at most "
-                                                "{successes} character(s)",
-                                                successes=roll['successes']), "extracted_ids")
+        raise violation("too_many_extracted", _n("{successes} success pulls out at most {successes} character",
+                                                 "{successes} successes pull out at most {successes} characters",
+                                                 roll['successes'], successes=roll['successes']), "extracted_ids")
     for i, cid in enumerate(ids):
         if cid not in sc["team"] or sc["participation"][cid] != "in_scene":
             raise violation("not_extractable", _("{cid} is not a member still in the scene (A24)", cid=cid),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.danger_pool import guards, pool, rounds
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
@@ -182,8 +182,9 @@ def element_reroll(ctx: Ctx, a: Any) -> None:
                                              element_id=a.element_id), "element_id")
     limit = ctx.options.element_rerolls_per_element_per_scene
     if limit is not None and el["rerolls_used"] >= limit:
-        raise violation("element_exhausted", _("{text} already rerolled {limit} time(s) this scene (A13)",
-                                               text=el['text'], limit=limit),
+        raise violation("element_exhausted", _n("{text} already rerolled {limit} time this scene (A13)",
+                                                "{text} already rerolled {limit} times this scene (A13)",
+                                                limit, text=el['text'], limit=limit),
                         "element_id")
     # ALL danger dice of this roll are rerolled; the new roll fully replaces the old one (A13, A44).
     dice = [ctx.roll("danger_reroll") for _n in roll["danger_dice"]]
