@@ -5,8 +5,8 @@ path a client sent; a refusal is its stable problem code; a system is a register
 
 Other modules count through the objects here:
 - HTTP: the `HttpMetrics` middleware (service/api/httpmetrics.py), per route template.
-- Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` on service.game.moves.play.act and
-  service.game.moves.rolls.roll, with `system_is(...)` once the campaign is known.
+- Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` (service/game/moves/counting.py) on
+  service.game.moves.play.act and service.game.moves.rolls.roll, with `system_is(...)` once the campaign is known.
 - The live store, a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
   live-store errors (service/game/log/tables.py). With moves serialised by the campaign's row lock there is no
   compare-and-set conflict to count; a move sent with a stale If-Match is a refusal (`version_mismatch`).
@@ -25,15 +25,9 @@ each gauge says how its workers' values combine (`multiprocess_mode`).
 """
 from __future__ import annotations
 
-import contextvars
-import functools
 import os
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
 
 from prometheus_client import Counter, Gauge, Histogram
-
-from service.game.errors import GameError
 
 REQUEST_SECONDS = Histogram(
     "rulekeeper_http_request_duration_seconds", "Time to answer an HTTP request, by method and route template.",
@@ -81,42 +75,3 @@ def process_exited(pid: int) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid)
-
-
-_system: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("metrics_system", default=None)
-F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
-
-
-def system_is(system: str) -> None:
-    """Name the rule system of the move or roll being counted (a no-op outside `@counted`)."""
-    seen = _system.get()
-    if seen is not None:
-        seen["system"] = system
-
-
-def counted(counter: Counter) -> Callable[[F], F]:
-    """Count each call by system and outcome: applied (returned), refused (a 4xx GameError, by code), failed
-    (a 5xx or an unexpected error). Calls that end before the campaign is known (no system) are not moves or
-    rolls of any system: the HTTP metrics count them."""
-
-    def wrap(fn: F) -> F:
-        @functools.wraps(fn)
-        async def run(*args, **kwargs):
-            seen: dict[str, str] = {}
-            token = _system.set(seen)
-            outcome, code = "failed", "internal_error"
-            try:
-                result = await fn(*args, **kwargs)
-                outcome, code = "applied", ""
-                return result
-            except GameError as exc:
-                outcome, code = ("refused" if exc.status < 500 else "failed"), exc.code
-                raise
-            finally:
-                _system.reset(token)
-                if "system" in seen:
-                    counter.labels(seen["system"], outcome, code).inc()
-
-        return run  # type: ignore[return-value]
-
-    return wrap

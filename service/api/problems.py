@@ -27,6 +27,11 @@ class ProblemResponse(JSONResponse):
     media_type = "application/problem+json"
 
 
+def extensions(status: int, code: str, field: str | None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A refusal's members as a GraphQL error's `extensions` carry them: the problem's, by the same names."""
+    return {"code": code, "status": status, "field": field, **(extra or {})}
+
+
 def problem(status: int, code: str, detail: str, *, field: str | None = None, extra: dict[str, Any] | None = None,
             headers: dict[str, str] | None = None, graphql: bool = False) -> ProblemResponse:
     """`graphql`: also a GraphQL response (an `errors` list with `extensions.code`), for refusals on
@@ -45,8 +50,7 @@ def problem(status: int, code: str, detail: str, *, field: str | None = None, ex
     if extra:
         body.update(extra)
     if graphql:
-        body["errors"] = [{"message": detail, "extensions": {"code": code, "status": status, "field": field,
-                                                             **(extra or {})}}]
+        body["errors"] = [{"message": detail, "extensions": extensions(status, code, field, extra)}]
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": 'Bearer realm="rulekeeper"'}
     return ProblemResponse(body, status_code=status, headers=headers)

@@ -11,7 +11,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from service.game.log.events import appended
+from service.game.log.events import appended, last_seqs
 from service.game.webhooks import outbox
 from service.game.errors import GameError
 from service.i18n.message import _
@@ -58,12 +58,14 @@ class Services:
                 async with self._sqlite_writer:
                     async with self.sessions() as session, session.begin():
                         yield session
-                        await outbox.enqueue(session, self.deliveries_due)
+                        records = appended(session)
+                        await outbox.enqueue(session, records, self.deliveries_due)
             else:
                 async with self.sessions() as session, session.begin():
                     yield session
-                    await outbox.enqueue(session, self.deliveries_due)
-        for campaign_id, seq in appended(session).items():
+                    records = appended(session)
+                    await outbox.enqueue(session, records, self.deliveries_due)
+        for campaign_id, seq in last_seqs(records).items():
             self.notifier.announce(campaign_id, seq)
 
 

@@ -142,6 +142,12 @@ def _check_key(key: str, anonymous: bool) -> None:
                            MIN_ANONYMOUS_KEY, min_anonymous_key=MIN_ANONYMOUS_KEY), field="Idempotency-Key")
 
 
+def fingerprint(*parts: Any) -> bytes:
+    """What one key may stand for, the same way on both transports: the transport, the operation, what it
+    writes to, the body and the precondition, as canonical JSON."""
+    return json.dumps(list(parts), sort_keys=True).encode()
+
+
 async def run_once(svc: Services, token: str | None, campaign_id: str | None, key: str, fingerprint: bytes,
                    run: Callable[[], Awaitable[T]], replay: Callable[[Any], T]) -> T:
     """Run the command once per key: `run` the first time, `replay(stored reply)` on every retry.

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.i18n.message import _
-from service.rules.base import Actor, Event, RuleViolation
+from service.rules.base import Actor, Event, RuleViolation, Visibility
 from service.rules.jsoncopy import json_copy
 
 
@@ -38,10 +38,41 @@ def with_id_salt(table: dict[str, Any], salt: str) -> dict[str, Any]:
     return table
 
 
+P = TypeVar("P", bound=BaseModel)
+
+
+def payload_data(payload: BaseModel) -> dict[str, Any]:
+    """An event's payload as it leaves the engine for the log, the API and webhooks: the fields the emission site
+    set, under their wire names (`from`). The dump builds new containers, so the event never aliases the state."""
+    return payload.model_dump(by_alias=True, exclude_unset=True)
+
+
+def without(payload: P, *fields: str) -> P:
+    """A copy of the payload with `fields` left out: players' copy of an event that hides part of it (the models
+    give every field a copy may lack a default)."""
+    defaults = {}
+    for name in fields:
+        info = type(payload).model_fields[name]
+        if info.is_required():
+            raise TypeError(f"{type(payload).__name__}.{name} is required; no copy may leave it out")
+        defaults[name] = info.get_default(call_default_factory=True)
+    copy = payload.model_copy(update=defaults)
+    copy.__pydantic_fields_set__.difference_update(fields)
+    return copy
+
+
+def replaced(payload: P, **changes: Any) -> P:
+    """A copy of the payload with some fields changed, validated like the original (players' copy of an event that
+    shows less of a field, e.g. only the visible clocks)."""
+    return type(payload).model_validate({**payload.model_dump(by_alias=True, exclude_unset=True), **changes})
+
+
 class MoveContext:
     Options: ClassVar[type[BaseModel]]
     # The system's own factory, so "unknown_character" carries the status its closed code set gives it.
     violation: ClassVar[Callable[..., RuleViolation]]
+    # The system's payload model per event type (its events_model.EVENT_PAYLOADS): what its contracts describe.
+    payloads: ClassVar[Mapping[str, type[BaseModel]]]
 
     @staticmethod
     def initial_table() -> dict[str, Any]:
@@ -68,13 +99,21 @@ class MoveContext:
     def characters(self) -> dict[str, dict[str, Any]]:
         return self.state["characters"]
 
-    def emit(self, type_: str, data: dict[str, Any], *, gm_only: bool = False,
-             redacted: dict[str, Any] | None = None, sealed: bool = False) -> None:
-        """`sealed`: nobody, the GM included, sees more than `redacted` until a later event reveals `data`."""
-        # Copies: an event must never alias the state it describes, which later steps keep changing.
-        visibility = "sealed" if sealed else "gm" if gm_only else "all"
-        self.events.append(Event(type_, json_copy(data), visibility=visibility,
-                                 redacted=json_copy(redacted)))
+    def emit(self, type_: str, data: BaseModel, *, gm_only: bool = False, redacted: BaseModel | None = None,
+             sealed: bool = False) -> None:
+        """`data` (and players' copy, `redacted`) is the event type's payload model, built at the emission site so a
+        missing or misspelt field fails there. `sealed`: nobody, the GM included, sees more than `redacted` until a
+        later event reveals `data`."""
+        visibility: Visibility = "sealed" if sealed else "gm" if gm_only else "all"
+        self.events.append(Event(type_, self._payload(type_, data), visibility=visibility,
+                                 redacted=None if redacted is None else self._payload(type_, redacted)))
+
+    def _payload(self, type_: str, payload: BaseModel) -> dict[str, Any]:
+        expected = self.payloads.get(type_)
+        if type(payload) is not expected:
+            raise TypeError(f"event {type_!r} carries a {type(payload).__name__}, but its payload model is "
+                            f"{expected.__name__ if expected else 'missing'}")
+        return payload_data(payload)
 
     def next_id(self, kind: str, prefix: str) -> str:
         """A sequential id, for things every player sees anyway (scenes, tests): a gap tells nothing."""

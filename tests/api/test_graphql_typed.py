@@ -7,7 +7,7 @@ import logging
 from apikit import bearer
 from test_danger_pool_play import danger_table
 
-from service.api.serviceevents import SERVICE_EVENTS
+from service.game.log.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS, NAMES
 
 TYPED = """query($c: ID!) {

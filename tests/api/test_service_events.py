@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apikit import ROGUE, Table, bearer
 
-from service.api.serviceevents import SERVICE_EVENTS
+from service.game.log.serviceevents import SERVICE_EVENTS
 
 # Checked elsewhere: the turn clock's events by every test in tests/deadlines (clockkit.events), a disabled
 # webhook's by tests/api/test_webhook_timeouts.py.

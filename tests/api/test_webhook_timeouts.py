@@ -11,7 +11,7 @@ import pytest
 from apikit import bearer, new_table
 from webhook_receiver import Receiver, Silent
 
-from service.api.serviceevents import WebhookDisabledEvent
+from service.game.log.serviceevents import WebhookDisabledEvent
 
 
 @pytest.fixture

@@ -92,7 +92,7 @@ def test_an_integral_number_is_the_integer_as_json_schema_says():
     assert validator("StepDiceOptions").is_valid({"max_helpers_per_test": 2.0})
     with pytest.raises(ValidationError):  # the model alone is strict ...
         SYSTEMS["stepdice"].Options.model_validate({"max_helpers_per_test": 2.0})
-    from service.api.rest.request import parse  # ... the request parser reads JSON numbers as JSON does
+    from service.api.bodies import parse  # ... the request parser reads JSON numbers as JSON does
     from service.game.inputs import CampaignCreate
 
     body = parse(CampaignCreate, {"name": "x", "system": "stepdice", "options": {"max_helpers_per_test": 2.0}})

@@ -3,7 +3,7 @@ system, an event's `data` by the event's `type`, and the closed set of error cod
 from __future__ import annotations
 
 from service.api.rest.openapi import build
-from service.api.serviceevents import SERVICE_EVENTS
+from service.game.log.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS
 from service.game.errorcodes import ERROR_CODES
 from service.rules.registry import SYSTEMS

@@ -5,7 +5,7 @@ from typing import Any
 
 from apikit import Table, bearer
 
-from service.api.serviceevents import SERVICE_EVENTS
+from service.game.log.serviceevents import SERVICE_EVENTS
 from service.game.deadlines import settings as deadline_settings
 
 

@@ -10,7 +10,7 @@ from doc_pages import ROOT, pages
 
 # Linked before it is written: a page another change adds. The test fails once the page exists, so that the entry is
 # removed and its links are checked like every other.
-NOT_YET_WRITTEN = {ROOT / "docs" / "architecture.md"}
+NOT_YET_WRITTEN: set = set()
 
 LINK = re.compile(r"\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)\)")
 

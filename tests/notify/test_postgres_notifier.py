@@ -1,6 +1,6 @@
 """Notifications between service processes through PostgreSQL LISTEN/NOTIFY when there is no Redis: one
 connection per process; a lost connection costs a delay (every subscriber re-checks once it is back), never a
-crash or a lost event."""
+crash or a lost event. (What every broker's notifier promises: test_broadcast.py.)"""
 from __future__ import annotations
 
 import asyncio
@@ -27,34 +27,6 @@ def test_postgresql_without_redis_gets_the_postgresql_notifier():
     assert type(open_notifier(None, database_url="postgresql+asyncpg://u@h/db")) is PostgresNotifier
     assert type(open_notifier("redis://h/0", database_url="postgresql+asyncpg://u@h/db")).__name__ == "RedisNotifier"
     assert type(open_notifier(None, database_url="sqlite+aiosqlite:///x.db")).__name__ == "LocalNotifier"
-
-
-async def test_an_announcement_in_one_process_wakes_a_waiter_in_another(postgres_database):
-    name = channel()
-    a, b = await started(postgres_database, name), await started(postgres_database, name)
-    try:
-        with b.watch("camp") as waiter:
-            woke = asyncio.ensure_future(waiter.wait(cursor=10, timeout=5))
-            await asyncio.sleep(0)
-            a.announce("camp", 11)
-            assert await asyncio.wait_for(woke, 5) == "announced"
-    finally:
-        await a.close()
-        await b.close()
-
-
-async def test_a_process_hears_its_own_announcement_at_once_and_only_once(postgres_database):
-    a = await started(postgres_database, channel())
-    try:
-        delivered = []
-        real = a.hub.deliver
-        a.hub.deliver = lambda c, s: (delivered.append((c, s)), real(c, s))
-        a.announce("camp", 3)
-        assert delivered == [("camp", 3)]
-        await asyncio.sleep(0.3)  # its echo from PostgreSQL comes back, and is dropped
-        assert delivered == [("camp", 3)]
-    finally:
-        await a.close()
 
 
 async def test_a_lost_connection_comes_back_and_every_subscriber_rechecks(postgres_database):

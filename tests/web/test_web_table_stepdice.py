@@ -17,11 +17,21 @@ WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon
            "Items": "rope, torch, flask"}
 
 
+# The same warrior on a Polish page, whose forms read in Polish.
+WOJOWNIK = {"Nazwa": "Brona", "Rola": "wojownik", "Talenty": "Tough, Loud", "Broń": "sword",
+            "Przedmioty": "rope, torch, flask"}
+
+
 def sit_down(gm, player, url: str, *, language: str = "en", options: dict | None = None) -> None:
-    create_campaign(gm, url, system="stepdice", name="Skirmish",
-                    fields={"Dice Mode": "table", "Language": language, **({"Options": options} if options else {})})
+    extra = {"Options": options} if options else {}
+    if language == "pl":
+        create_campaign(gm, url, system="stepdice", name="Skirmish",
+                        fields={"Tryb kości": "przy stole", "Język": "pl", **extra}, name_label="Nazwa")
+    else:
+        create_campaign(gm, url, system="stepdice", name="Skirmish",
+                        fields={"Dice Mode": "table", "Language": language, **extra})
     player.goto(invite(gm, "Ala"))
-    create_character(player, WARRIOR)
+    create_character(player, WOJOWNIK if language == "pl" else WARRIOR)
 
 
 def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin(served, page_origin, new_page,

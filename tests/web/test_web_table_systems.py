@@ -190,3 +190,13 @@ def test_AD_E17_ann_spends_a_benny_on_a_card_at_the_web_table(served, page_origi
     expect(gm.locator(".log")).to_contain_text("The GM's bennies were discarded")
     finish(gm, player, secrets=["The GM's bennies were discarded", "GM pool"],
            polish=["Fuksy", "Ola: 0"])
+
+
+# Each system's worked example's character and one move that changes the table, for the tests that need a table in
+# play without the example's story (tests/web/test_web_graphql_table.py).
+SYSTEMS = {
+    "trikus": {"sheet": MICHAL, "by": "gm", "move": ("gm_note", {"Text": "the storm is coming"})},
+    "danger_pool": {"sheet": CYCLOPS, "by": "gm", "move": ("gm_note", {"Text": "the bar is quiet"})},
+    "iskra": {"sheet": ALA, "by": "gm", "move": ("approve_character", {"Character Id": "Ala"})},
+    "action_deck": {"sheet": ANN, "by": "player", "move": ("trait_test", {"Trait": "fighting"})},
+}

@@ -1,19 +1,21 @@
-"""GraphQL for turn deadlines, the same operations as REST (service/api/rest/deadlines.py), whose response
-models generate the types; the schema's Query and Mutation take these fields in by inheritance."""
+"""GraphQL for turn deadlines, the same operations as REST (service/api/rest/deadlines.py); the shared reply
+models (service/api/replies.py) generate the types; the schema's Query and Mutation take these fields in by
+inheritance."""
 from __future__ import annotations
 
 import strawberry
 from strawberry.types import Info
 
 from service.api.graphql.generate import to_plain
+from service.api.graphql.resolve import ctx, guard, once, run
 from service.api.graphql.typed import GEN, output
-from service.api.rest import deadlines as rest
-from service.api.rest.request import parse
+from service.api import replies as r
+from service.api.bodies import parse
 from service.game.deadlines import admin as deadline_admin
 from service.game.deadlines.settings import TurnDeadlines
 
-TurnDeadlineBoard = output(rest.TurnDeadlineBoard)
-TurnDeadline = output(rest.TurnDeadline)
+TurnDeadlineBoard = output(r.TurnDeadlineBoard)
+TurnDeadline = output(r.TurnDeadline)
 TurnDeadlinesInput = GEN.input(TurnDeadlines)
 
 
@@ -42,49 +44,40 @@ def turn_deadlines_body(value) -> dict | None:
     return None if value is None else to_plain(value)
 
 
-def _api():
-    # The schema module imports this one; its functions are looked up when a resolver runs.
-    from service.api.graphql import schema
-    return schema
-
-
 @strawberry.type
 class DeadlineQuery:
     @strawberry.field(description="The campaign's turn deadline settings and every deadline now kept.")
     async def turn_deadlines(self, info: Info, campaign_id: strawberry.ID) -> TurnDeadlineBoard:
-        api = _api()
-        svc, token = api.ctx(info)
-        return await api.run(deadline_admin.board(svc, str(campaign_id), token))
+        svc, token = ctx(info)
+        return await run(deadline_admin.board(svc, str(campaign_id), token))
 
 
 @strawberry.type
 class DeadlineMutation:
     @strawberry.mutation(description="Set the time limits for turns and pending choices (GM).")
     async def set_turn_deadlines(self, info: Info, input: SetTurnDeadlinesInput) -> TurnDeadlineBoard:
-        api = _api()
-        svc, token = api.ctx(info)
+        svc, token = ctx(info)
         campaign_id = str(input.campaign_id)
-        body = api.guard(lambda: parse(TurnDeadlines, {"turn_seconds": input.turn_seconds,
+        body = guard(lambda: parse(TurnDeadlines, {"turn_seconds": input.turn_seconds,
                                                        "choice_seconds": input.choice_seconds,
                                                        "warning_seconds": input.warning_seconds}))
-        return await api.once(info, "setTurnDeadlines", campaign_id, body,
+        return await once(info, "setTurnDeadlines", campaign_id, body,
                               lambda: deadline_admin.set_settings(svc, campaign_id, token, body))
 
     @strawberry.mutation(description="Pause every deadline of the campaign (GM); each keeps the time it had left.")
     async def pause_turn_deadlines(self, info: Info, input: TurnDeadlinesCampaignInput) -> TurnDeadlineBoard:
-        svc, token = _api().ctx(info)
-        return await _api().run(deadline_admin.pause(svc, str(input.campaign_id), token))
+        svc, token = ctx(info)
+        return await run(deadline_admin.pause(svc, str(input.campaign_id), token))
 
     @strawberry.mutation(description="Resume the paused deadlines (GM).")
     async def resume_turn_deadlines(self, info: Info, input: TurnDeadlinesCampaignInput) -> TurnDeadlineBoard:
-        svc, token = _api().ctx(info)
-        return await _api().run(deadline_admin.resume(svc, str(input.campaign_id), token))
+        svc, token = ctx(info)
+        return await run(deadline_admin.resume(svc, str(input.campaign_id), token))
 
     @strawberry.mutation(description="Give one wait more time (GM).")
     async def extend_turn_deadline(self, info: Info, input: ExtendTurnDeadlineInput) -> TurnDeadline:
-        api = _api()
-        svc, token = api.ctx(info)
+        svc, token = ctx(info)
         campaign_id = str(input.campaign_id)
-        body = api.guard(lambda: parse(deadline_admin.DeadlineExtension, {"seconds": input.seconds}))
-        return await api.once(info, "extendTurnDeadline", campaign_id, body,
+        body = guard(lambda: parse(deadline_admin.DeadlineExtension, {"seconds": input.seconds}))
+        return await once(info, "extendTurnDeadline", campaign_id, body,
                               lambda: deadline_admin.extend(svc, campaign_id, str(input.deadline_id), token, body))

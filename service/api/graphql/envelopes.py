@@ -12,7 +12,7 @@ import strawberry
 from service.api.graphql.deadlines import TurnDeadlinesInput
 from service.api.graphql.inputs import ActionInput, OptionsInput, SheetInput
 from service.api.graphql.typed import GEN
-from service.api.rest import responses as r
+from service.api import replies as r
 from service.dice.types import DiceMode
 from service.rules.registry import SYSTEMS
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from service.api.rest import responses as r
+from service.api import replies as r
 
 
 class CharacterPayload(BaseModel):

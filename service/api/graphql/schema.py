@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import enum
 import functools
-import json
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -25,57 +24,22 @@ from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery, turn_
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
+from service.api.graphql.resolve import ctx, guard, once, run
 from service.game.campaigns import records as campaigns, dicesessions, history, languages
 from service.game.log import feed
 from service.game.moves import play, rolls
 from service.game import systems
 from service.game.transfer import commands as transfer
 from service.game.webhooks import endpoints as webhooks
-from service.game.errors import GameError
-from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguageUpdate, CharacterAssign, ClientSeed,
                                  PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)
 from service.api.graphql.inputs import action_body, per_system_body
 from service.game.errorcodes import ERROR_CODES
 from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
-from service.api.rest import responses as r
-from service.api.rest.request import parse
+from service.api import replies as r
+from service.api.bodies import parse
 from service.i18n.message import _
 from service.settings import Settings
-from service.i18n.render import render
-
-
-async def run(coro) -> Any:
-    """Application errors become GraphQL errors whose extensions carry the REST problem's code and field."""
-    try:
-        return await coro
-    except GameError as exc:
-        raise GraphQLError(render(exc.detail), extensions={"code": exc.code, "status": exc.status,
-                                                           "field": exc.field, **exc.extra}) from None
-
-
-def guard(fn):
-    try:
-        return fn()
-    except GameError as exc:
-        raise GraphQLError(render(exc.detail), extensions={"code": exc.code, "status": exc.status,
-                                                           "field": exc.field, **exc.extra}) from None
-
-
-def ctx(info: Info) -> tuple[Any, str | None]:
-    return info.context["services"], info.context["token"]
-
-
-async def once(info: Info, mutation: str, campaign_id: str, body, command, if_match: str | None = None) -> dict[str, Any]:
-    """Idempotency-Key on a GraphQL write, as on REST: a retry returns the first result and changes nothing."""
-    request = info.context.get("request")
-    key = request.headers.get("idempotency-key") if request is not None and hasattr(request, "headers") else None
-    if not key:
-        return await run(command())
-    svc, token = ctx(info)
-    fingerprint = json.dumps(["graphql", mutation, campaign_id, body.model_dump(mode="json"), if_match],
-                             sort_keys=True).encode()
-    return await run(run_once(svc, token, campaign_id, key, fingerprint, command, lambda stored: stored))
 
 
 def _bad_query(message: str, field: str) -> GraphQLError:

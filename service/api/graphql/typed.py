@@ -1,7 +1,7 @@
 """The GraphQL object types, generated from the REST response models and the rule systems' models.
 
 Where a field's shape depends on the campaign's rule system (options, sheets, the table, event payloads:
-the fields marked `per_system` in service/api/rest/responses.py) its type is a union over the systems, and
+the fields marked `per_system` in service/api/replies.py) its type is a union over the systems, and
 `typed()` turns the application layer's dict into what the union resolves: the system's model instance, or
 `Untyped` for what no model describes yet (the service's own events, a system without a model).
 """
@@ -18,8 +18,8 @@ from pydantic import BaseModel, ValidationError
 
 from service.api.graphql import payloads as p
 from service.api.graphql.generate import Generator, Untyped, share_enum
-from service.api.rest import responses as r
-from service.api.serviceevents import SERVICE_EVENTS
+from service.api import replies as r
+from service.game.log.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
 from service.dice.types import DiceMode, DieVisibility
 from service.game.campaigns import records as campaigns

@@ -2,33 +2,12 @@
 resume and extension. Declared here and added to the operation table (service/api/rest/operations.py)."""
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import BaseModel, Field
-
+from service.api.replies import TurnDeadline, TurnDeadlineBoard
 from service.api.rest.request import Call
 from service.game.deadlines import admin as deadline_admin
 from service.game.deadlines.settings import TurnDeadlines
 
 Reply = tuple[int, object, dict[str, str]]
-
-
-class TurnDeadline(BaseModel):
-    id: str
-    character_id: str | None = Field(description="The character whose player the table waits for.")
-    may: list[str] = Field(description="The moves that answer the wait (as in `awaiting`).")
-    kind: Literal["turn", "choice"]
-    status: Literal["running", "paused", "expired"] = Field(
-        description="expired: it ran out; the rules' default was applied or the GM was handed the wait.")
-    seconds: float = Field(description="The limit the wait started with.")
-    until: str | None = Field(description="When it runs out (ISO 8601, UTC) while running.")
-    seconds_left: float | None = Field(description="Seconds left (running or paused).")
-
-
-class TurnDeadlineBoard(BaseModel):
-    settings: TurnDeadlines
-    paused: bool = Field(description="The GM paused every deadline of the campaign.")
-    deadlines: list[TurnDeadline]
 
 
 async def get_deadlines(c: Call) -> Reply:

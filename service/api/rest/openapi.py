@@ -12,11 +12,11 @@ import orjson
 from pydantic.json_schema import models_json_schema
 
 from service.api.jsoninput import INT64
-from service.api.rest import responses as r
+from service.api import replies as r
 from service.api.rest.links import links_for
 from service.api.rest.operations import operations_for
 from service.api.rest.systemschemas import REF, all_system_schemas
-from service.api.serviceevents import SERVICE_EVENTS
+from service.game.log.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import PER_SYSTEM, prefix
 from service.game.errorcodes import ERROR_CODES
 from service.game.moves.play import IF_MATCH_PATTERN

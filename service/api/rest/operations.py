@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from service.api.rest import deadlines as dl
 from service.api.rest import endpoints as ep
-from service.api.rest import responses as r
+from service.api import replies as r
 from service.api.rest.systemschemas import action_request
 from service.api.systemmodels import MODELS
 

@@ -5,13 +5,13 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.requests import Request
 
 from service.api import jsoninput
+from service.api.bodies import parse
 from service.game.context import Services
-from service.game.errors import GameError, from_validation
-from service.game.inputs import integral_numbers
+from service.game.errors import GameError
 from service.i18n.message import _
 
 
@@ -71,11 +71,3 @@ async def read_and_parse(request: Request, model: type[BaseModel]) -> tuple[Any,
         return data, parse(model, data)
 
     return await asyncio.to_thread(both) if len(raw) > LARGE_BODY else both()
-
-
-def parse(model: type[BaseModel], data: Any) -> BaseModel:
-    try:
-        # A model may validate itself in steps (a campaign document: service/game/transfer/document.py).
-        return getattr(model, "checked", model.model_validate)(integral_numbers(data))
-    except ValidationError as exc:
-        raise from_validation(exc) from None

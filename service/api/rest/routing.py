@@ -1,7 +1,6 @@
 """Starlette routes built from the operation table."""
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -9,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from service.game.idempotency import run_once
+from service.game.idempotency import fingerprint, run_once
 from service.game.moves.play import etag
 from service.api.rest.jsonresponse import FastJSONResponse
 from service.api.rest.operations import OPERATIONS, Operation
@@ -27,7 +26,7 @@ def _starlette_path(path: str) -> str:
 def _fingerprint(op: Operation, request: Request, data: Any) -> bytes:
     """What one key may stand for: this operation on this path with this body (and precondition)."""
     if_match = request.headers.get("if-match") if op.if_match else None
-    return json.dumps(["rest", op.operation_id, request.url.path, data, if_match], sort_keys=True).encode()
+    return fingerprint("rest", op.operation_id, request.url.path, data, if_match)
 
 
 def _replayed(op: Operation, body: Any) -> tuple[int, Any, dict[str, str]]:

@@ -14,7 +14,7 @@ from service.game.log import events as log
 from service.game.deadlines import sync as deadline_sync
 from service.game import idempotency
 from service.game.log import moves as movelog, tables
-from service.game.moves import play
+from service.game.moves import pipeline
 from service.game.auth import authenticate, require_gm
 from service.game.campaigns.records import campaign_view
 from service.game.context import Services
@@ -55,7 +55,7 @@ async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
         campaign = await log.locked_campaign(s, campaign_id)
-        play.require_active(campaign)
+        pipeline.require_active(campaign)
         target, undone = await _undo_target(s, campaign, count)
         state = await movelog.state_at(s, campaign, target)
         blocker = getattr(SYSTEMS[campaign.system], "undo_blocker", None)
@@ -89,7 +89,7 @@ async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
         campaign = await log.locked_campaign(s, campaign_id)
-        play.require_active(campaign)
+        pipeline.require_active(campaign)
         state = await movelog.state_at(s, campaign, campaign.table_version)
         if not await s.get(movelog.SnapshotRecord, (campaign.id, campaign.table_version)):
             movelog.snapshot(s, campaign, campaign.table_version, state)

@@ -10,7 +10,7 @@ from service.game.campaigns.records import campaign_view, player_view
 from service.game.context import Services
 from service.game.errors import forbidden, not_found
 from service.game.inputs import CampaignLanguageUpdate, PlayerLanguageUpdate
-from service.game.moves.play import require_active
+from service.game.moves.pipeline import require_active
 from service.i18n import context
 from service.i18n.message import _
 from service.rules.base import Event

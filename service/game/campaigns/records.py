@@ -13,7 +13,7 @@ from service.game.log import events as log
 from service.game.deadlines import admin as deadline_admin, sync as deadline_sync
 from service.game import idempotency
 from service.game.log import moves as movelog, tables
-from service.game.moves import play
+from service.game.moves import pipeline
 from service.game.auth import Principal, authenticate, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
@@ -164,7 +164,7 @@ async def create_character(svc: Services, campaign_id: str, token: str | None, d
             raise invalid("invalid_input", _("a character needs a name of 1-200 characters without control "
                                              "characters"),
                           "sheet.name")
-        play.require_active(c)
+        pipeline.require_active(c)
         state = await tables.load(svc, s, c)
         ch = Character(id=_id(), campaign_id=campaign_id, player_id=player_id, name=name,
                        sheet={**sheet, "id": None}, version=1)

@@ -10,7 +10,7 @@ from service.game.deadlines import settings as ds
 from service.game.deadlines import sync
 from service.game.log import events as log
 from service.game import idempotency
-from service.game.moves import play
+from service.game.moves import pipeline
 from service.game.log import tables
 from service.game.auth import authenticate, require_gm
 from service.game.context import Services
@@ -65,7 +65,7 @@ async def _gm_campaign(s, campaign_id: str, token: str | None):
     campaign = await log.locked_campaign(s, campaign_id)
     if campaign is None:
         raise not_found("campaign", "campaign_id")
-    play.require_active(campaign)
+    pipeline.require_active(campaign)
     return principal, campaign
 
 

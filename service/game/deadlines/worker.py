@@ -19,7 +19,7 @@ from service.game.deadlines import settings as ds
 from service.game.deadlines import sync
 from service.game.log import events as log
 from service.game.log import moves as movelog, tables
-from service.game.moves import play
+from service.game.moves import pipeline
 from service.game.auth import Principal
 from service.game.context import Services
 from service.game.errors import GameError
@@ -191,8 +191,9 @@ class DeadlineWorker:
         key, row.key = row.key, f"fired:{row.id}"
         await s.flush()
         try:
-            await play.act_unattended(self.svc, s, campaign, action, _clock_principal(campaign.id))
-        except GameError as exc:   # refused after its dice (they are logged): the GM takes the wait over
+            await pipeline.apply(self.svc, s, campaign, _clock_principal(campaign.id), action, by_clock=True)
+        except (GameError, pipeline.Refused) as refused:   # the GM takes the wait over; drawn dice are logged
+            exc = refused.error if isinstance(refused, pipeline.Refused) else refused
             row.key = key
             log.append(s, campaign, [Event("deadline_default_refused", {"deadline_id": row.id, "code": exc.code,
                                                                         "detail": str(exc.detail)})], sync.CLOCK_ACTOR)

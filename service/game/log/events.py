@@ -17,19 +17,14 @@ from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord, utcnow
 
 MAX_PAGE = 500
-# Where `append` notes its records on the session, so the webhook outbox (service/game/webhooks/outbox.py) can write
-# their deliveries in the same transaction.
-APPENDED = "rulekeeper.appended_events"
+# session.info key: the records `append` numbered in this transaction, in order (`appended`).
+_APPENDED = "rulekeeper.appended_events"
 
 
 async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign | None:
     """Load the campaign row for writing. On PostgreSQL the row lock orders every writer of one
     campaign, so sequence numbers are gapless and reads inside the transaction are current."""
     return await session.scalar(select(Campaign).where(Campaign.id == campaign_id).with_for_update())
-
-
-# session.info key: campaign id -> last seq appended in this transaction, announced once it commits.
-_APPENDED = "rulekeeper.events_appended"
 
 
 # The actor the log names when the service itself acts: the deadline worker's events, and the moves it makes when
@@ -59,8 +54,6 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
            add: bool = True) -> list[EventRecord]:
     """Number the events after the campaign's last and note them for the webhook outbox and the subscribers.
     `add=False`: the caller inserts the records itself; they are left out of the session."""
-    if events:
-        session.info.setdefault(_APPENDED, {})[campaign.id] = campaign.last_seq + len(events)
     records = []
     now = utcnow()
     acting = _acting_as.get()
@@ -75,13 +68,22 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
         if add:
             session.add(rec)
         records.append(rec)
-    session.info.setdefault(APPENDED, []).extend(records)
+    session.info.setdefault(_APPENDED, []).extend(records)
     return records
 
 
-def appended(session: AsyncSession) -> dict[str, int]:
-    """The campaigns this session's transaction appended events to, with their last seq."""
-    return dict(session.info.get(_APPENDED, {}))
+def appended(session: AsyncSession) -> list[EventRecord]:
+    """Every event this session's transaction appended, in order: what the transaction's end hands to the
+    webhook outbox before it commits and announces to the subscribers after (service/game/context.py)."""
+    return list(session.info.get(_APPENDED, ()))
+
+
+def last_seqs(records: list[EventRecord]) -> dict[str, int]:
+    """Each campaign among `records` with the last seq appended to it."""
+    out: dict[str, int] = {}
+    for rec in records:
+        out[rec.campaign_id] = max(out.get(rec.campaign_id, 0), rec.seq)
+    return out
 
 
 def utc_iso(at: datetime | None) -> str | None:

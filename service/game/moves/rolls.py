@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service import metrics
+from service.game.moves import counting
 from service.dice.expression import evaluate_expression, parse_expression
 from service.dice.types import DiceError
 from service.game.log import events as log
@@ -17,13 +18,13 @@ from service.game.inputs import RollRequest
 from service.rules.base import Event
 
 
-@metrics.counted(metrics.ROLLS)
+@counting.counted(metrics.ROLLS)
 async def roll(svc: Services, campaign_id: str, token: str | None, body: RollRequest) -> dict[str, Any]:
     refusal: BaseException | None = None
     async with svc.write() as s:
         opened = await open_for_writing(s, token, campaign_id, characters=False)
         principal, campaign = opened.principal, opened.campaign
-        metrics.system_is(campaign.system)
+        counting.system_is(campaign.system)
         try:
             tree = parse_expression(body.expression)  # everything knowable from the text, before any die
         except DiceError as exc:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from service.api.serviceevents import SERVICE_EVENTS
+from service.game.log.serviceevents import SERVICE_EVENTS
 from service.dice import verifiable
 from service.dice.types import DiceError, DieRoll
 from service.game.log import events as events_log

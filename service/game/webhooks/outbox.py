@@ -1,8 +1,8 @@
 """The webhook outbox: one delivery row per event per matching active webhook, written in the transaction
 that appends the event, so a delivery exists exactly when its event committed.
 
-`events.append` notes the records it adds on the session (`events.APPENDED`); `Services.write` calls
-`enqueue` just before it commits. The body of each delivery is fixed here, as the webhook's chosen view shows the event (the same
+`Services.write` hands `enqueue` the events its transaction appended (`events.appended`) just before it
+commits. The body of each delivery is fixed here, as the webhook's chosen view shows the event (the same
 shape as the REST event log), so every attempt sends and signs the same bytes.
 """
 from __future__ import annotations
@@ -62,9 +62,8 @@ def no_webhooks(session: AsyncSession, campaign_id: str) -> None:
     session.info.setdefault(_HOOKLESS, set()).add(campaign_id)
 
 
-async def enqueue(session: AsyncSession, wake: asyncio.Event | None = None) -> int:
-    """Write the deliveries for the events this transaction appended; `wake` is set once it commits."""
-    records: list[EventRecord] = session.info.pop(events.APPENDED, None) or []
+async def enqueue(session: AsyncSession, records: list[EventRecord], wake: asyncio.Event | None = None) -> int:
+    """Write the deliveries for `records`, the events this transaction appended; `wake` is set once it commits."""
     campaigns = {r.campaign_id for r in records} - session.info.get(_HOOKLESS, set())
     if not campaigns:
         return 0

@@ -11,6 +11,7 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckBenniesAwarded, ActionDeckBennySpent, ActionDeckJokersWild, ActionDeckNpcEnteredPlay
 
 
 def owner_player(ctx: Ctx, character_id: str) -> str | None:
@@ -55,7 +56,7 @@ def spend(ctx: Ctx, character_id: str, source: str, use: str, *, group: bool = F
             raise violation("no_benny", _("player {value} has no benny left", value=pid or '?'), "benny_source")
         entry["bennies"] -= 1
         payer = {"player_id": pid}
-        ctx.emit("benny_spent", {"character_id": character_id, "use": use, **payer, "bennies": entry["bennies"]})
+        ctx.emit("benny_spent", ActionDeckBennySpent(character_id=character_id, use=use, **payer, bennies=entry["bennies"]))
         return payer
     gm = ctx.table["gm"]
     wild = not group and ctx.sheet(character_id)["kind"] == "wild_card"
@@ -79,7 +80,8 @@ def spend(ctx: Ctx, character_id: str, source: str, use: str, *, group: bool = F
         left = gm["benny_pool"]
     public = {"character_id": character_id, "use": use, "paid_by": "gm"}
     # Players see that the GM spent a benny, never what is left (B37g).
-    ctx.emit("benny_spent", {**public, **payer, "bennies": left}, redacted=public)
+    ctx.emit("benny_spent", ActionDeckBennySpent(**public, **payer, bennies=left),
+             redacted=ActionDeckBennySpent(**public))
     return payer
 
 
@@ -87,8 +89,8 @@ def award_players(ctx: Ctx, player_ids: list[str], count: int, reason: str) -> N
     players = ctx.table["players"]
     for pid in player_ids:
         players[pid]["bennies"] += count
-    ctx.emit("bennies_awarded", {"player_ids": list(player_ids), "count": count, "reason": reason,
-                                 "bennies": {pid: players[pid]["bennies"] for pid in player_ids}})
+    ctx.emit("bennies_awarded", ActionDeckBenniesAwarded(player_ids=list(player_ids), count=count, reason=reason,
+                                 bennies={pid: players[pid]["bennies"] for pid in player_ids}))
 
 
 def enter_play(ctx: Ctx, character_id: str, edge_bonus: int, *, hidden: bool = False) -> None:
@@ -97,7 +99,8 @@ def enter_play(ctx: Ctx, character_id: str, edge_bonus: int, *, hidden: bool = F
     count = ctx.options.npc_wild_card_bennies + edge_bonus
     ctx.table["gm"]["npc_bennies"][character_id] = count
     public = {"character_id": character_id}
-    ctx.emit("npc_entered_play", {**public, "bennies": count}, redacted=public, gm_only=hidden)
+    ctx.emit("npc_entered_play", ActionDeckNpcEnteredPlay(**public, bennies=count),
+             redacted=ActionDeckNpcEnteredPlay(**public), gm_only=hidden)
 
 
 def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
@@ -111,11 +114,11 @@ def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
         pids = list(ctx.table["players"])
         for pid in pids:
             ctx.table["players"][pid]["bennies"] += 1
-        ctx.emit("jokers_wild", {"character_id": character_id, "side": side,
-                                 "bennies": {pid: ctx.table["players"][pid]["bennies"] for pid in pids}})
+        ctx.emit("jokers_wild", ActionDeckJokersWild(character_id=character_id, side=side,
+                                 bennies={pid: ctx.table["players"][pid]["bennies"] for pid in pids}))
         return
     if side != "opposition":
-        ctx.emit("jokers_wild", {"character_id": character_id, "side": side, "bennies": {}}, gm_only=hidden)
+        ctx.emit("jokers_wild", ActionDeckJokersWild(character_id=character_id, side=side, bennies={}), gm_only=hidden)
         return
     gm = ctx.table["gm"]
     recipients = []
@@ -132,6 +135,7 @@ def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
         recipients.append(cid)
     gm["benny_pool"] += 1
     public = {"character_id": character_id, "side": side}
-    ctx.emit("jokers_wild", {**public, "npc_recipients": recipients, "gm_pool": gm["benny_pool"],
-                             "npc_bennies": {cid: gm["npc_bennies"][cid] for cid in recipients}}, redacted=public,
+    ctx.emit("jokers_wild", ActionDeckJokersWild(**public, npc_recipients=recipients, gm_pool=gm["benny_pool"],
+                             npc_bennies={cid: gm["npc_bennies"][cid] for cid in recipients}),
+             redacted=ActionDeckJokersWild(**public),
              gm_only=hidden)

@@ -11,12 +11,15 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from pydantic import BaseModel
+
 from service.i18n.message import _
 from service.rules.action_deck import bennies, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
 from service.rules.action_deck.sheet import trait_die
 from service.rules.action_deck.traits import RollSpec, better, evaluate, roll_attempt, roll_damage
+from service.rules.action_deck.events_model import ActionDeckTestFinal, ActionDeckTestRolled
 
 FINAL_HOOKS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {}  # purpose -> effect; filled by modules
 KEEP_FINISHED = 20
@@ -67,7 +70,7 @@ def build(ctx: Ctx, *, roller_id: str, trait: str, where: dict[str, Any], purpos
     dice = ctx.roller.take()
     if turn is not None:
         turn["rolled"] = True
-    announce(ctx, "trait_test_rolled", test, dice)
+    announce(ctx, "trait_test_rolled", ActionDeckTestRolled, test, dice)
     if where.get("action_index") is not None:
         turns.mark_taken(ctx, roller_id, where["turn"], where["action_index"], f"{trait} test {test_id}")
     if attempt["critical_failure"]:
@@ -97,10 +100,13 @@ def secret(ctx: Ctx, roller_id: str, group: list[str] | None) -> bool:
     return group is not None or bennies.is_npc(ctx, roller_id)
 
 
-def announce(ctx: Ctx, type_: str, test: dict[str, Any], dice: list[dict], **extra: Any) -> None:
-    data = {"test": test, "dice": dice, **extra}
+def announce(ctx: Ctx, type_: str, model: type[BaseModel], test: dict[str, Any], dice: list[dict],
+             **extra: Any) -> None:
+    """An event carrying the test and its dice (`model` has `test` and `dice` fields); players see a secret
+    test's public copy without its dice."""
     hidden = secret(ctx, test["roller_id"], test["group"])
-    ctx.emit(type_, data, redacted={"test": public(ctx, test), **extra} if hidden else None)
+    ctx.emit(type_, model(test=test, dice=dice, **extra),
+             redacted=model(test=public(ctx, test), **extra) if hidden else None)
 
 
 def get(ctx: Ctx, test_id: str) -> dict[str, Any]:
@@ -119,8 +125,8 @@ def authorize(ctx: Ctx, test: dict[str, Any]) -> None:
 
 def finalize(ctx: Ctx, test: dict[str, Any], reason: str) -> None:
     test["state"] = "critical_failure" if test.get("critical_failure") else "final"
-    ctx.emit("test_final", {"test_id": test["id"], "roller_id": test["roller_id"], "reason": reason,
-                            "result": test["result"]})
+    ctx.emit("test_final", ActionDeckTestFinal(test_id=test["id"], roller_id=test["roller_id"], reason=reason,
+                            result=test["result"]))
     hook = FINAL_HOOKS.get(test["purpose"])
     if hook is not None:
         hook(ctx, test)
@@ -175,7 +181,7 @@ def reroll(ctx: Ctx, a) -> None:
     summarize(test)
     if test["critical_failure"]:
         test["state"] = "critical_failure"
-    announce(ctx, "test_rerolled", test, ctx.roller.take(), paid_by=payer)
+    announce(ctx, "test_rerolled", ActionDeckTestRolled, test, ctx.roller.take(), paid_by=payer)
     if test.get("critical_failure"):
         finalize(ctx, test, "critical_failure")
 
@@ -209,4 +215,4 @@ def substitute(ctx: Ctx, a) -> None:
     attempt["substitution"] = a.index
     evaluate(spec, attempt)
     summarize(test)
-    announce(ctx, "wild_die_substituted", test, [], index=a.index)
+    announce(ctx, "wild_die_substituted", ActionDeckTestRolled, test, [], index=a.index)

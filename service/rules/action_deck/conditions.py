@@ -5,6 +5,7 @@ from service.i18n.message import _
 from service.rules.action_deck import bennies, guards
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckCharacterRef, ActionDeckConditionSet, ActionDeckHoldEvent, ActionDeckPowerRegained, ActionDeckSoaked, ActionDeckWoundsApplied
 
 
 def _lose_hold(ctx: Ctx, cid: str) -> None:
@@ -20,7 +21,7 @@ def _lose_hold(ctx: Ctx, cid: str) -> None:
         slot["acted"] = True
         if queued:
             enc["queued"].remove(cid)
-        ctx.emit("hold_lost", {"character_id": cid, "round": enc["round"]})
+        ctx.emit("hold_lost", ActionDeckHoldEvent(character_id=cid, round=enc["round"]))
 
 
 def _eliminate(ctx: Ctx, cid: str) -> None:
@@ -29,7 +30,7 @@ def _eliminate(ctx: Ctx, cid: str) -> None:
     slot = ctx.slot(cid)
     if slot is not None:
         slot["on_hold"] = False
-    ctx.emit("character_eliminated", {"character_id": cid})
+    ctx.emit("character_eliminated", ActionDeckCharacterRef(character_id=cid))
 
 
 def apply_wounds(ctx: Ctx, a) -> None:
@@ -40,8 +41,9 @@ def apply_wounds(ctx: Ctx, a) -> None:
     out = sheet["kind"] == "extra" or before + a.wounds > cap
     if sheet["kind"] == "wild_card":
         sheet["wounds"] = min(cap, before + a.wounds)
-    ctx.emit("wounds_applied", {"character_id": a.character_id, "wounds": a.wounds, "total": sheet["wounds"]},
-             redacted={"character_id": a.character_id} if bennies.is_npc(ctx, a.character_id) else None)
+    ctx.emit("wounds_applied", ActionDeckWoundsApplied(character_id=a.character_id, wounds=a.wounds, total=sheet["wounds"]),
+             redacted=ActionDeckWoundsApplied(character_id=a.character_id) if bennies.is_npc(ctx, a.character_id)
+             else None)
     if out:
         _eliminate(ctx, a.character_id)
 
@@ -54,8 +56,9 @@ def set_condition(ctx: Ctx, a) -> None:
     sheet.update(changes)
     _soak_ruled(ctx, a.character_id)
     public = {k: v for k, v in changes.items() if k in ("shaken", "stunned", "eliminated")}
-    ctx.emit("condition_set", {"character_id": a.character_id, **changes, "reason": a.reason},
-             redacted={"character_id": a.character_id, **public} if bennies.is_npc(ctx, a.character_id) else None)
+    ctx.emit("condition_set", ActionDeckConditionSet(character_id=a.character_id, **changes, reason=a.reason),
+             redacted=ActionDeckConditionSet(character_id=a.character_id, **public)
+             if bennies.is_npc(ctx, a.character_id) else None)
     if newly:
         _lose_hold(ctx, a.character_id)
     if changes.get("eliminated"):
@@ -75,7 +78,7 @@ def unshake(ctx: Ctx, a) -> None:
         raise violation("not_shaken", _("{name} is not Shaken", name=sheet['name']))
     bennies.spend(ctx, a.character_id, a.benny_source, "unshake")
     sheet["shaken"] = False
-    ctx.emit("unshaken", {"character_id": a.character_id})
+    ctx.emit("unshaken", ActionDeckCharacterRef(character_id=a.character_id))
 
 
 def soak(ctx: Ctx, a) -> None:
@@ -92,8 +95,8 @@ def soak(ctx: Ctx, a) -> None:
         _soak_ruled(ctx, a.character_id)
     elif a.character_id not in ctx.table["soaks_pending"]:
         ctx.table["soaks_pending"].append(a.character_id)
-    ctx.emit("soaked", {"character_id": a.character_id, "wounds_avoided": avoided,
-                        "shaken_avoided": a.shaken_avoided, "result_pending": not ctx.actor.is_gm})
+    ctx.emit("soaked", ActionDeckSoaked(character_id=a.character_id, wounds_avoided=avoided,
+                        shaken_avoided=a.shaken_avoided, result_pending=not ctx.actor.is_gm))
 
 
 def regain_power(ctx: Ctx, a) -> None:
@@ -101,4 +104,4 @@ def regain_power(ctx: Ctx, a) -> None:
     guards.alive(ctx, a.character_id)
     bennies.spend(ctx, a.character_id, a.benny_source, "regain_power")
     sheet["power_points"] += ctx.options.benny_power_points   # B39: no maximum stated
-    ctx.emit("power_regained", {"character_id": a.character_id, "power_points": sheet["power_points"]})
+    ctx.emit("power_regained", ActionDeckPowerRegained(character_id=a.character_id, power_points=sheet["power_points"]))

@@ -6,6 +6,7 @@ from typing import Any
 from service.dice.types import DiceSource
 from service.rules.action_deck.cards import FULL_DECK
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import EVENT_PAYLOADS
 from service.rules.action_deck.options import Options
 from service.rules.action_deck.rolls import Roller
 from service.rules.base import Actor
@@ -32,6 +33,7 @@ def initial_table() -> dict[str, Any]:
 class Ctx(MoveContext):
     Options = Options
     violation = staticmethod(violation)
+    payloads = EVENT_PAYLOADS
     initial_table = staticmethod(initial_table)
 
     def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource) -> None:

@@ -12,6 +12,7 @@ from service.rules.action_deck import deck, draws, guards, surprise, turns
 from service.rules.action_deck.cards import is_joker, key
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckCardCalled, ActionDeckCharacterRef, ActionDeckHoldEvent, ActionDeckRoundEnded, ActionDeckTurnDeclared, ActionDeckTurnEnded
 
 
 def callable_ids(ctx: Ctx) -> list[str]:
@@ -40,7 +41,7 @@ def call_next(ctx: Ctx, a) -> None:
         return   # the only callable card was traded for a kept Joker: the window closed, nobody is called
     order = enc["order"]
     nxt = max(ids, key=lambda c: (key(enc["participants"][c]["card"]), -order.index(c)))
-    ctx.emit("card_called", {"character_id": nxt, "card": enc["participants"][nxt]["card"], "round": enc["round"]})
+    ctx.emit("card_called", ActionDeckCardCalled(character_id=nxt, card=enc["participants"][nxt]["card"], round=enc["round"]))
     turns.begin(ctx, nxt, "called", "card")
 
 
@@ -90,9 +91,9 @@ def declare_turn(ctx: Ctx, a) -> None:
     turn["status"] = "acting"
     turn["declared"] = [{"kind": x.kind, "note": x.note, "taken": False} for x in a.actions]
     turn["multi_action_penalty"] = o.multi_action_step * (n - 1) if n > 1 else 0   # 0, −2, −4 to all of them
-    ctx.emit("turn_declared", {"character_id": cid, "actions": turn["declared"],
-                               "multi_action_penalty": turn["multi_action_penalty"], "run_roll": run,
-                               "turn_pace": turn["turn_pace"], "dice": ctx.roller.take()})
+    ctx.emit("turn_declared", ActionDeckTurnDeclared(character_id=cid, actions=turn["declared"],
+                               multi_action_penalty=turn["multi_action_penalty"], run_roll=run,
+                               turn_pace=turn["turn_pace"], dice=ctx.roller.take()))
 
 
 def hold(ctx: Ctx, a) -> None:
@@ -112,7 +113,7 @@ def hold(ctx: Ctx, a) -> None:
                                                       "1.2)"))
     slot["on_hold"] = True
     slot["hold_since_round"] = enc["round"]
-    ctx.emit("hold_declared", {"character_id": cid, "round": enc["round"]})
+    ctx.emit("hold_declared", ActionDeckHoldEvent(character_id=cid, round=enc["round"]))
     if called:
         slot["turn"] = None
         turns.advance(ctx)
@@ -128,7 +129,7 @@ def end_turn(ctx: Ctx, a) -> None:
         raise violation("not_your_turn", _("it is not {name}'s turn", name=ctx.name(cid)))
     slot["acted"] = True
     slot["turn"] = None
-    ctx.emit("turn_ended", {"character_id": cid, "round": enc["round"]})
+    ctx.emit("turn_ended", ActionDeckTurnEnded(character_id=cid, round=enc["round"]))
     turns.advance(ctx)
 
 
@@ -156,11 +157,11 @@ def end_round(ctx: Ctx, a) -> None:
                     can_act=True)
         if slot["on_hold"] and lapse_before is not None and slot["hold_since_round"] < lapse_before:
             slot["on_hold"] = False   # B12 next_round_only: carried once already
-            ctx.emit("hold_lapsed", {"character_id": cid})
+            ctx.emit("hold_lapsed", ActionDeckCharacterRef(character_id=cid))
         slot["acted"] = False
     reshuffle = ctx.deck["joker_dealt_this_round"] and ctx.options.reshuffle_rule == "after_joker_round"
-    ctx.emit("round_ended", {"round": enc["round"], "reshuffle": reshuffle,
-                             "holding": [c for c in enc["order"] if enc["participants"][c]["on_hold"]]})
+    ctx.emit("round_ended", ActionDeckRoundEnded(round=enc["round"], reshuffle=reshuffle,
+                             holding=[c for c in enc["order"] if enc["participants"][c]["on_hold"]]))
     if reshuffle:
         deck.rebuild(ctx, "joker_round")   # B3: all 54 back, shuffled before the next deal
     ctx.deck["joker_dealt_this_round"] = False

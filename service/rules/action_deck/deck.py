@@ -13,6 +13,7 @@ from service.i18n.message import _, _n
 from service.rules.action_deck.cards import FULL_DECK, is_card, is_joker
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckDeckShuffled
 
 SHUFFLE_PURPOSE = "deck_shuffle"  # each shuffle's dice carry "deck_shuffle:<shuffle_count>", its seal
 
@@ -32,16 +33,16 @@ def _shuffle(ctx: Ctx, cards: list[str], reason: str) -> list[str]:
     deck["ordered"] = not ctx.table_mode
     dice = ctx.roller.take()
     summary = {"reason": reason, "cards": len(order), "shuffle_count": deck["shuffle_count"]}
-    ctx.emit("deck_shuffled", summary)
+    ctx.emit("deck_shuffled", ActionDeckDeckShuffled(**summary))
     if not deck["ordered"]:  # the table shuffled real cards: which cards went in is all there is to record
-        ctx.emit("deck_order", {**summary, "starting_order": list(cards), "order": None, "dice": []}, gm_only=True,
-                 redacted=summary)
+        ctx.emit("deck_order", ActionDeckDeckShuffled(**summary, starting_order=list(cards), order=None, dice=[]),
+                 gm_only=True, redacted=ActionDeckDeckShuffled(**summary))
         return order
     # §8: the undealt order is hidden from everyone, the GM included, and the dice would rebuild it. Sealed, not
     # GM-only; `unseal` shows both once the order no longer matters.
     order_record = {**summary, "seal": seal, "starting_order": list(cards), "order": list(order)}
     deck["sealed"] = {**order_record, "dice": dice}
-    ctx.emit("deck_order", {**order_record, "dice": dice}, sealed=True, redacted={**summary, "seal": seal})
+    ctx.emit("deck_order", ActionDeckDeckShuffled(**order_record, dice=dice), sealed=True, redacted=ActionDeckDeckShuffled(**summary, seal=seal))
     return order
 
 
@@ -53,7 +54,7 @@ def unseal(ctx: Ctx, why: str) -> None:
         return
     ctx.deck["sealed"] = None
     revealed = {k: v for k, v in sealed.items() if k != "dice"}
-    ctx.emit("dice_unsealed", {**revealed, "why": why, "shuffle_dice": sealed["dice"]})
+    ctx.emit("dice_unsealed", ActionDeckDeckShuffled(**revealed, why=why, shuffle_dice=sealed["dice"]))
 
 
 def being_dealt(table: dict) -> bool:

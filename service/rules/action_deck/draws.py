@@ -11,6 +11,7 @@ from service.rules.action_deck import bennies, deck, guards
 from service.rules.action_deck.cards import highest, is_joker
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckCardKept, ActionDeckExtraCardDrawn, ActionDeckRoundRef
 
 
 def unit(ctx: Ctx, character_id: str) -> list[str]:
@@ -52,8 +53,8 @@ def draw_extra_card(ctx: Ctx, a) -> None:
         s = ctx.encounter["participants"][m]
         s["candidates"].append(card)
         s["draws"] += 1
-    ctx.emit("extra_card_drawn", {"character_id": cid, "card": card, "candidates": list(slot["candidates"]),
-                                  "paid_by": payer if "player_id" in payer else "gm"})
+    ctx.emit("extra_card_drawn", ActionDeckExtraCardDrawn(character_id=cid, card=card, candidates=list(slot["candidates"]),
+                                  paid_by=payer if "player_id" in payer else "gm"))
 
 
 def keep(ctx: Ctx, character_id: str, card: str, reason: str) -> None:
@@ -63,7 +64,7 @@ def keep(ctx: Ctx, character_id: str, card: str, reason: str) -> None:
     for m in members:
         s = ctx.encounter["participants"][m]
         s.update(card=card, candidates=[card], joker_active=is_joker(card))
-    ctx.emit("card_kept", {"character_id": character_id, "card": card, "reason": reason})
+    ctx.emit("card_kept", ActionDeckCardKept(character_id=character_id, card=card, reason=reason))
     if is_joker(card) and not slot["joker_awarded"]:
         for m in members:
             ctx.encounter["participants"][m]["joker_awarded"] = True
@@ -90,4 +91,4 @@ def close_window(ctx: Ctx) -> None:
             continue
         done.update(unit(ctx, cid))
         keep(ctx, cid, highest(slot["candidates"]), "default_highest")
-    ctx.emit("draw_window_closed", {"round": enc["round"]})
+    ctx.emit("draw_window_closed", ActionDeckRoundRef(round=enc["round"]))

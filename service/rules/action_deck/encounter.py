@@ -8,8 +8,10 @@ from __future__ import annotations
 from service.i18n.message import _
 from service.rules.action_deck import bennies, checks, deck, guards, surprise
 from service.rules.action_deck.cards import is_joker
+from service.rules.move import replaced
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckCardsDealt, ActionDeckEncounterEnded, ActionDeckEncounterStarted, ActionDeckParticipantAdded
 
 NOTICE = "notice"
 
@@ -67,11 +69,11 @@ def start_encounter(ctx: Ctx, a) -> None:
         "groups": {g: list(m) for g, m in a.groups.items()}, "surprise": None, "draw_window_open": False,
         "current_turn": None, "turn_stack": [], "queued": [], "pending_interrupt": None,
         "after_current_action": None}
-    started = {"encounter_id": enc_id, "participants": list(a.participants), "groups": enc["groups"],
-               "surprise": a.surprise is not None}
-    ctx.emit("encounter_started", started, redacted={
-        **started, "participants": surprise.without(list(a.participants), hidden),
-        "groups": surprise.public_groups(enc["groups"], hidden)} if hidden else None)
+    started = ActionDeckEncounterStarted(encounter_id=enc_id, participants=list(a.participants),
+                                         groups=enc["groups"], surprise=a.surprise is not None)
+    ctx.emit("encounter_started", started, redacted=replaced(
+        started, participants=surprise.without(list(a.participants), hidden),
+        groups=surprise.public_groups(enc["groups"], hidden)) if hidden else None)
     deck.rebuild(ctx, "encounter_start")   # B46
     for cid in a.participants:
         _enter(ctx, cid, hidden=cid in hidden)
@@ -95,8 +97,8 @@ def add_participant(ctx: Ctx, a) -> None:
         raise violation("already_in_encounter", _("{name} already takes part", name=ctx.name(a.character_id)))
     enc["order"].append(a.character_id)
     enc["participants"][a.character_id] = new_slot()
-    ctx.emit("participant_added", {"character_id": a.character_id, "from_round": enc["round"] + (
-        0 if enc["phase"] in ("dealing", "surprise_notice") else 1)})
+    ctx.emit("participant_added", ActionDeckParticipantAdded(character_id=a.character_id, from_round=enc["round"] + (
+        0 if enc["phase"] in ("dealing", "surprise_notice") else 1)))
     _enter(ctx, a.character_id)
 
 
@@ -143,12 +145,12 @@ def deal(ctx: Ctx, a) -> None:
             jokers.append(members[0])
     enc["phase"] = "draw_window"
     enc["draw_window_open"] = True
-    data = {"round": enc["round"], "cards": dealt, "without_card": without,
-            "on_hold": [c for c in enc["order"] if enc["participants"][c]["on_hold"]]}
+    data = ActionDeckCardsDealt(round=enc["round"], cards=dealt, without_card=without,
+                                on_hold=[c for c in enc["order"] if enc["participants"][c]["on_hold"]])
     hidden = set(surprise.concealed(enc))
-    ctx.emit("cards_dealt", data, redacted={
-        **data, "cards": {c: card for c, card in dealt.items() if c not in hidden},
-        "on_hold": surprise.without(data["on_hold"], hidden)} if hidden else None)
+    ctx.emit("cards_dealt", data, redacted=replaced(
+        data, cards={c: card for c, card in dealt.items() if c not in hidden},
+        on_hold=surprise.without(data.on_hold, hidden)) if hidden else None)
     for cid in jokers:
         bennies.jokers_wild(ctx, cid, hidden=cid in hidden)
 
@@ -160,7 +162,7 @@ def end_encounter(ctx: Ctx, a) -> None:
     deck.unseal(ctx, "encounter_end")   # the next encounter deals from a fresh shuffle (B46)
     ctx.table["encounter"] = None
     ctx.table["opposed"] = {k: v for k, v in ctx.table["opposed"].items() if v["purpose"] != "interrupt"}
-    ctx.emit("encounter_ended", {"encounter_id": enc["id"], "rounds": enc["round"]})
+    ctx.emit("encounter_ended", ActionDeckEncounterEnded(encounter_id=enc["id"], rounds=enc["round"]))
 
 
 def notice_final(ctx: Ctx, test: dict) -> None:

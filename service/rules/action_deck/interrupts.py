@@ -12,6 +12,7 @@ from service.i18n.message import _
 from service.rules.action_deck import guards, opposed, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckInterruptDeclared, ActionDeckInterruptResolved
 
 ATHLETICS = "athletics"
 
@@ -33,10 +34,10 @@ def interrupt(ctx: Ctx, a) -> None:
                                               "1.2)"))
     slot["on_hold"] = False
     if joker and not ctx.options.joker_interrupt_needs_test:
-        ctx.emit("interrupt_declared", {"holder": holder, "target": target, "test": False, "reason": "joker"})
+        ctx.emit("interrupt_declared", ActionDeckInterruptDeclared(holder=holder, target=target, test=False, reason="joker"))
         turns.start_before(ctx, holder, target)
         return
-    ctx.emit("interrupt_declared", {"holder": holder, "target": target, "test": True})
+    ctx.emit("interrupt_declared", ActionDeckInterruptDeclared(holder=holder, target=target, test=True))
     enc["pending_interrupt"] = {"holder": holder, "target": target, "opposed_id": None}
     record = opposed.start(ctx, active=holder, trait=ATHLETICS, defender=target, defender_trait=ATHLETICS,
                            where={"turn": None, "action_index": None}, purpose="interrupt",
@@ -61,7 +62,7 @@ def resolved(ctx: Ctx, record: dict[str, Any], result: dict[str, Any]) -> None:
     else:
         outcome = "target_first"   # B15: the target finishes its turn, the holder acts right after
         enc["queued"].append(holder)
-    ctx.emit("interrupt_resolved", {"holder": holder, "target": target, "outcome": outcome})
+    ctx.emit("interrupt_resolved", ActionDeckInterruptResolved(holder=holder, target=target, outcome=outcome))
     if outcome == "holder_first":
         turns.start_before(ctx, holder, target)
 

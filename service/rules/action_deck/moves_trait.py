@@ -4,6 +4,7 @@ from __future__ import annotations
 from service.i18n.message import _, _n
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
+from service.rules.action_deck.events_model import ActionDeckDamageRolled
 from service.rules.action_deck.errors import violation
 from service.rules.action_deck.sheet import weapon as weapon_of
 from service.rules.action_deck.traits import roll_damage
@@ -90,4 +91,4 @@ def damage_roll(ctx: Ctx, a) -> None:
             "critical_failure": False, "round": ctx.encounter["round"] if ctx.encounter else None}
     checks.summarize(test)
     ctx.table["tests"][test_id] = test
-    checks.announce(ctx, "damage_rolled", test, ctx.roller.take())
+    checks.announce(ctx, "damage_rolled", ActionDeckDamageRolled, test, ctx.roller.take())

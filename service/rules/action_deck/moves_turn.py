@@ -12,6 +12,7 @@ from service.rules.action_deck.errors import violation
 from service.rules.action_deck.movement import (
     as_json, jump_base, jump_bonus, jump_max, segment_cost, sustained_run,
 )
+from service.rules.action_deck.events_model import ActionDeckHazardCriticalFailure, ActionDeckHazardFailed, ActionDeckItemReadied, ActionDeckJumped, ActionDeckMoved, ActionDeckRan, ActionDeckRanOutsideCombat, ActionDeckTurnRedeclared
 
 ATHLETICS = "athletics"
 
@@ -42,8 +43,8 @@ def redeclare(ctx: Ctx, a) -> None:
     turn["declared"] = taken + [{"kind": x.kind, "note": x.note, "taken": False} for x in a.actions]
     turn["multi_action_penalty"] = min(turn["multi_action_penalty"], o.multi_action_step * (total - 1))
     turn["may_redeclare"] = False
-    ctx.emit("turn_redeclared", {"character_id": a.character_id, "actions": turn["declared"],
-                                 "multi_action_penalty": turn["multi_action_penalty"]})
+    ctx.emit("turn_redeclared", ActionDeckTurnRedeclared(character_id=a.character_id, actions=turn["declared"],
+                                 multi_action_penalty=turn["multi_action_penalty"]))
 
 
 def run(ctx: Ctx, a) -> None:
@@ -60,8 +61,8 @@ def run(ctx: Ctx, a) -> None:
     roll = ctx.roller.plain(sheet["running_die"], "running_die")   # no ace (seed 1.3)
     turn["ran"], turn["run_roll"] = True, roll
     turn["turn_pace"] += roll
-    ctx.emit("ran", {"character_id": a.character_id, "run_roll": roll, "turn_pace": turn["turn_pace"],
-                     "dice": ctx.roller.take()})
+    ctx.emit("ran", ActionDeckRan(character_id=a.character_id, run_roll=roll, turn_pace=turn["turn_pace"],
+                     dice=ctx.roller.take()))
 
 
 def _run_outside_combat(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
@@ -74,9 +75,9 @@ def _run_outside_combat(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
                                           name=sheet['name']))
     vigor = sheet["attributes"]["vigor"]["sides"]
     out = sustained_run(sheet["pace"], sheet["running_die"], vigor)
-    ctx.emit("ran_outside_combat", {"character_id": cid, "pace": sheet["pace"], "running_die": sheet["running_die"],
-                                    "vigor_die": vigor, "inches_per_turn": out["inches_per_turn"],
-                                    "minutes": as_json(out["minutes"])})
+    ctx.emit("ran_outside_combat", ActionDeckRanOutsideCombat(character_id=cid, pace=sheet["pace"], running_die=sheet["running_die"],
+                                    vigor_die=vigor, inches_per_turn=out["inches_per_turn"],
+                                    minutes=as_json(out["minutes"])))
 
 
 def _cost(ctx: Ctx, segments: list) -> Fraction:
@@ -96,9 +97,9 @@ def _charge(ctx: Ctx, character_id: str, cost: Fraction, what: dict[str, Any]) -
     turn = slot["turn"] if slot else None
     if turn is not None:
         turn["movement_used"] = as_json(Fraction(turn["movement_used"]) + cost)
-    ctx.emit("moved", {"character_id": character_id, "cost": as_json(cost), **what,
-                       "movement_used": turn["movement_used"] if turn else None,
-                       "turn_pace": turn["turn_pace"] if turn else None})
+    ctx.emit("moved", ActionDeckMoved(character_id=character_id, cost=as_json(cost), **what,
+                       movement_used=turn["movement_used"] if turn else None,
+                       turn_pace=turn["turn_pace"] if turn else None))
 
 
 def move(ctx: Ctx, a) -> None:
@@ -131,12 +132,12 @@ def hazard_final(ctx: Ctx, test: dict[str, Any]) -> None:
         sheet = ctx.characters[cid]
         if c["consequence"] == "fatigue":
             sheet["fatigue"] += 1   # bumps and bruises; a fall or lost breath is recorded (the seed has no rule)
-        ctx.emit("hazard_critical_failure", {"character_id": cid, "consequence": c["consequence"],
-                                             "fatigue": sheet["fatigue"]})
+        ctx.emit("hazard_critical_failure", ActionDeckHazardCriticalFailure(character_id=cid, consequence=c["consequence"],
+                                             fatigue=sheet["fatigue"]))
     elif test["result"]["success"]:
         _charge(ctx, cid, Fraction(c["cost"]), {"segments": c["segments"], "hazard_test": test["id"]})
     else:
-        ctx.emit("hazard_failed", {"character_id": cid, "test_id": test["id"], "moved": False})
+        ctx.emit("hazard_failed", ActionDeckHazardFailed(character_id=cid, test_id=test["id"], moved=False))
 
 
 def jump(ctx: Ctx, a) -> None:
@@ -162,8 +163,8 @@ def jump(ctx: Ctx, a) -> None:
 
 
 def _jumped(ctx: Ctx, cid: str, c: dict[str, Any], achieved: Fraction, test_id: str | None = None) -> None:
-    ctx.emit("jumped", {"character_id": cid, "direction": c["direction"], "distance": as_json(achieved),
-                        "test_id": test_id})
+    ctx.emit("jumped", ActionDeckJumped(character_id=cid, direction=c["direction"], distance=as_json(achieved),
+                        test_id=test_id))
     _charge(ctx, cid, Fraction(c["run_up"]) + achieved, {"jump": True})
 
 
@@ -190,8 +191,8 @@ def ready_item(ctx: Ctx, a) -> None:
         turn["free_items_readied"] += 1
     else:
         guards.action_slot(ctx, turn, a.action_index)
-    ctx.emit("item_readied", {"character_id": a.character_id, "item": a.item, "put_away": a.put_away,
-                              "free": a.action_index is None, "at_hand": at_hand})
+    ctx.emit("item_readied", ActionDeckItemReadied(character_id=a.character_id, item=a.item, put_away=a.put_away,
+                              free=a.action_index is None, at_hand=at_hand))
     if a.action_index is not None:
         turns.mark_taken(ctx, a.character_id, turn, a.action_index, f"ready {a.item}")
 

@@ -12,6 +12,7 @@ from service.i18n.message import _
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckOpposedAwaitingDefender, ActionDeckOpposedResolved, ActionDeckOpposedTestStarted
 
 RESOLVED_HOOKS: dict[str, Callable[[Ctx, dict[str, Any], dict[str, Any]], None]] = {}  # purpose -> effect
 
@@ -25,8 +26,8 @@ def start(ctx: Ctx, *, active: str, trait: str, defender: str, defender_trait: s
               "defender_modifiers": [m if isinstance(m, dict) else m.model_dump() for m in (defender_modifiers or [])],
               "active_test": None, "defender_test": None, "stage": "active_rolling", "requires_tn": requires_tn}
     ctx.table["opposed"][oid] = record
-    ctx.emit("opposed_test_started", {k: record[k] for k in ("id", "purpose", "active_id", "trait", "defender_id",
-                                                             "defender_trait", "requires_tn")})
+    ctx.emit("opposed_test_started", ActionDeckOpposedTestStarted(**{k: record[k] for k in (
+        "id", "purpose", "active_id", "trait", "defender_id", "defender_trait", "requires_tn")}))
     test = checks.build(ctx, roller_id=active, trait=trait, where=where, gm_mods=modifiers, purpose="opposed_part",
                         opposed=(oid, "active"))
     if oid in ctx.table["opposed"]:  # a critical failure may already have resolved it
@@ -45,8 +46,8 @@ def on_final(ctx: Ctx, test: dict[str, Any]) -> None:
             _resolve(ctx, record, test, None)   # B31: the defender does not roll
         else:
             record["stage"] = "awaiting_defender"
-            ctx.emit("opposed_awaiting_defender", {"opposed_id": record["id"], "defender_id": record["defender_id"],
-                                                   "active_total": test["result"]["total"]})
+            ctx.emit("opposed_awaiting_defender", ActionDeckOpposedAwaitingDefender(opposed_id=record["id"], defender_id=record["defender_id"],
+                                                   active_total=test["result"]["total"]))
     else:
         _resolve(ctx, record, ctx.table["tests"][record["active_test"]], test)
 
@@ -90,9 +91,9 @@ def _resolve(ctx: Ctx, record: dict[str, Any], active: dict[str, Any], defender:
               .get(winner), "raises": raises, "active_total": a_total, "defender_total": d_total,
               "active_failed": defender is None}
     del ctx.table["opposed"][record["id"]]
-    ctx.emit("opposed_resolved", {"opposed_id": record["id"], "purpose": record["purpose"],
-                                  "active_test": active["id"], "defender_test": defender["id"] if defender else None,
-                                  **result})
+    ctx.emit("opposed_resolved", ActionDeckOpposedResolved(opposed_id=record["id"], purpose=record["purpose"],
+                                  active_test=active["id"], defender_test=defender["id"] if defender else None,
+                                  **result))
     hook = RESOLVED_HOOKS.get(record["purpose"])
     if hook is not None:
         hook(ctx, record, result)

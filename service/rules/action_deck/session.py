@@ -5,6 +5,7 @@ from service.i18n.message import _
 from service.rules.action_deck import bennies
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckGmBenniesDiscarded, ActionDeckGmPoolSet, ActionDeckNpcLeftPlay, ActionDeckSessionClosed, ActionDeckSessionOpened
 
 
 def open_session(ctx: Ctx, a) -> None:
@@ -29,9 +30,9 @@ def open_session(ctx: Ctx, a) -> None:
         party = sum(1 for cid in seen if ctx.characters[cid]["side"] == "party")
     session.update(status="open", number=session["number"] + 1, party_size=party)
     ctx.table["gm"] = {"benny_pool": party, "npc_bennies": {}}
-    ctx.emit("session_opened", {"session": session["number"], "party_size": party,
-                                "bennies": {pid: start for pid in ctx.table["players"]}})
-    ctx.emit("gm_pool_set", {"benny_pool": party}, gm_only=True)
+    ctx.emit("session_opened", ActionDeckSessionOpened(session=session["number"], party_size=party,
+                                bennies={pid: start for pid in ctx.table["players"]}))
+    ctx.emit("gm_pool_set", ActionDeckGmPoolSet(benny_pool=party), gm_only=True)
 
 
 def close_session(ctx: Ctx, a) -> None:
@@ -42,8 +43,8 @@ def close_session(ctx: Ctx, a) -> None:
     for entry in ctx.table["players"].values():
         entry["bennies"] = 0   # "Na koniec sesji wszystkie fuksy się odrzuca"
     gm = ctx.table["gm"]
-    ctx.emit("session_closed", {"session": ctx.table["session"]["number"], "discarded": discarded})
-    ctx.emit("gm_bennies_discarded", {"benny_pool": gm["benny_pool"], "npc_bennies": gm["npc_bennies"]},
+    ctx.emit("session_closed", ActionDeckSessionClosed(session=ctx.table["session"]["number"], discarded=discarded))
+    ctx.emit("gm_bennies_discarded", ActionDeckGmBenniesDiscarded(benny_pool=gm["benny_pool"], npc_bennies=gm["npc_bennies"]),
              gm_only=True)
     ctx.table["gm"] = {"benny_pool": 0, "npc_bennies": {}}   # B37b, B37c
     ctx.table["session"]["status"] = "closed"
@@ -82,5 +83,5 @@ def leave_play(ctx: Ctx, a) -> None:
     if a.character_id not in npc:
         raise violation("not_in_play", _("{name} is not in play", name=ctx.name(a.character_id)))
     left = npc.pop(a.character_id)
-    ctx.emit("npc_left_play", {"character_id": a.character_id, "discarded": left},
-             redacted={"character_id": a.character_id})
+    ctx.emit("npc_left_play", ActionDeckNpcLeftPlay(character_id=a.character_id, discarded=left),
+             redacted=ActionDeckNpcLeftPlay(character_id=a.character_id))

@@ -13,6 +13,7 @@ from typing import Any
 
 from service.rules.action_deck.bennies import owner_player
 from service.rules.action_deck.context import Ctx
+from service.rules.action_deck.events_model import ActionDeckSurpriseAttackerRevealed
 
 PARTY_SIDES = ("party", "party_ally")
 
@@ -35,9 +36,9 @@ def reveal(ctx: Ctx, cid: str, reason: str) -> None:
     enc = ctx.encounter
     enc["surprise"]["concealed"].remove(cid)
     slot = enc["participants"][cid]
-    ctx.emit("surprise_attacker_revealed", {"character_id": cid, "reason": reason, "card": slot["card"],
-                                            "on_hold": slot["on_hold"], "joker_active": slot["joker_active"],
-                                            "group": slot["group"]})
+    ctx.emit("surprise_attacker_revealed", ActionDeckSurpriseAttackerRevealed(character_id=cid, reason=reason, card=slot["card"],
+                                            on_hold=slot["on_hold"], joker_active=slot["joker_active"],
+                                            group=slot["group"]))
 
 
 def reveal_all(ctx: Ctx, reason: str) -> None:

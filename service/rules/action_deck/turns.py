@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.action_deck import guards
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
+from service.rules.action_deck.events_model import ActionDeckActionTaken, ActionDeckTurnResumed, ActionDeckTurnStarted, ActionDeckTurnSuspended
 
 RUNNING_PHASES = ("draw_window", "countdown")
 
@@ -22,7 +23,7 @@ def begin(ctx: Ctx, character_id: str, status: str, via: str) -> None:
     enc = ctx.encounter
     enc["current_turn"] = character_id
     enc["participants"][character_id]["turn"] = new_turn(ctx, character_id, status, via)
-    ctx.emit("turn_started", {"character_id": character_id, "round": enc["round"], "via": via})
+    ctx.emit("turn_started", ActionDeckTurnStarted(character_id=character_id, round=enc["round"], via=via))
 
 
 def start_before(ctx: Ctx, holder: str, target: str) -> None:
@@ -32,7 +33,7 @@ def start_before(ctx: Ctx, holder: str, target: str) -> None:
     if target_turn is not None:
         target_turn["may_redeclare"] = True
     enc["turn_stack"].append(target)
-    ctx.emit("turn_suspended", {"character_id": target, "by": holder})
+    ctx.emit("turn_suspended", ActionDeckTurnSuspended(character_id=target, by=holder))
     begin(ctx, holder, "claimed", "interrupt")
 
 
@@ -49,13 +50,13 @@ def advance(ctx: Ctx) -> None:
     elif enc["turn_stack"]:
         cid = enc["turn_stack"].pop()
         enc["current_turn"] = cid
-        ctx.emit("turn_resumed", {"character_id": cid, "may_redeclare": True})
+        ctx.emit("turn_resumed", ActionDeckTurnResumed(character_id=cid, may_redeclare=True))
 
 
 def mark_taken(ctx: Ctx, character_id: str, turn: dict[str, Any], index: int, what: str) -> None:
     turn["declared"][index]["taken"] = True
     turn["declared"][index]["done"] = what
-    ctx.emit("action_taken", {"character_id": character_id, "action_index": index, "what": what})
+    ctx.emit("action_taken", ActionDeckActionTaken(character_id=character_id, action_index=index, what=what))
     enc = ctx.encounter
     after = enc.get("after_current_action")
     if after and enc["current_turn"] == character_id:

@@ -8,6 +8,7 @@ from service.rules.danger_pool import guards
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.sheet import AFTERMATH_OPTIONS, ability, reducible
+from service.rules.danger_pool.events_model import DangerPoolAftermathApplied, DangerPoolAftermathChangeRequested, DangerPoolAftermathProposed, DangerPoolAftermathSettledByGm, DangerPoolCharacterBetrayedTeam
 
 FIELDS = {"take_the_hit": {"ability"}, "set_someone_up": {"ability", "target_character_id"},
           "betray_the_team": {"plan"}, "hide_the_pain": {"exit"}}
@@ -91,7 +92,7 @@ def choose_aftermath(ctx: Ctx, a: Any) -> None:
         # A39: the GM may ask for another ability or description, so this waits for approval.
         sheet["aftermath_proposal"] = {"option": a.option, "ability": a.ability, "description": a.description,
                                        "state": "proposed", "note": None}
-        ctx.emit("aftermath_proposed", {"character_id": cid, **sheet["aftermath_proposal"]})
+        ctx.emit("aftermath_proposed", DangerPoolAftermathProposed(character_id=cid, **sheet["aftermath_proposal"]))
     elif a.option == "set_someone_up":
         _set_up(ctx, cid, a)
     elif a.option == "betray_the_team":
@@ -108,8 +109,8 @@ def _applied(ctx: Ctx, cid: str, option: str, data: dict[str, Any], redacted: di
     _mark_used(ctx, cid, option)
     sheet["pending_aftermath"], sheet["aftermath_proposal"] = False, None
     base = {"character_id": cid, "option": option}
-    ctx.emit("aftermath_applied", {**base, **data},
-             redacted=None if redacted is None else {**base, **redacted})
+    ctx.emit("aftermath_applied", DangerPoolAftermathApplied(**base, **data),
+             redacted=None if redacted is None else DangerPoolAftermathApplied(**base, **redacted))
 
 
 def _set_up(ctx: Ctx, cid: str, a: Any) -> None:
@@ -148,7 +149,7 @@ def _betray(ctx: Ctx, cid: str, a: Any) -> None:
     if pid and players.get(pid, {}).get("character_id") == cid:
         players[pid]["character_id"] = None              # A36: what the player does next is the table's call
     ctx.table["traitor_elements"].append(cid)
-    ctx.emit("character_betrayed_team", {"character_id": cid, "former_player_id": pid})
+    ctx.emit("character_betrayed_team", DangerPoolCharacterBetrayedTeam(character_id=cid, former_player_id=pid))
 
 
 def review_aftermath(ctx: Ctx, a: Any) -> None:
@@ -161,7 +162,7 @@ def review_aftermath(ctx: Ctx, a: Any) -> None:
                         "character_id")
     if a.decision == "request_change":
         prop.update(state="change_requested", note=a.note)
-        ctx.emit("aftermath_change_requested", {"character_id": cid, "note": a.note})
+        ctx.emit("aftermath_change_requested", DangerPoolAftermathChangeRequested(character_id=cid, note=a.note))
         return
     if prop["option"] in used(ctx, cid):
         raise violation("aftermath_option_used", _("{option} was already used (§4.15)",
@@ -182,4 +183,4 @@ def settle_aftermath(ctx: Ctx, a: Any) -> None:
     if left:
         raise violation("aftermath_option_available", _("options remain: {left} (A35)", left=', '.join(left)))
     sheet["pending_aftermath"], sheet["aftermath_proposal"] = False, None
-    ctx.emit("aftermath_settled_by_gm", {"character_id": a.character_id, "text": a.text})
+    ctx.emit("aftermath_settled_by_gm", DangerPoolAftermathSettledByGm(character_id=a.character_id, text=a.text))

@@ -1,16 +1,13 @@
-"""Bailing out (spec §4.13): the leader's final roll at a round's end, extraction, scars, successor scene."""
+"""Bailing out (spec §4.13): the leader's final roll at a round's end, and choosing whom it pulls out."""
 from __future__ import annotations
 
 from typing import Any
 
 from service.i18n.message import _, _n
-from service.rules.danger_pool import guards, pool, rolls
+from service.rules.danger_pool import extraction, guards, pool, rolls
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
-from service.rules.danger_pool.lifecycle import end_scene, make_action_scene, take_out
-from service.rules.danger_pool.sheet import add_scar
-
-BAIL_OUT_SCAR = "A fresh wound from the emergency exit"
+from service.rules.danger_pool.events_model import DangerPoolBailOutStarted
 
 
 def bail_out(ctx: Ctx, a: Any) -> None:
@@ -27,7 +24,7 @@ def bail_out(ctx: Ctx, a: Any) -> None:
     guards.active(ctx, a.character_id)
     pool.plan(ctx, ctx.characters[a.character_id], a)      # validate before anything changes
     sc["leader_decision"] = "bail_out"
-    ctx.emit("bail_out_started", {"scene_id": sc["id"], "round": sc["round"], "leader_id": a.character_id})
+    ctx.emit("bail_out_started", DangerPoolBailOutStarted(scene_id=sc["id"], round=sc["round"], leader_id=a.character_id))
     rolls.open_roll(ctx, sc, a.character_id, a, "bail_out")
 
 
@@ -48,26 +45,4 @@ def extract(ctx: Ctx, a: Any) -> None:
         if cid not in sc["team"] or sc["participation"][cid] != "in_scene":
             raise violation("not_extractable", _("{cid} is not a member still in the scene (A24)", cid=cid),
                             f"extracted_ids[{i}]")
-    finish(ctx, sc, ids)
-
-
-def finish(ctx: Ctx, sc: dict[str, Any], extracted: list[str]) -> None:
-    roll = sc["roll"]
-    roll["state"], roll["extracted"] = "resolved", list(extracted)
-    sc["last_roll"], sc["roll"] = roll, None
-    left = [c for c in sc["team"] if sc["participation"][c] == "in_scene"
-            or ctx.options.bail_out_includes_taken_out]
-    scarred = [c for c in left if c not in extracted]
-    for cid in scarred:
-        scar = add_scar(ctx.characters[cid], BAIL_OUT_SCAR, "bail_out", sc["id"])
-        ctx.emit("scar_gained", {"character_id": cid, "scar": scar, "character_points_gained": 0})
-    ctx.emit("bail_out_resolved", {"scene_id": sc["id"], "outcome": roll["outcome"], "extracted": extracted,
-                                   "scarred": scarred})
-    leader = sc["leader_id"]
-    if ctx.characters[leader]["stamina"] == 0:          # A22: the bail-out's own tens still take out
-        take_out(ctx, sc, leader)
-    end_scene(ctx, sc, "bailed_out")
-    # Same goal and leader, fresh track (A27), three danger dice, no +2 in its first round (A31).
-    team = [c for c in sc["team"] if ctx.characters[c]["status"] == "active"]
-    make_action_scene(ctx, goal=sc["goal"], leader_id=leader, team=team, base_length=None,
-                      danger_start=ctx.options.danger_pool_start_after_bail_out, predecessor=sc["id"])
+    extraction.finish(ctx, sc, ids)

@@ -7,6 +7,7 @@ from service.dice.types import DiceSource, DieRoll
 from service.rules.base import Actor
 from service.rules.move import MoveContext
 from service.rules.danger_pool.errors import violation
+from service.rules.danger_pool.events_model import EVENT_PAYLOADS
 from service.rules.danger_pool.options import Options
 
 
@@ -27,6 +28,7 @@ def initial_table() -> dict[str, Any]:
 class Ctx(MoveContext):
     Options = Options
     violation = staticmethod(violation)
+    payloads = EVENT_PAYLOADS
     initial_table = staticmethod(initial_table)
 
     def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource | None) -> None:

@@ -21,7 +21,8 @@ Faces = Annotated[list[int], Field(description="Die faces.")]
 
 
 class _Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # populate_by_name: engines set `from_`, the wire name stays `from`.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class DangerPoolDie(_Payload, title="DangerPoolDie"):
@@ -261,8 +262,6 @@ class DangerPoolStaminaLost(_Payload, title="DangerPoolStaminaLost"):
 
 
 class DangerPoolStaminaRestored(_Payload, title="DangerPoolStaminaRestored"):
-    model_config = ConfigDict(populate_by_name=True)
-
     character_id: CharacterId
     reason: str = Field(description="Why (e.g. `ignore_pain`).")
     from_: int = Field(alias="from", description="Stamina before.")

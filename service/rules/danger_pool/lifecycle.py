@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.danger_pool.context import Ctx
+from service.rules.danger_pool.events_model import DangerPoolCharacterLeft, DangerPoolCharacterTakenOut, DangerPoolDangerInitialized, DangerPoolDoomBound, DangerPoolRollRef, DangerPoolSceneCreated, DangerPoolSceneEnded, DangerPoolTrackExtendedByBetrayal
 
 
 def element(ctx: Ctx, text: str, source: str | None) -> dict[str, Any]:
@@ -38,11 +39,11 @@ def make_action_scene(ctx: Ctx, *, goal: str, leader_id: str, team: list[str], b
         "roll": None, "last_roll": None, "elements": els, "outcome": None, "notes": [],
     }
     ctx.table["scene"] = sc
-    ctx.emit("scene_created", sc, redacted=public_scene(sc))
-    ctx.emit("danger_initialized", {"scene_id": sc["id"], "danger_pool_size": danger_start})
+    ctx.emit("scene_created", DangerPoolSceneCreated(sc), redacted=DangerPoolSceneCreated(public_scene(sc)))
+    ctx.emit("danger_initialized", DangerPoolDangerInitialized(scene_id=sc["id"], danger_pool_size=danger_start))
     if boxes:
-        ctx.emit("track_extended_by_betrayal", {"scene_id": sc["id"], "boxes": boxes,
-                                                "progress_track_length": sc["progress_track_length"]})
+        ctx.emit("track_extended_by_betrayal", DangerPoolTrackExtendedByBetrayal(scene_id=sc["id"], boxes=boxes,
+                                                progress_track_length=sc["progress_track_length"]))
     return sc
 
 
@@ -52,7 +53,7 @@ def bind_doom(ctx: Ctx, sc: dict[str, Any]) -> None:
         sheet = ctx.characters[cid]
         if sheet["doomed_next_scene"] and sheet["doomed_in_scene_id"] is None:
             sheet["doomed_in_scene_id"] = sc["id"]
-            ctx.emit("doom_bound", {"character_id": cid, "scene_id": sc["id"]})
+            ctx.emit("doom_bound", DangerPoolDoomBound(character_id=cid, scene_id=sc["id"]))
 
 
 def take_out(ctx: Ctx, sc: dict[str, Any], cid: str) -> None:
@@ -62,12 +63,12 @@ def take_out(ctx: Ctx, sc: dict[str, Any], cid: str) -> None:
     sc["participation"][cid] = "taken_out"
     owed = sheet["doomed_in_scene_id"] != sc["id"]
     sheet["pending_aftermath"] = sheet["pending_aftermath"] or owed
-    ctx.emit("character_taken_out", {"character_id": cid, "scene_id": sc["id"], "pending_aftermath": owed})
+    ctx.emit("character_taken_out", DangerPoolCharacterTakenOut(character_id=cid, scene_id=sc["id"], pending_aftermath=owed))
 
 
 def end_scene(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
     if sc.get("roll") is not None:
-        ctx.emit("roll_discarded", {"scene_id": sc["id"], "roll_id": sc["roll"]["roll_id"]})
+        ctx.emit("roll_discarded", DangerPoolRollRef(scene_id=sc["id"], roll_id=sc["roll"]["roll_id"]))
         sc["roll"] = None
     sc["outcome"], sc["phase"] = outcome, "ended"
     restored = {}
@@ -76,14 +77,14 @@ def end_scene(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
         if sheet["stamina"] != sheet["stamina_max"]:
             sheet["stamina"] = sheet["stamina_max"]
             restored[cid] = sheet["stamina"]
-    ctx.emit("scene_ended", {"scene_id": sc["id"], "kind": sc["kind"], "outcome": outcome,
-                             "stamina_restored": restored})
+    ctx.emit("scene_ended", DangerPoolSceneEnded(scene_id=sc["id"], kind=sc["kind"], outcome=outcome,
+                             stamina_restored=restored))
     for cid in sc["team"]:
         sheet = ctx.characters[cid]
         if sheet["doomed_in_scene_id"] == sc["id"]:
             sheet["status"] = sheet["doomed_exit"] or "dead"
             sheet["pending_aftermath"] = False            # A37: no further after-effect is owed
             sheet["doomed_next_scene"], sheet["doomed_in_scene_id"] = False, None
-            ctx.emit(f"character_{sheet['status']}", {"character_id": cid, "scene_id": sc["id"]})
+            ctx.emit(f"character_{sheet['status']}", DangerPoolCharacterLeft(character_id=cid, scene_id=sc["id"]))
     ctx.table["last_scene"] = sc
     ctx.table["scene"] = None

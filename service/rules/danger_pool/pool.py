@@ -10,6 +10,7 @@ from service.i18n.message import _, _n
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.sheet import ability
+from service.rules.danger_pool.events_model import DangerPoolCharacterPointsSpent, DangerPoolStaminaRestored
 
 
 def _ids(items: list[str], known: set[str], kind: str, field: str) -> list[str]:
@@ -64,12 +65,12 @@ def spend(ctx: Ctx, cid: str, sheet: dict[str, Any], spends: list[str]) -> None:
     if not spends:
         return
     sheet["character_points"] -= len(spends)
-    ctx.emit("character_points_spent", {"character_id": cid, "spends": spends,
-                                        "character_points": sheet["character_points"]})
+    ctx.emit("character_points_spent", DangerPoolCharacterPointsSpent(character_id=cid, spends=spends,
+                                        character_points=sheet["character_points"]))
     if "ignore_pain" in spends:
         before = sheet["stamina"]
         sheet["stamina"] = sheet["stamina_max"]
         # A42: allowed at full stamina, but wasteful, so the event carries a warning.
         warnings = ["ignore_pain_at_full_stamina"] if before == sheet["stamina_max"] else []
-        ctx.emit("stamina_restored", {"character_id": cid, "reason": "ignore_pain", "from": before,
-                                      "stamina": sheet["stamina"], "warnings": warnings})
+        ctx.emit("stamina_restored", DangerPoolStaminaRestored(character_id=cid, reason="ignore_pain", from_=before,
+                                      stamina=sheet["stamina"], warnings=warnings))

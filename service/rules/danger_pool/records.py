@@ -6,6 +6,7 @@ from typing import Any
 from service.rules.danger_pool import guards
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.sheet import add_scar, counted_scars
+from service.rules.danger_pool.events_model import DangerPoolGmNoteWritten, DangerPoolMaxScarsReached, DangerPoolNarration, DangerPoolPlayerAssigned, DangerPoolScarGained, DangerPoolTaleTold
 
 
 def assign_player(ctx: Ctx, a: Any) -> None:
@@ -19,15 +20,15 @@ def assign_player(ctx: Ctx, a: Any) -> None:
                 other["character_id"] = None
         sheet["player_id"] = a.player_id
     entry["character_id"] = a.character_id
-    ctx.emit("player_assigned", {"player_id": a.player_id, "character_id": a.character_id})
+    ctx.emit("player_assigned", DangerPoolPlayerAssigned(player_id=a.player_id, character_id=a.character_id))
 
 
 def record_tale(ctx: Ctx, a: Any) -> None:
     sheet = guards.active(ctx, a.character_id)
     sheet["character_points"] += ctx.options.cp_per_tale            # A10
-    ctx.emit("tale_told", {"character_id": a.character_id, "text": a.text,
-                           "character_points_gained": ctx.options.cp_per_tale,
-                           "character_points": sheet["character_points"]})
+    ctx.emit("tale_told", DangerPoolTaleTold(character_id=a.character_id, text=a.text,
+                           character_points_gained=ctx.options.cp_per_tale,
+                           character_points=sheet["character_points"]))
 
 
 def record_scar(ctx: Ctx, a: Any) -> None:
@@ -36,17 +37,17 @@ def record_scar(ctx: Ctx, a: Any) -> None:
     scene = ctx.scene["id"] if ctx.scene else None
     scar = add_scar(sheet, a.text, "other", scene)
     sheet["character_points"] += ctx.options.cp_per_accepted_scar
-    ctx.emit("scar_gained", {"character_id": a.character_id, "scar": scar,
-                             "character_points_gained": ctx.options.cp_per_accepted_scar})
+    ctx.emit("scar_gained", DangerPoolScarGained(character_id=a.character_id, scar=scar,
+                             character_points_gained=ctx.options.cp_per_accepted_scar))
     cap = ctx.options.max_scars
     if cap is not None and counted_scars(sheet) >= cap:
-        ctx.emit("max_scars_reached", {"character_id": a.character_id, "counted_scars": counted_scars(sheet),
-                                       "max_scars": cap})
+        ctx.emit("max_scars_reached", DangerPoolMaxScarsReached(character_id=a.character_id, counted_scars=counted_scars(sheet),
+                                       max_scars=cap))
 
 
 def gm_note(ctx: Ctx, a: Any) -> None:
     ctx.table["gm_notes"].append(a.text)
-    ctx.emit("gm_note", {"text": a.text}, gm_only=True)
+    ctx.emit("gm_note", DangerPoolGmNoteWritten(text=a.text), gm_only=True)
 
 
 def describe(ctx: Ctx, a: Any) -> None:
@@ -55,4 +56,4 @@ def describe(ctx: Ctx, a: Any) -> None:
     ctx.sheet(a.character_id)
     note = {"character_id": a.character_id, "topic": a.topic, "text": a.text, "round": sc.get("round")}
     sc["notes"].append(note)
-    ctx.emit("narration", {"scene_id": sc["id"], **note})
+    ctx.emit("narration", DangerPoolNarration(scene_id=sc["id"], **note))

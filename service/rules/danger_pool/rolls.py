@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from service.i18n.message import _, _n
-from service.rules.danger_pool import guards, pool, rounds
+from service.rules.danger_pool import extraction, guards, pool, rounds
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.lifecycle import take_out
+from service.rules.danger_pool.events_model import DangerPoolActionRolled, DangerPoolDangerAdded, DangerPoolDangerRemovedHoldBack, DangerPoolDangerRerolledWithElement, DangerPoolProgressMarked, DangerPoolRollRef, DangerPoolRollResolved, DangerPoolStaminaLost, DangerPoolTieChoiceMade
 
 
 def compare(ctx: Ctx, roll: dict[str, Any]) -> None:
@@ -43,7 +44,7 @@ def open_roll(ctx: Ctx, sc: dict[str, Any], cid: str, a: Any, kind: str) -> None
     sc["roll"] = roll
     sc["phase"] = "bail_out_roll" if kind == "bail_out" else "roll_open"
     # E2: both maxima are announced with every roll ("Мой максимум — восьмёрка!").
-    ctx.emit("action_rolled", {**roll, "character_id": cid, "dice": [d.to_dict() for d in player + danger]})
+    ctx.emit("action_rolled", DangerPoolActionRolled(**roll, character_id=cid, dice=[d.to_dict() for d in player + danger]))
     settle(ctx, sc)
 
 
@@ -65,7 +66,6 @@ def advance(ctx: Ctx, sc: dict[str, Any]) -> None:
 
 def resolve(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
     """§4.8, in A30 order: danger added (1s, Stupid), stamina per danger ten, then the outcome."""
-    from service.rules.danger_pool import bailout   # bailout builds on this module
     roll, opts = sc["roll"], ctx.options
     cid, sheet = roll["actor_id"], ctx.characters[roll["actor_id"]]
     roll["outcome"] = outcome
@@ -81,28 +81,28 @@ def resolve(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
         before = sheet["stamina"]
         sheet["stamina"] = max(0, before - tens)
         eff["stamina_delta"] = sheet["stamina"] - before
-        ctx.emit("stamina_lost", {"character_id": cid, "roll_id": roll["roll_id"], "tens": tens,
-                                  "stamina": sheet["stamina"]})
+        ctx.emit("stamina_lost", DangerPoolStaminaLost(character_id=cid, roll_id=roll["roll_id"], tens=tens,
+                                  stamina=sheet["stamina"]))
     if outcome == "win" and roll["kind"] == "push":           # A29: overflow is lost
         new = min(sc["progress_track_length"], sc["progress_marked"] + roll["successes"])
         eff["progress_delta"], sc["progress_marked"] = new - sc["progress_marked"], new
-        ctx.emit("progress_marked", {"scene_id": sc["id"], "roll_id": roll["roll_id"],
-                                     "marked": eff["progress_delta"], "progress_marked": new,
-                                     "progress_track_length": sc["progress_track_length"]})
+        ctx.emit("progress_marked", DangerPoolProgressMarked(scene_id=sc["id"], roll_id=roll["roll_id"],
+                                     marked=eff["progress_delta"], progress_marked=new,
+                                     progress_track_length=sc["progress_track_length"]))
     if outcome == "win" and roll["kind"] == "hold_back":      # A29: floor 0
         new = max(0, sc["danger_pool_size"] - roll["successes"])
         eff["danger_removed_hold_back"], sc["danger_pool_size"] = sc["danger_pool_size"] - new, new
-        ctx.emit("danger_removed_hold_back", {"scene_id": sc["id"], "roll_id": roll["roll_id"],
-                                              "successes": roll["successes"], "removed": eff[
-                                                  "danger_removed_hold_back"], "danger_pool_size": new})
+        ctx.emit("danger_removed_hold_back", DangerPoolDangerRemovedHoldBack(scene_id=sc["id"], roll_id=roll["roll_id"],
+                                              successes=roll["successes"], removed=eff[
+                                                  "danger_removed_hold_back"], danger_pool_size=new))
     roll["effects"] = eff
     roll["state"] = "extraction_pending" if roll["kind"] == "bail_out" and outcome == "win" else "resolved"
-    ctx.emit("roll_resolved", {k: roll[k] for k in ("roll_id", "actor_id", "kind", "outcome", "successes",
-                                                     "player_max", "danger_max", "player_dice", "danger_dice",
-                                                     "ignored", "tie_choices", "effects", "state")})
+    ctx.emit("roll_resolved", DangerPoolRollResolved(**{k: roll[k] for k in (
+        "roll_id", "actor_id", "kind", "outcome", "successes", "player_max", "danger_max", "player_dice",
+        "danger_dice", "ignored", "tie_choices", "effects", "state")}))
     if roll["kind"] == "bail_out":
         if outcome == "lose":
-            bailout.finish(ctx, sc, [])
+            extraction.finish(ctx, sc, [])
         return
     sc["last_roll"], sc["roll"] = roll, None
     if sheet["stamina"] == 0:                                   # A22: the outcome first, then out
@@ -113,8 +113,8 @@ def resolve(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
 def _add_danger(ctx: Ctx, sc: dict[str, Any], event: str, n: int, roll: dict[str, Any]) -> None:
     if n:
         sc["danger_pool_size"] += n
-        ctx.emit(event, {"scene_id": sc["id"], "roll_id": roll["roll_id"], "added": n,
-                         "danger_pool_size": sc["danger_pool_size"]})
+        ctx.emit(event, DangerPoolDangerAdded(scene_id=sc["id"], roll_id=roll["roll_id"], added=n,
+                                              danger_pool_size=sc["danger_pool_size"]))
 
 
 def declare_action(ctx: Ctx, a: Any) -> None:
@@ -132,7 +132,7 @@ def choose_tie(ctx: Ctx, a: Any) -> None:
     if a.option == "back_down":
         roll["tie_choices"].append({"option": a.option, "die_index": None})
         roll["state"] = "tie_pending"
-        ctx.emit("tie_choice", {"roll_id": roll["roll_id"], "option": a.option, "die_index": None})
+        ctx.emit("tie_choice", DangerPoolTieChoiceMade(roll_id=roll["roll_id"], option=a.option, die_index=None))
         resolve(ctx, sc, "lose")
         return
     tied = [i for i, d in enumerate(roll["danger_dice"]) if d != ctx.top and d == roll["danger_max"]]
@@ -152,9 +152,9 @@ def choose_tie(ctx: Ctx, a: Any) -> None:
     roll["tie_choices"].append({"option": a.option, "die_index": index})
     roll["state"] = "tie_pending"                          # the element window is now closed (§5.2)
     compare(ctx, roll)
-    ctx.emit("tie_choice", {"roll_id": roll["roll_id"], "option": a.option, "die_index": index,
-                            "danger_dice": roll["danger_dice"], "danger_max": roll["danger_max"],
-                            "still_tied": roll["tie"]})
+    ctx.emit("tie_choice", DangerPoolTieChoiceMade(roll_id=roll["roll_id"], option=a.option, die_index=index,
+                            danger_dice=roll["danger_dice"], danger_max=roll["danger_max"],
+                            still_tied=roll["tie"]))
     advance(ctx, sc)
 
 
@@ -169,7 +169,7 @@ def _gm_window(ctx: Ctx) -> dict[str, Any]:
 def confirm_roll(ctx: Ctx, a: Any) -> None:
     roll = _gm_window(ctx)
     roll["state"] = "confirmed"
-    ctx.emit("roll_confirmed", {"roll_id": roll["roll_id"]})
+    ctx.emit("roll_confirmed", DangerPoolRollRef(roll_id=roll["roll_id"]))
     advance(ctx, ctx.scene)
 
 
@@ -193,8 +193,8 @@ def element_reroll(ctx: Ctx, a: Any) -> None:
     el["rerolls_used"] += 1
     el["revealed"] = True
     compare(ctx, roll)
-    ctx.emit("danger_rerolled_with_element", {
-        "roll_id": roll["roll_id"], "element_id": el["element_id"], "element_text": el["text"],
-        "danger_dice": roll["danger_dice"], "danger_max": roll["danger_max"], "player_max": roll["player_max"],
-        "ignored": roll["ignored"], "tie": roll["tie"], "dice": [d.to_dict() for d in dice]})
+    ctx.emit("danger_rerolled_with_element", DangerPoolDangerRerolledWithElement(
+        roll_id=roll["roll_id"], element_id=el["element_id"], element_text=el["text"],
+        danger_dice=roll["danger_dice"], danger_max=roll["danger_max"], player_max=roll["player_max"],
+        ignored=roll["ignored"], tie=roll["tie"], dice=[d.to_dict() for d in dice]))
     settle(ctx, sc)

@@ -8,6 +8,7 @@ from service.rules.danger_pool import guards
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.lifecycle import end_scene
+from service.rules.danger_pool.events_model import DangerPoolDangerAdded, DangerPoolRoundMark, DangerPoolRoundStarted, DangerPoolTurnPassed
 
 
 def in_scene_ids(sc: dict[str, Any]) -> list[str]:
@@ -27,16 +28,16 @@ def start_round(ctx: Ctx, sc: dict[str, Any]) -> None:
     sc["round"] += 1
     if sc["round"] > 1 and ctx.options.danger_per_new_round:      # A31: rounds 2, 3, … only
         sc["danger_pool_size"] += ctx.options.danger_per_new_round
-        ctx.emit("danger_added_new_round", {"scene_id": sc["id"], "round": sc["round"],
-                                            "added": ctx.options.danger_per_new_round,
-                                            "danger_pool_size": sc["danger_pool_size"]})
+        ctx.emit("danger_added_new_round", DangerPoolDangerAdded(scene_id=sc["id"], round=sc["round"],
+                                            added=ctx.options.danger_per_new_round,
+                                            danger_pool_size=sc["danger_pool_size"]))
     sc["acted_this_round"], sc["passed_this_round"] = [], []
     sc["leader_first_pending"] = sc["participation"][sc["leader_id"]] == "in_scene"
     sc["leader_decision"] = None
     sc["phase"] = "round_open"
-    ctx.emit("round_started", {"scene_id": sc["id"], "round": sc["round"],
-                               "danger_pool_size": sc["danger_pool_size"],
-                               "leader_first_pending": sc["leader_first_pending"]})
+    ctx.emit("round_started", DangerPoolRoundStarted(scene_id=sc["id"], round=sc["round"],
+                               danger_pool_size=sc["danger_pool_size"],
+                               leader_first_pending=sc["leader_first_pending"]))
 
 
 def after_action(ctx: Ctx, sc: dict[str, Any], cid: str) -> None:
@@ -50,7 +51,7 @@ def after_action(ctx: Ctx, sc: dict[str, Any], cid: str) -> None:
         end_scene(ctx, sc, "all_taken_out")
     elif all(c in sc["acted_this_round"] for c in in_scene_ids(sc)):
         sc["phase"], sc["leader_decision"] = "round_end_window", None
-        ctx.emit("round_end_window", {"scene_id": sc["id"], "round": sc["round"]})
+        ctx.emit("round_end_window", DangerPoolRoundMark(scene_id=sc["id"], round=sc["round"]))
     else:
         sc["phase"] = "round_open"
 
@@ -73,7 +74,7 @@ def waive_first(ctx: Ctx, a: Any) -> None:
     if not sc["leader_first_pending"]:
         raise violation("wrong_phase", _("the leader-first window is not open"))
     sc["leader_first_pending"] = False
-    ctx.emit("leader_waived_first", {"scene_id": sc["id"], "round": sc["round"]})
+    ctx.emit("leader_waived_first", DangerPoolRoundMark(scene_id=sc["id"], round=sc["round"]))
 
 
 def pass_turn(ctx: Ctx, a: Any) -> None:
@@ -81,7 +82,7 @@ def pass_turn(ctx: Ctx, a: Any) -> None:
     sc = guards.action_scene(ctx, "round_open")
     member_may_act(ctx, sc, a.character_id)
     sc["passed_this_round"].append(a.character_id)
-    ctx.emit("turn_passed", {"scene_id": sc["id"], "round": sc["round"], "character_id": a.character_id})
+    ctx.emit("turn_passed", DangerPoolTurnPassed(scene_id=sc["id"], round=sc["round"], character_id=a.character_id))
     after_action(ctx, sc, a.character_id)
 
 
@@ -99,7 +100,7 @@ def continue_scene(ctx: Ctx, a: Any) -> None:
     sc = _decision_open(ctx)
     guards.leader(sc, a.character_id)
     sc["leader_decision"] = "continue"
-    ctx.emit("leader_continued", {"scene_id": sc["id"], "round": sc["round"]})
+    ctx.emit("leader_continued", DangerPoolRoundMark(scene_id=sc["id"], round=sc["round"]))
     if ctx.options.alarm_timing == "round_boundary" and not sc["alarm_used"]:
         return                                    # the GM's alarm window: raise_alarm or next_round
     start_round(ctx, sc)
@@ -124,7 +125,7 @@ def raise_alarm(ctx: Ctx, a: Any) -> None:
         raise violation("alarm_not_now", _("the team is bailing out before any alarm (§4.13)"))
     sc["alarm_used"], sc["alarm_amount"] = True, a.amount
     sc["danger_pool_size"] += a.amount
-    ctx.emit("danger_added_alarm", {"scene_id": sc["id"], "added": a.amount,
-                                    "danger_pool_size": sc["danger_pool_size"]})
+    ctx.emit("danger_added_alarm", DangerPoolDangerAdded(scene_id=sc["id"], added=a.amount,
+                                    danger_pool_size=sc["danger_pool_size"]))
     if boundary:
         start_round(ctx, sc)

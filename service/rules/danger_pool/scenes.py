@@ -8,6 +8,7 @@ from service.rules.danger_pool import guards, rounds
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.lifecycle import bind_doom, element, end_scene, make_action_scene
+from service.rules.danger_pool.events_model import DangerPoolElementAdded, DangerPoolSceneConfigured, DangerPoolSceneCreated, DangerPoolSceneStarted
 
 
 def create_action_scene(ctx: Ctx, a: Any) -> None:
@@ -39,7 +40,7 @@ def configure_scene(ctx: Ctx, a: Any) -> None:
         sc["progress_track_base"] = a.progress_track_length
         sc["progress_track_length"] = a.progress_track_length + sc["betrayal_boxes"]   # A36: base, then +4
         changed["progress_track_length"] = sc["progress_track_length"]
-    ctx.emit("scene_configured", {"scene_id": sc["id"], **changed})
+    ctx.emit("scene_configured", DangerPoolSceneConfigured(scene_id=sc["id"], **changed))
 
 
 def add_element(ctx: Ctx, a: Any) -> None:
@@ -48,14 +49,14 @@ def add_element(ctx: Ctx, a: Any) -> None:
         ctx.sheet(a.source_character_id, "source_character_id")
     el = element(ctx, a.text, a.source_character_id)
     sc["elements"].append(el)
-    ctx.emit("element_added", {"scene_id": sc["id"], "element": el}, gm_only=True)
+    ctx.emit("element_added", DangerPoolElementAdded(scene_id=sc["id"], element=el), gm_only=True)
 
 
 def start_scene(ctx: Ctx, a: Any) -> None:
     sc = guards.action_scene(ctx, "setup")
     guards.team(ctx, sc["team"], sc["leader_id"])       # someone may have died since the scene was made
-    ctx.emit("scene_started", {"scene_id": sc["id"], "danger_pool_size": sc["danger_pool_size"],
-                               "progress_track_length": sc["progress_track_length"]})
+    ctx.emit("scene_started", DangerPoolSceneStarted(scene_id=sc["id"], danger_pool_size=sc["danger_pool_size"],
+                               progress_track_length=sc["progress_track_length"]))
     bind_doom(ctx, sc)
     rounds.start_round(ctx, sc)                          # round 1: no +2 (A31)
 
@@ -71,7 +72,7 @@ def create_planning_scene(ctx: Ctx, a: Any) -> None:
     sc = {"id": ctx.next_id("scene", "scene-"), "kind": "planning", "team": list(team), "phase": "open",
           "outcome": None, "notes": []}
     ctx.table["scene"] = sc
-    ctx.emit("scene_created", sc)
+    ctx.emit("scene_created", DangerPoolSceneCreated(sc))
     bind_doom(ctx, sc)
 
 

@@ -7,6 +7,7 @@ from service.i18n.message import _, _n
 from service.rules.iskra import checks, derived, guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraHelpAttached, IskraHelpGiven
 
 ATTRIBUTE_FOR = {"melee": "strength", "ranged": "dexterity"}  # L163 Test Si, L164 Test Zr
 
@@ -79,7 +80,7 @@ def give_token(ctx: Ctx, helper: str, beneficiary: str, description: str) -> Non
     token = {"id": ctx.next_id("help", "h"), "helper_id": helper, "beneficiary_id": beneficiary,
              "description": description, "round": enc["round"]}
     enc["help_tokens"].append(token)  # 7-B25: lasts until the helper's next turn
-    ctx.emit("help_given", {"encounter_id": enc["id"], **token})
+    ctx.emit("help_given", IskraHelpGiven(encounter_id=enc["id"], **token))
 
 
 def help_(ctx: Ctx, a: Any) -> None:
@@ -102,4 +103,4 @@ def help_(ctx: Ctx, a: Any) -> None:
                                              character_id=a.character_id), "character_id")
     t["helpers"].append({"character_id": a.character_id, "description": a.description})
     checks.recompute(ctx, t)  # +2 once however many helpers (L165, IS-E6 D4)
-    checks.emit_test(ctx, "help_attached", t, helper_id=a.character_id)
+    checks.emit_test(ctx, "help_attached", IskraHelpAttached, t, helper_id=a.character_id)

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from service.i18n.message import _, _n
 from service.rules.iskra import derived
 from service.rules.iskra.catalogue import PHYSICAL
 from service.rules.iskra.context import Ctx
+from service.rules.iskra.events_model import IskraTestEvent
 from service.rules.iskra.errors import violation
 
 SECRET_KEYS = ("attribute_value", "s0", "s", "total")
@@ -98,9 +101,10 @@ def public(t: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def emit_test(ctx: Ctx, type_: str, t: dict[str, Any], **extra: Any) -> None:
-    data = {"test": t, **extra}
-    ctx.emit(type_, data, redacted={"test": public(t), **extra} if t.get("secret") else None)
+def emit_test(ctx: Ctx, type_: str, model: type[BaseModel], t: dict[str, Any], **extra: Any) -> None:
+    """An event carrying the test as it stands (`model` has a `test` field); players see a secret test's public
+    copy."""
+    ctx.emit(type_, model(test=t, **extra), redacted=model(test=public(t), **extra) if t.get("secret") else None)
 
 
 def open_test(ctx: Ctx, t: dict[str, Any]) -> None:
@@ -111,7 +115,7 @@ def open_test(ctx: Ctx, t: dict[str, Any]) -> None:
         t["damage_id"] = p["id"]
     else:
         ctx.table["pending"] = t
-    emit_test(ctx, "test_opened", t)
+    emit_test(ctx, "test_opened", IskraTestEvent, t)
 
 
 def active(ctx: Ctx, test_id: str | None = None) -> dict[str, Any]:

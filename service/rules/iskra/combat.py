@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.iskra import guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraCombatEndSuggested, IskraCombatEnded, IskraCombatStarted, IskraParticipantJoined, IskraParticipantRef
 
 
 def _bad(detail: str, field: str = "sides") -> None:
@@ -52,8 +53,8 @@ def start_combat(ctx: Ctx, a: Any) -> None:
     for pid, p in participants.items():
         if p["kind"] == "character":
             ctx.characters[pid]["recovery"]["safe_rest_since"] = None  # fighting is not resting (L68)
-    ctx.emit("combat_started", {"encounter_id": enc["id"], "sides": sides, "initiator_id": a.initiator_id,
-                                "order": enc["order"], "participants": participants})
+    ctx.emit("combat_started", IskraCombatStarted(encounter_id=enc["id"], sides=sides, initiator_id=a.initiator_id,
+                                order=enc["order"], participants=participants))
     turns.start_round(ctx, enc, 1)
 
 
@@ -81,8 +82,8 @@ def join_combat(ctx: Ctx, a: Any) -> None:
     enc["order"].append(a.participant_id)
     enc["ready"][a.participant_id] = None
     enc["reactions_left"][a.participant_id] = turns.reaction_allowance(ctx)
-    ctx.emit("participant_joined", {"encounter_id": enc["id"], "participant_id": a.participant_id,
-                                    "side_id": a.side_id, "kind": a.kind, "order": enc["order"]})
+    ctx.emit("participant_joined", IskraParticipantJoined(encounter_id=enc["id"], participant_id=a.participant_id,
+                                    side_id=a.side_id, kind=a.kind, order=enc["order"]))
 
 
 def remove_participant(ctx: Ctx, a: Any) -> None:
@@ -92,7 +93,7 @@ def remove_participant(ctx: Ctx, a: Any) -> None:
                                                participant_id=a.participant_id), "participant_id")
     enc["participants"][a.participant_id]["removed"] = True
     enc["ready"][a.participant_id] = None
-    ctx.emit("participant_removed", {"encounter_id": enc["id"], "participant_id": a.participant_id})
+    ctx.emit("participant_removed", IskraParticipantRef(encounter_id=enc["id"], participant_id=a.participant_id))
 
 
 def end_combat(ctx: Ctx, a: Any) -> None:
@@ -100,7 +101,7 @@ def end_combat(ctx: Ctx, a: Any) -> None:
     guards.no_pending(ctx)
     enc = _enc(ctx)
     enc["state"], enc["outcome_note"] = "ended", a.outcome_note
-    ctx.emit("combat_ended", {"encounter_id": enc["id"], "round": enc["round"], "outcome_note": a.outcome_note})
+    ctx.emit("combat_ended", IskraCombatEnded(encounter_id=enc["id"], round=enc["round"], outcome_note=a.outcome_note))
 
 
 def refresh(ctx: Ctx) -> None:
@@ -112,4 +113,4 @@ def refresh(ctx: Ctx) -> None:
     empty = [s["side_id"] for s in enc["sides"] if not any(turns.live(ctx, enc, p) for p in s["participant_ids"])]
     if empty and not enc["suggest_end"]:
         enc["suggest_end"] = True
-        ctx.emit("combat_end_suggested", {"encounter_id": enc["id"], "sides_without_living": empty})
+        ctx.emit("combat_end_suggested", IskraCombatEndSuggested(encounter_id=enc["id"], sides_without_living=empty))

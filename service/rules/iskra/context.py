@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.move import MoveContext
+from pydantic import BaseModel
+
+from service.rules.move import MoveContext, without
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import EVENT_PAYLOADS
 from service.rules.iskra.options import Options
 
 
@@ -26,6 +29,7 @@ def initial_table() -> dict[str, Any]:
 class Ctx(MoveContext):
     Options = Options
     violation = staticmethod(violation)
+    payloads = EVENT_PAYLOADS
     initial_table = staticmethod(initial_table)
 
     @property
@@ -33,10 +37,10 @@ class Ctx(MoveContext):
         enc = self.table["encounter"]
         return enc if enc is not None and enc["state"] == "active" else None
 
-    def emit_sheet(self, type_: str, cid: str, data: dict[str, Any], hide: tuple[str, ...]) -> None:
+    def emit_sheet(self, type_: str, cid: str, data: BaseModel, hide: tuple[str, ...]) -> None:
         """An event about one character; for NPCs the listed numbers are GM-only (spec 8: NPC Health, Focus)."""
         npc = self.characters[cid]["controller"] == "gm"
-        self.emit(type_, data, redacted={k: v for k, v in data.items() if k not in hide} if npc else None)
+        self.emit(type_, data, redacted=without(data, *hide) if npc else None)
 
     def participant(self, pid: str) -> dict[str, Any] | None:
         """The character's combat record while an encounter is active, else None."""

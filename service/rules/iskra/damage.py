@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.iskra import checks, guards, health, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraDamageIncoming, IskraDamageResolved, IskraFellProne, IskraFocusSpent, IskraWoundsSet
 
 DODGES = ("dodge", "dodge_stay_standing")
 
@@ -16,8 +17,8 @@ def incoming(ctx: Ctx, target_id: str, wounds: int | None, source: dict[str, Any
            "initial_wounds": wounds, "source": source, "stage": "incoming", "dodge": source.get("dodge_choice"),
            "dodge_test": None, "focus_spent": 0, "focus_request": None, "prev_stage": None}
     ctx.table["pending"] = dmg
-    ctx.emit("damage_incoming", {"damage_id": dmg["id"], "target_id": target_id, "wounds": wounds,
-                                 "source": source})
+    ctx.emit("damage_incoming", IskraDamageIncoming(damage_id=dmg["id"], target_id=target_id, wounds=wounds,
+                                 source=source))
     if wounds is None:
         dmg["stage"] = "wounds_needed"  # 7-B30: the weapon's Wounds come from the GM (§2.4 is missing)
         return
@@ -50,14 +51,14 @@ def declare_dodge(ctx: Ctx, cid: str, choice: str, field: str = "choice") -> Non
     sheet = ctx.characters[cid]
     if choice == "dodge" and not sheet["prone"]:
         sheet["prone"] = True
-        ctx.emit("fell_prone", {"character_id": cid, "cause": "dodge"})
+        ctx.emit("fell_prone", IskraFellProne(character_id=cid, cause="dodge"))
 
 
 def after_dodge(ctx: Ctx, dmg: dict[str, Any], outcome: str) -> None:
     dmg["dodge_test"] = None
     if ctx.characters[dmg["target_id"]]["status"] != "alive":
         ctx.table["pending"] = None  # a failed Dodge on Death's Door already killed (L66)
-        ctx.emit("damage_resolved", {"damage_id": dmg["id"], "target_id": dmg["target_id"], "moot": True})
+        ctx.emit("damage_resolved", IskraDamageResolved(damage_id=dmg["id"], target_id=dmg["target_id"], moot=True))
         return
     if outcome in ("success", "critical_success"):
         dmg["wounds"] = 0  # L180 "unika wszystkich obrażeń"
@@ -84,9 +85,9 @@ def reduce_now(ctx: Ctx, dmg: dict[str, Any], amount: int, description: str) -> 
     sheet["focus_points"] -= amount
     dmg["wounds"] -= amount
     dmg["focus_spent"] += amount
-    ctx.emit_sheet("focus_spent", dmg["target_id"], {
-        "character_id": dmg["target_id"], "use": "reduce_damage", "amount": amount, "description": description,
-        "damage_id": dmg["id"], "wounds": dmg["wounds"], "focus_points": sheet["focus_points"]}, ("focus_points",))
+    ctx.emit_sheet("focus_spent", dmg["target_id"], IskraFocusSpent(
+        character_id=dmg["target_id"], use="reduce_damage", amount=amount, description=description,
+        damage_id=dmg["id"], wounds=dmg["wounds"], focus_points=sheet["focus_points"]), ("focus_points",))
     to_focus(ctx, dmg)
 
 
@@ -116,7 +117,7 @@ def deal_damage(ctx: Ctx, a: Any) -> None:
 def set_wounds(ctx: Ctx, a: Any) -> None:
     dmg = pending_damage(ctx, a.damage_id, "wounds_needed")
     dmg["wounds"] = dmg["initial_wounds"] = a.wounds + dmg["source"].get("critical_bonus_wounds", 0)
-    ctx.emit("wounds_set", {"damage_id": dmg["id"], "wounds": dmg["wounds"]})
+    ctx.emit("wounds_set", IskraWoundsSet(damage_id=dmg["id"], wounds=dmg["wounds"]))
     proceed(ctx, dmg)
 
 

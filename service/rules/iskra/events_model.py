@@ -20,7 +20,8 @@ TestPayload = Annotated[IskraTest, Field(description="The test as it stands (pla
 
 
 class _Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # populate_by_name: engines set `from_`, the wire name stays `from`.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class IskraDie(_Payload, title="IskraDie"):
@@ -243,8 +244,6 @@ class IskraItemChanged(IskraLoad, title="IskraItemChanged"):
 
 
 class IskraItemTransferred(_Payload, title="IskraItemTransferred"):
-    model_config = ConfigDict(populate_by_name=True)
-
     from_: IskraLoad = Field(alias="from", description="The giver's load after.")
     to: IskraLoad = Field(description="The receiver's load after.")
     item: IskraItem = Field(description="The item as the receiver holds it.")
@@ -290,8 +289,6 @@ class IskraPassingActionTaken(_Payload, title="IskraPassingActionTaken"):
 
 
 class IskraReactionSpent(_Payload, title="IskraReactionSpent"):
-    model_config = ConfigDict(populate_by_name=True)
-
     encounter_id: EncounterId
     participant_id: ParticipantId
     for_: str = Field(alias="for", description="dodge or ready.")
@@ -426,7 +423,7 @@ EVENT_PAYLOADS: dict[str, type[BaseModel]] = {
     "glory_awarded": IskraGloryAwarded, "glory_used": IskraGloryUsed, "gm_note": IskraGmNoteWritten,
     "hazard_hit": IskraHazardHit, "health_regained": IskraHealthRegained, "help_attached": IskraHelpAttached,
     "help_given": IskraHelpGiven, "item_added": IskraItemChanged, "item_carried": IskraItemChanged,
-    "item_dropped": IskraItemChanged, "item_transferred": IskraItemTransferred,
+    "item_dropped": IskraItemChanged, "item_set_down": IskraItemChanged, "item_transferred": IskraItemTransferred,
     "location_defined": IskraLocationDefined, "major_converted": IskraMajorConverted,
     "minor_action": IskraMinorActionTaken, "participant_joined": IskraParticipantJoined,
     "participant_removed": IskraParticipantRef, "passing_action": IskraPassingActionTaken,

@@ -8,6 +8,7 @@ from service.i18n.message import _, _n
 from service.rules.iskra import checks, damage, guards, resolve
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraFocusDecision, IskraFocusSpent
 
 
 def _afford(ctx: Ctx, cid: str, cost: int, field: str) -> dict[str, Any]:
@@ -22,7 +23,7 @@ def _request(ctx: Ctx, item: dict[str, Any], cid: str, use: str, amount: int, de
     if ctx.options.focus_requires_gm_approval and not ctx.actor.is_gm:
         item["focus_request"] = {"use": use, "amount": amount, "description": description, "character_id": cid}
         item["prev_stage"], item["stage"] = item["stage"], "awaiting_gm_approval"
-        ctx.emit("focus_requested", {"id": item["id"], **item["focus_request"]})
+        ctx.emit("focus_requested", IskraFocusDecision(id=item["id"], **item["focus_request"]))
         return
     _perform(ctx, item, cid, use, amount, description)
 
@@ -35,9 +36,9 @@ def _perform(ctx: Ctx, item: dict[str, Any], cid: str, use: str, amount: int, de
     cost = ctx.options.reroll_cost_fp if use == "reroll" else abs(amount)
     sheet["focus_points"] -= cost
     item["focus_spent"] += cost
-    ctx.emit_sheet("focus_spent", cid, {"character_id": cid, "use": use,
-                                        "amount": amount if use == "adjust" else cost, "description": description,
-                                        "test_id": item["id"], "focus_points": sheet["focus_points"]},
+    ctx.emit_sheet("focus_spent", cid, IskraFocusSpent(character_id=cid, use=use,
+                                        amount=amount if use == "adjust" else cost, description=description,
+                                        test_id=item["id"], focus_points=sheet["focus_points"]),
                    ("focus_points",))
     if use == "reroll":
         item["rerolled"] = True  # L74: once per test; the second result binds
@@ -94,7 +95,7 @@ def approve_focus(ctx: Ctx, a: Any) -> None:
     item = _awaiting(ctx)
     req = item["focus_request"]
     item["stage"], item["focus_request"], item["prev_stage"] = item["prev_stage"], None, None
-    ctx.emit("focus_approved", {"id": item["id"], **req})
+    ctx.emit("focus_approved", IskraFocusDecision(id=item["id"], **req))
     _perform(ctx, item, req["character_id"], req["use"], req["amount"], req["description"])
 
 
@@ -103,4 +104,4 @@ def reject_focus(ctx: Ctx, a: Any) -> None:
     item = _awaiting(ctx)
     req = item["focus_request"]
     item["stage"], item["focus_request"], item["prev_stage"] = item["prev_stage"], None, None
-    ctx.emit("focus_rejected", {"id": item["id"], **req, "reason": a.reason})
+    ctx.emit("focus_rejected", IskraFocusDecision(id=item["id"], **req, reason=a.reason))

@@ -6,6 +6,7 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.iskra import checks, guards, turns
 from service.rules.iskra.context import Ctx
+from service.rules.iskra.events_model import IskraTestEvent
 from service.rules.iskra.errors import violation
 
 
@@ -59,4 +60,4 @@ def adjust_test(ctx: Ctx, a: Any) -> None:
         if a.critical_bonus_wounds is not None:
             t["attack"]["critical_bonus_wounds"] = a.critical_bonus_wounds
     checks.recompute(ctx, t)
-    checks.emit_test(ctx, "test_adjusted", t)
+    checks.emit_test(ctx, "test_adjusted", IskraTestEvent, t)

@@ -5,8 +5,11 @@ from typing import Any
 
 from service.rules.iskra import derived
 from service.rules.iskra.context import Ctx
+from service.rules.iskra.events_model import IskraCharacterDied, IskraDamageApplied, IskraHealthRegained
 
-HIDE = ("health", "health_lost", "deaths_door", "deaths_door_ended")  # NPC Health is GM-only (spec 8)
+# NPC Health is GM-only (spec 8).
+HIDE = ("health", "health_lost", "deaths_door")
+HIDE_REGAINED = ("health", "deaths_door_ended")
 
 
 def kill(ctx: Ctx, cid: str, cause: str, **extra: Any) -> None:
@@ -16,7 +19,7 @@ def kill(ctx: Ctx, cid: str, cause: str, **extra: Any) -> None:
     sheet["health"] = 0
     sheet["recovery"] = {**sheet["recovery"], "recovering": False, "next_si_test_due_at": None,
                          "safe_rest_since": None}
-    ctx.emit("character_died", {"character_id": cid, "cause": cause, **extra})
+    ctx.emit("character_died", IskraCharacterDied(character_id=cid, cause=cause, **extra))
 
 
 def _start_recovery(ctx: Ctx, sheet: dict[str, Any]) -> None:
@@ -40,16 +43,16 @@ def apply_damage(ctx: Ctx, cid: str, wounds: int, source: dict[str, Any]) -> Non
     base = {"character_id": cid, "wounds": wounds, "source": source}
     if wounds <= 0 or not derived.alive(sheet):
         # 7-B12: damage fully avoided (PS or Dodge) is no damage received, even on Death's Door.
-        ctx.emit_sheet("damage_applied", cid, {**base, "health_lost": 0, "health": sheet["health"], "xp_gained": 0},
+        ctx.emit_sheet("damage_applied", cid, IskraDamageApplied(**base, health_lost=0, health=sheet["health"], xp_gained=0),
                        HIDE)
         return
     if sheet["health"] == 0:
-        ctx.emit_sheet("damage_applied", cid, {**base, "health_lost": 0, "health": 0, "xp_gained": 0}, HIDE)
+        ctx.emit_sheet("damage_applied", cid, IskraDamageApplied(**base, health_lost=0, health=0, xp_gained=0), HIDE)
         kill(ctx, cid, "damage_on_deaths_door")  # L66
         return
     if ctx.options.overflow_damage_kills and wounds > sheet["health"]:
         lost = sheet["health"]
-        ctx.emit_sheet("damage_applied", cid, {**base, "health_lost": lost, "health": 0, "xp_gained": 0}, HIDE)
+        ctx.emit_sheet("damage_applied", cid, IskraDamageApplied(**base, health_lost=lost, health=0, xp_gained=0), HIDE)
         kill(ctx, cid, "wounds_beyond_health")  # 7-B10 reading (a)
         return
     lost = min(wounds, sheet["health"])
@@ -60,8 +63,8 @@ def apply_damage(ctx: Ctx, cid: str, wounds: int, source: dict[str, Any]) -> Non
         sheet["xp"] += gained
         sheet["xp_earned_total"] += gained
     _start_recovery(ctx, sheet)
-    ctx.emit_sheet("damage_applied", cid, {**base, "health_lost": lost, "health": sheet["health"],
-                                           "xp_gained": gained, "deaths_door": sheet["health"] == 0}, HIDE)
+    ctx.emit_sheet("damage_applied", cid, IskraDamageApplied(**base, health_lost=lost, health=sheet["health"],
+                                           xp_gained=gained, deaths_door=sheet["health"] == 0), HIDE)
 
 
 def gain_health(ctx: Ctx, cid: str, amount: int, cause: str) -> int:
@@ -75,7 +78,7 @@ def gain_health(ctx: Ctx, cid: str, amount: int, cause: str) -> int:
     if sheet["health"] >= sheet["health_max"]:
         sheet["recovery"] = {"recovering": False, "next_si_test_due_at": None, "safe_rest_since": None,
                              "deaths_door_since": None, "last_si_test_day": rec["last_si_test_day"]}
-    ctx.emit_sheet("health_regained", cid, {"character_id": cid, "amount": sheet["health"] - before,
-                                            "health": sheet["health"], "cause": cause,
-                                            "deaths_door_ended": before == 0 and sheet["health"] > 0}, HIDE)
+    ctx.emit_sheet("health_regained", cid, IskraHealthRegained(character_id=cid, amount=sheet["health"] - before,
+                                            health=sheet["health"], cause=cause,
+                                            deaths_door_ended=before == 0 and sheet["health"] > 0), HIDE_REGAINED)
     return sheet["health"] - before

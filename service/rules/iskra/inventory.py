@@ -8,6 +8,7 @@ from service.i18n.message import _
 from service.rules.iskra import derived, guards
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraItemChanged, IskraItemTransferred, IskraResourcesUsed
 
 
 def _find(sheet: dict[str, Any], item_id: str) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def add_item(ctx: Ctx, a: Any) -> None:
     item = {"item_id": _next_id(sheet), "name": a.name, "weight": a.weight, "carried": a.carried,
             "wounds": a.wounds, "protects_from_temperature": a.protects_from_temperature}
     sheet["inventory"].append(item)
-    ctx.emit("item_added", {**_report(ctx, a.character_id, sheet), "item": item})
+    ctx.emit("item_added", IskraItemChanged(**_report(ctx, a.character_id, sheet), item=item))
 
 
 def set_carried(ctx: Ctx, a: Any) -> None:
@@ -59,15 +60,15 @@ def set_carried(ctx: Ctx, a: Any) -> None:
     if a.carried and not item["carried"]:
         _fits(ctx, a.character_id, sheet, item["weight"], "item_id")
     item["carried"] = a.carried
-    ctx.emit("item_carried" if a.carried else "item_set_down", {**_report(ctx, a.character_id, sheet),
-                                                                "item_id": a.item_id})
+    ctx.emit("item_carried" if a.carried else "item_set_down",
+             IskraItemChanged(**_report(ctx, a.character_id, sheet), item_id=a.item_id))
 
 
 def drop_item(ctx: Ctx, a: Any) -> None:
     sheet = guards.acting(ctx, a.character_id)
     item = _find(sheet, a.item_id)
     sheet["inventory"].remove(item)
-    ctx.emit("item_dropped", {**_report(ctx, a.character_id, sheet), "item": item})
+    ctx.emit("item_dropped", IskraItemChanged(**_report(ctx, a.character_id, sheet), item=item))
 
 
 def transfer_item(ctx: Ctx, a: Any) -> None:
@@ -78,9 +79,9 @@ def transfer_item(ctx: Ctx, a: Any) -> None:
     sheet["inventory"].remove(item)
     moved = {**item, "item_id": _next_id(other), "carried": True}
     other["inventory"].append(moved)
-    ctx.emit("item_transferred", {"from": _report(ctx, a.character_id, sheet),
-                                  "to": _report(ctx, a.to_character_id, other), "item": moved,
-                                  "old_item_id": a.item_id})
+    ctx.emit("item_transferred", IskraItemTransferred(from_=_report(ctx, a.character_id, sheet),
+                                  to=_report(ctx, a.to_character_id, other), item=moved,
+                                  old_item_id=a.item_id))
 
 
 def use_resources(ctx: Ctx, a: Any) -> None:
@@ -90,5 +91,5 @@ def use_resources(ctx: Ctx, a: Any) -> None:
     if derived.has_ability(sheet, "efficiency"):
         half = a.base_cost / 2
         cost = math.ceil(half) if ctx.options.efficiency_rounding == "ceil" else math.floor(half)
-    ctx.emit("resources_used", {"character_id": a.character_id, "base_cost": a.base_cost, "cost": cost,
-                                "description": a.description})
+    ctx.emit("resources_used", IskraResourcesUsed(character_id=a.character_id, base_cost=a.base_cost, cost=cost,
+                                description=a.description))

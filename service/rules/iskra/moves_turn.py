@@ -8,6 +8,7 @@ from service.rules.base import gm_only
 from service.rules.iskra import guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraCharacterRef, IskraMajorConverted, IskraMinorActionTaken, IskraPassingActionTaken
 
 
 def stand_up(ctx: Ctx, a: Any) -> None:
@@ -17,7 +18,7 @@ def stand_up(ctx: Ctx, a: Any) -> None:
                                        character_id=a.character_id), "character_id")
     turns.spend(ctx, a.character_id, "major")  # Podniesienie się is a Major Action (L166)
     sheet["prone"] = False
-    ctx.emit("stood_up", {"character_id": a.character_id})
+    ctx.emit("stood_up", IskraCharacterRef(character_id=a.character_id))
 
 
 def convert_major(ctx: Ctx, a: Any) -> None:
@@ -33,8 +34,8 @@ def convert_major(ctx: Ctx, a: Any) -> None:
     budget = enc["budget"][a.character_id]
     budget["minor"] += 1
     budget["converted"] = True
-    ctx.emit("major_converted", {"encounter_id": enc["id"], "participant_id": a.character_id,
-                                 "minor_left": budget["minor"]})
+    ctx.emit("major_converted", IskraMajorConverted(encounter_id=enc["id"], participant_id=a.character_id,
+                                 minor_left=budget["minor"]))
 
 
 def minor_action(ctx: Ctx, a: Any) -> None:
@@ -48,14 +49,14 @@ def minor_action(ctx: Ctx, a: Any) -> None:
     if item is not None and a.consume:
         sheet["inventory"].remove(item)
     # L175: throwing someone an item by Interaction is not an attack and deals no Wounds.
-    ctx.emit("minor_action", {"character_id": a.character_id, "kind": a.kind, "item_id": a.item_id,
-                              "description": a.description, "consumed": bool(item is not None and a.consume)})
+    ctx.emit("minor_action", IskraMinorActionTaken(character_id=a.character_id, kind=a.kind, item_id=a.item_id,
+                              description=a.description, consumed=bool(item is not None and a.consume)))
 
 
 def passing_action(ctx: Ctx, a: Any) -> None:
     guards.acting(ctx, a.character_id)
     turns.spend(ctx, a.character_id, "passing")  # L143: running, speaking
-    ctx.emit("passing_action", {"character_id": a.character_id, "description": a.description})
+    ctx.emit("passing_action", IskraPassingActionTaken(character_id=a.character_id, description=a.description))
 
 
 def end_turn(ctx: Ctx, a: Any) -> None:

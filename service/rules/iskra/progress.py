@@ -8,6 +8,7 @@ from service.rules.iskra import abilities, guards
 from service.rules.iskra.catalogue import ATTR_MAX, COST_ABILITY, COST_ATTRIBUTE, COST_FOCUS, XP_ADVERSITY
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraAdversityOvercome, IskraGloryAwarded, IskraSessionEnded, IskraSessionStarted, IskraXpSpent
 
 
 def start_session(ctx: Ctx, a: Any) -> None:
@@ -16,7 +17,7 @@ def start_session(ctx: Ctx, a: Any) -> None:
         raise violation("session_already_open", _("session {number} is already running", number=session['number']))
     session["number"] += 1
     session["state"] = "in_session"
-    ctx.emit("session_started", {"number": session["number"]})
+    ctx.emit("session_started", IskraSessionStarted(number=session["number"]))
 
 
 def _earn(ctx: Ctx, cid: str, amount: int) -> None:
@@ -37,7 +38,7 @@ def end_session(ctx: Ctx, a: Any) -> None:
     for cid in awarded:
         _earn(ctx, cid, 1)
     session["state"] = "between_sessions"
-    ctx.emit("session_ended", {"number": session["number"], "roleplay_awards": awarded})
+    ctx.emit("session_ended", IskraSessionEnded(number=session["number"], roleplay_awards=awarded))
 
 
 def award_adversity(ctx: Ctx, a: Any) -> None:
@@ -52,14 +53,14 @@ def award_adversity(ctx: Ctx, a: Any) -> None:
     for cid in ids:
         _earn(ctx, cid, XP_ADVERSITY)
     ctx.table["adversities"].append(key)
-    ctx.emit("adversity_overcome", {"adversity": a.adversity, "character_ids": ids, "xp_each": XP_ADVERSITY})
+    ctx.emit("adversity_overcome", IskraAdversityOvercome(adversity=a.adversity, character_ids=ids, xp_each=XP_ADVERSITY))
 
 
 def award_glory(ctx: Ctx, a: Any) -> None:
     sheet = guards.alive(ctx, a.character_id)
     sheet["glory"] += a.amount  # 7-B20: +1 per deed unless the GM says otherwise
-    ctx.emit("glory_awarded", {"character_id": a.character_id, "amount": a.amount, "deed": a.deed,
-                               "glory": sheet["glory"]})
+    ctx.emit("glory_awarded", IskraGloryAwarded(character_id=a.character_id, amount=a.amount, deed=a.deed,
+                               glory=sheet["glory"]))
 
 
 def buy(ctx: Ctx, a: Any) -> None:
@@ -93,6 +94,6 @@ def buy(ctx: Ctx, a: Any) -> None:
         sheet["focus_points"] += 1  # 7-B9: the new point arrives filled
     else:
         sheet["attributes"][a.attribute] += 1
-    ctx.emit("xp_spent", {"character_id": a.character_id, "purchase": a.purchase, "cost": cost, "xp": sheet["xp"],
-                          "ability": entry, "attribute": a.attribute,
-                          "focus_max": sheet["focus_max"], "attributes": sheet["attributes"]})
+    ctx.emit("xp_spent", IskraXpSpent(character_id=a.character_id, purchase=a.purchase, cost=cost, xp=sheet["xp"],
+                          ability=entry, attribute=a.attribute,
+                          focus_max=sheet["focus_max"], attributes=sheet["attributes"]))

@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.iskra import attacks, checks, damage, guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraDodgeDeclared, IskraParticipantRef, IskraReadyEvent
 
 MAJOR_HELD = {"melee_attack", "ranged_attack", "help"}
 MINOR_HELD = {"use_item", "draw_item", "interact"}
@@ -36,10 +37,10 @@ def ready(ctx: Ctx, a: Any) -> None:
              "item_id": a.item_id, "description": a.description, "trigger_text": a.trigger_text,
              "created_round": enc["round"]}
     enc["ready"][a.character_id] = entry
-    data = {"encounter_id": enc["id"], "participant_id": a.character_id, **entry}
+    data = IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id, **entry)
     # spec 8: a Ready's trigger and held action are GM-only until it fires.
-    ctx.emit("ready_set", data, redacted={"encounter_id": enc["id"], "participant_id": a.character_id,
-                                          "created_round": enc["round"]})
+    ctx.emit("ready_set", data, redacted=IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id,
+                                          created_round=enc["round"]))
 
 
 def trigger_ready(ctx: Ctx, a: Any) -> None:
@@ -56,7 +57,7 @@ def trigger_ready(ctx: Ctx, a: Any) -> None:
                         "character_id")
     ctx.table["pending"] = {"kind": "ready", "id": ctx.next_id("trigger", "r"), "character_id": a.character_id,
                             "stage": "ready_window"}
-    ctx.emit("ready_triggered", {"encounter_id": enc["id"], "participant_id": a.character_id, **entry})
+    ctx.emit("ready_triggered", IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id, **entry))
 
 
 def use_ready(ctx: Ctx, a: Any) -> None:
@@ -69,11 +70,11 @@ def use_ready(ctx: Ctx, a: Any) -> None:
     entry = enc["ready"][a.character_id]
     ctx.table["pending"] = None
     if not a.execute:  # L170 "może (nie musi)"; the Ready stays until the character's next turn
-        ctx.emit("ready_declined", {"encounter_id": enc["id"], "participant_id": a.character_id})
+        ctx.emit("ready_declined", IskraParticipantRef(encounter_id=enc["id"], participant_id=a.character_id))
         return
     turns.spend_reaction(ctx, a.character_id, "ready")
     enc["ready"][a.character_id] = None
-    ctx.emit("ready_used", {"encounter_id": enc["id"], "participant_id": a.character_id, **entry})
+    ctx.emit("ready_used", IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id, **entry))
     action = entry["held_action"]
     if action in ("melee_attack", "ranged_attack"):
         if ctx.characters.get(entry["target_id"], {}).get("status", "alive") != "alive":
@@ -94,12 +95,12 @@ def dodge(ctx: Ctx, a: Any) -> None:
             damage.declare_dodge(ctx, target, a.choice)
         p["attack"]["dodge_choice"] = a.choice
         p["stage"] = "pre_roll"
-        checks.emit_test(ctx, "dodge_declared", p, choice=a.choice)
+        checks.emit_test(ctx, "dodge_declared", IskraDodgeDeclared, p, choice=a.choice)
         return
     dmg = damage.pending_damage(ctx, a.damage_id, "dodge_window")
     guards.owner(ctx, dmg["target_id"])
     dmg["dodge"] = a.choice
-    ctx.emit("dodge_declared", {"damage_id": dmg["id"], "character_id": dmg["target_id"], "choice": a.choice})
+    ctx.emit("dodge_declared", IskraDodgeDeclared(damage_id=dmg["id"], character_id=dmg["target_id"], choice=a.choice))
     if a.choice == "none":
         damage.to_focus(ctx, dmg)
         return

@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.iskra import checks, derived, guards, health
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraFocusRestored, IskraRecoveryFailed, IskraRegenerationBlocked, IskraRest, IskraTimeAdvanced
 
 
 def due(ctx: Ctx, sheet: dict[str, Any]) -> bool:
@@ -40,7 +41,7 @@ def _rest_tick(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
     if ctx.table["day"] - rec["safe_rest_since"] >= 1:  # one full uninterrupted day (L68)
         rec["safe_rest_since"] += 1  # the day is used up even when an Asrai gains nothing (spec 4.9)
         if derived.regen_blocked(ctx.table, sheet):
-            ctx.emit("regeneration_blocked", {"character_id": cid, "what": "health", "cause": "rest"})
+            ctx.emit("regeneration_blocked", IskraRegenerationBlocked(character_id=cid, what="health", cause="rest"))
         elif sheet["health"] < sheet["health_max"]:
             health.gain_health(ctx, cid, 1, "safe_rest")
 
@@ -59,8 +60,8 @@ def advance_time(ctx: Ctx, a: Any) -> None:
         waiting = due_ids(ctx)
         if waiting:
             break  # one test per day: time stops on the day a test falls due
-    ctx.emit("time_advanced", {"from_day": start, "day": ctx.table["day"], "requested_days": a.days,
-                               "recovery_tests_due": waiting})
+    ctx.emit("time_advanced", IskraTimeAdvanced(from_day=start, day=ctx.table["day"], requested_days=a.days,
+                               recovery_tests_due=waiting))
 
 
 def rest_start(ctx: Ctx, a: Any) -> None:
@@ -73,13 +74,13 @@ def rest_start(ctx: Ctx, a: Any) -> None:
         raise violation("at_maximum", _("{character_id} is at full Health",
                                         character_id=a.character_id), "character_id")
     sheet["recovery"]["safe_rest_since"] = ctx.table["day"]
-    ctx.emit("rest_started", {"character_id": a.character_id, "day": ctx.table["day"], "location_id": loc["id"]})
+    ctx.emit("rest_started", IskraRest(character_id=a.character_id, day=ctx.table["day"], location_id=loc["id"]))
 
 
 def rest_interrupted(ctx: Ctx, a: Any) -> None:
     sheet = guards.alive(ctx, a.character_id)
     sheet["recovery"]["safe_rest_since"] = None
-    ctx.emit("rest_interrupted", {"character_id": a.character_id, "day": ctx.table["day"]})
+    ctx.emit("rest_interrupted", IskraRest(character_id=a.character_id, day=ctx.table["day"]))
 
 
 def recovery_test(ctx: Ctx, a: Any) -> None:
@@ -101,8 +102,8 @@ def after_test(ctx: Ctx, t: dict[str, Any], result: str) -> None:
     if result in ("success", "critical_success"):
         health.gain_health(ctx, t["character_id"], 1, "strength_test")  # 7-B14: +1 per passed test
     else:
-        ctx.emit("recovery_failed", {"character_id": t["character_id"], "test_id": t["id"],
-                                     "next_due": ctx.table["day"] + 1})
+        ctx.emit("recovery_failed", IskraRecoveryFailed(character_id=t["character_id"], test_id=t["id"],
+                                     next_due=ctx.table["day"] + 1))
 
 
 def _regen(ctx: Ctx, cid: str, what: str) -> dict[str, Any]:
@@ -122,9 +123,9 @@ def restore_focus(ctx: Ctx, a: Any) -> None:
                                         character_id=a.character_id, focus_max=sheet['focus_max']), "character_id")
     before = sheet["focus_points"]
     sheet["focus_points"] = min(sheet["focus_max"], before + a.amount)
-    ctx.emit_sheet("focus_restored", a.character_id, {"character_id": a.character_id, "reason": a.reason,
-                                                      "amount": sheet["focus_points"] - before,
-                                                      "focus_points": sheet["focus_points"]}, ("focus_points",))
+    ctx.emit_sheet("focus_restored", a.character_id, IskraFocusRestored(character_id=a.character_id, reason=a.reason,
+                                                      amount=sheet["focus_points"] - before,
+                                                      focus_points=sheet["focus_points"]), ("focus_points",))
 
 
 def restore_health(ctx: Ctx, a: Any) -> None:

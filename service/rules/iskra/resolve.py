@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.iskra import checks, damage, derived, guards, health, recovery
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraCriticalNoted, IskraGloryUsed, IskraHazardHit, IskraTestResolved, IskraTestThrown
 
 SUCCESSES = ("success", "critical_success")
 
@@ -38,7 +39,7 @@ def throw(ctx: Ctx, t: dict[str, Any], event: str, **extra: Any) -> None:
     t["rolls"].append(die.face)
     t["s"] = t["s0"] + t["adj"]
     t["stage"] = "post_roll"   # the event reports the test as it stands after the die
-    checks.emit_test(ctx, event, t, dice=[die.to_dict()], roll=die.face, **extra)
+    checks.emit_test(ctx, event, IskraTestThrown, t, dice=[die.to_dict()], roll=die.face, **extra)
 
 
 def after_roll(ctx: Ctx, t: dict[str, Any]) -> None:
@@ -51,7 +52,7 @@ def finalize(ctx: Ctx, t: dict[str, Any]) -> None:
     t["outcome"], t["stage"] = result, "closed"
     t["s"] = t["s0"] + t["adj"]
     t["total"] = None if t["roll"] is None else t["roll"] + t["s"]
-    checks.emit_test(ctx, "test_resolved", t, outcome=result)
+    checks.emit_test(ctx, "test_resolved", IskraTestResolved, t, outcome=result)
     ctx.table["last_test"] = t
     cid = t["character_id"]
     sheet = ctx.characters[cid]
@@ -76,8 +77,8 @@ def _attack_consequence(ctx: Ctx, t: dict[str, Any], result: str) -> None:
     bonus = atk["critical_bonus_wounds"] if result == "critical_success" else 0  # L30 "dodatkowa Rana"
     target = atk["target_id"]
     if atk["target_kind"] == "hazard":
-        ctx.emit("hazard_hit", {"participant_id": target, "test_id": t["id"],
-                                "wounds": None if atk["wounds"] is None else atk["wounds"] + bonus})
+        ctx.emit("hazard_hit", IskraHazardHit(participant_id=target, test_id=t["id"],
+                                wounds=None if atk["wounds"] is None else atk["wounds"] + bonus))
         return
     if ctx.characters[target]["status"] != "alive":
         return
@@ -122,7 +123,7 @@ def use_glory(ctx: Ctx, a: Any) -> None:
         raise violation("glory_already_used", _("Glory is already added to this test"), "test_id")
     t["glory_used"] = True
     checks.recompute(ctx, t)
-    checks.emit_test(ctx, "glory_used", t, glory=ctx.characters[t["character_id"]]["glory"])
+    checks.emit_test(ctx, "glory_used", IskraGloryUsed, t, glory=ctx.characters[t["character_id"]]["glory"])
 
 
 def critical_note(ctx: Ctx, a: Any) -> None:
@@ -131,4 +132,4 @@ def critical_note(ctx: Ctx, a: Any) -> None:
     if last is None or (a.test_id is not None and a.test_id != last["id"]):
         raise violation("no_pending_test", _("notes go on the most recently resolved test"), "test_id")
     last["critical_note"] = a.text
-    ctx.emit("critical_noted", {"test_id": last["id"], "outcome": last["outcome"], "text": a.text})
+    ctx.emit("critical_noted", IskraCriticalNoted(test_id=last["id"], outcome=last["outcome"], text=a.text))

@@ -6,6 +6,7 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraActionSpent, IskraReactionSpent, IskraRoundEnded, IskraRoundStarted, IskraTurnEnded, IskraTurnStarted
 
 FULL_BUDGET = {"major": 1, "minor": 1, "passing": 1, "offhand_attacks": 0, "converted": False}
 
@@ -45,7 +46,7 @@ def start_round(ctx: Ctx, enc: dict[str, Any], number: int) -> None:
             enc["order"] = [p for p in enc["order"] if live(ctx, enc, p)]
     enc["round"] = number
     enc["reactions_left"] = {p: reaction_allowance(ctx) for p in enc["participants"]}
-    ctx.emit("round_started", {"encounter_id": enc["id"], "round": number, "order": enc["order"]})
+    ctx.emit("round_started", IskraRoundStarted(encounter_id=enc["id"], round=number, order=enc["order"]))
     enc["current_index"] = -1
     _next_turn(ctx, enc)
 
@@ -57,15 +58,15 @@ def _enter_turn(ctx: Ctx, enc: dict[str, Any], pid: str) -> None:
     tokens = [h for h in enc["help_tokens"] if h["helper_id"] == pid]
     enc["help_tokens"] = [h for h in enc["help_tokens"] if h["helper_id"] != pid]
     enc["budget"][pid] = dict(FULL_BUDGET)
-    ctx.emit("turn_started", {"encounter_id": enc["id"], "round": enc["round"], "participant_id": pid,
-                              "expired_ready": expired is not None, "expired_help_tokens": [h["id"] for h in tokens]})
+    ctx.emit("turn_started", IskraTurnStarted(encounter_id=enc["id"], round=enc["round"], participant_id=pid,
+                              expired_ready=expired is not None, expired_help_tokens=[h["id"] for h in tokens]))
 
 
 def _next_turn(ctx: Ctx, enc: dict[str, Any]) -> None:
     while True:
         enc["current_index"] += 1
         if enc["current_index"] >= len(enc["order"]):
-            ctx.emit("round_ended", {"encounter_id": enc["id"], "round": enc["round"]})
+            ctx.emit("round_ended", IskraRoundEnded(encounter_id=enc["id"], round=enc["round"]))
             if not any(live(ctx, enc, p) for p in enc["participants"]):
                 enc["current_index"] = len(enc["order"])
                 return  # nobody left to act; the GM ends the combat (7-B28)
@@ -83,7 +84,7 @@ def current(enc: dict[str, Any]) -> str | None:
 
 
 def end_turn(ctx: Ctx, enc: dict[str, Any]) -> None:
-    ctx.emit("turn_ended", {"encounter_id": enc["id"], "round": enc["round"], "participant_id": current(enc)})
+    ctx.emit("turn_ended", IskraTurnEnded(encounter_id=enc["id"], round=enc["round"], participant_id=current(enc)))
     _next_turn(ctx, enc)
 
 
@@ -119,8 +120,8 @@ def spend(ctx: Ctx, cid: str, kind: str, field: str = "character_id") -> bool:
         raise violation(f"no_{kind}_action", _("{cid} has no {kind} Action left this turn{hint}",
                                                cid=cid, kind=kind.title(), hint=hint), field)
     budget[kind] -= 1
-    ctx.emit("action_spent", {"encounter_id": enc["id"], "participant_id": cid, "kind": kind,
-                              "round": enc["round"]})
+    ctx.emit("action_spent", IskraActionSpent(encounter_id=enc["id"], participant_id=cid, kind=kind,
+                              round=enc["round"]))
     return True
 
 
@@ -140,5 +141,5 @@ def spend_reaction(ctx: Ctx, cid: str, why: str, field: str | None = None) -> No
         return
     if enc["reactions_left"][cid] != "unlimited":
         enc["reactions_left"][cid] -= 1
-    ctx.emit("reaction_spent", {"encounter_id": enc["id"], "participant_id": cid, "for": why,
-                                "reactions_left": enc["reactions_left"][cid]})
+    ctx.emit("reaction_spent", IskraReactionSpent(encounter_id=enc["id"], participant_id=cid, for_=why,
+                                reactions_left=enc["reactions_left"][cid]))

@@ -8,6 +8,7 @@ from service.rules.iskra import derived, guards
 from service.rules.iskra.catalogue import ATTR_MAX, ATTR_MIN, MAX_PREDISPOSITIONS
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
+from service.rules.iskra.events_model import IskraCharacterEdited, IskraCharacterRef, IskraCharactersMoved, IskraEtherSensed, IskraGmNoteWritten, IskraLocationDefined
 
 
 def define_location(ctx: Ctx, a: Any) -> None:
@@ -17,7 +18,7 @@ def define_location(ctx: Ctx, a: Any) -> None:
     ctx.table["locations"][a.location_id] = loc
     public = {k: v for k, v in loc.items() if k != "ether_concentration"}
     # spec 8: the true Ether concentration is GM-only.
-    ctx.emit("location_defined", {"location": loc}, redacted={"location": public})
+    ctx.emit("location_defined", IskraLocationDefined(location=loc), redacted=IskraLocationDefined(location=public))
 
 
 def _location(ctx: Ctx, location_id: str, field: str = "location_id") -> dict[str, Any]:
@@ -36,7 +37,7 @@ def set_location(ctx: Ctx, a: Any) -> None:
         if sheet["location_id"] != a.location_id:
             sheet["recovery"]["safe_rest_since"] = None  # leaving ends an uninterrupted rest (L68)
         sheet["location_id"] = a.location_id
-    ctx.emit("characters_moved", {"character_ids": list(a.character_ids), "location_id": a.location_id})
+    ctx.emit("characters_moved", IskraCharactersMoved(character_ids=list(a.character_ids), location_id=a.location_id))
 
 
 def reveal_ether(ctx: Ctx, a: Any) -> None:
@@ -51,13 +52,14 @@ def reveal_ether(ctx: Ctx, a: Any) -> None:
         loc["ether_known_by"].append(a.character_id)
     sensed = {"location_id": loc["id"], "character_id": a.character_id}
     # Only the sensing character learns the value (spec 8): it reads it in its view of the location.
-    ctx.emit("ether_sensed", {**sensed, "ether_concentration": loc["ether_concentration"]}, redacted=sensed)
+    ctx.emit("ether_sensed", IskraEtherSensed(**sensed, ether_concentration=loc["ether_concentration"]),
+             redacted=IskraEtherSensed(**sensed))
 
 
 def approve_character(ctx: Ctx, a: Any) -> None:
     sheet = guards.alive(ctx, a.character_id)
     sheet["approved"] = True
-    ctx.emit("character_approved", {"character_id": a.character_id})
+    ctx.emit("character_approved", IskraCharacterRef(character_id=a.character_id))
 
 
 def edit_character(ctx: Ctx, a: Any) -> None:
@@ -101,9 +103,9 @@ def edit_character(ctx: Ctx, a: Any) -> None:
     if derived.encumbrance(sheet, ctx.options) == "over_limit":
         raise violation("over_carry_limit", _("the edit would leave the load above twice the capacity (L134)"),
                         "predispositions")
-    ctx.emit("character_edited", {"character_id": a.character_id, "changes": changed},
+    ctx.emit("character_edited", IskraCharacterEdited(character_id=a.character_id, changes=changed),
              gm_only=sheet["controller"] == "gm")  # spec 8: NPC numbers are GM-only
 
 
 def gm_note(ctx: Ctx, a: Any) -> None:
-    ctx.emit("gm_note", {"text": a.text}, gm_only=not a.visible_to_players)
+    ctx.emit("gm_note", IskraGmNoteWritten(text=a.text), gm_only=not a.visible_to_players)

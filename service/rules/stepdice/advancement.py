@@ -11,6 +11,7 @@ from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import ATTRIBUTES, step_proficiency, step_up
 from service.rules.stepdice.sheet import HEARTS_CAP, MANA_CAP, proficiency
+from service.rules.stepdice.events_model import StepDiceAdvancementChosen, StepDiceAdvancementCount, StepDiceAdvancementGranted, StepDiceManaChange
 
 
 def _next_level(ctx: Ctx, sheet: dict[str, Any], attribute: str) -> str | None:
@@ -38,8 +39,8 @@ def grant_advancement(ctx: Ctx, a: StepDiceGrantAdvancement) -> None:
     for cid in dict.fromkeys(a.character_ids):
         sheet = ctx.characters[cid]
         sheet["pending_advancements"] = sheet.get("pending_advancements", 0) + 1
-        ctx.emit("advancement_granted", {"character_id": cid, "reason": a.reason,
-                                         "pending_advancements": sheet["pending_advancements"]})
+        ctx.emit("advancement_granted", StepDiceAdvancementGranted(character_id=cid, reason=a.reason,
+                                         pending_advancements=sheet["pending_advancements"]))
 
 
 def advance(ctx: Ctx, a: StepDiceAdvance) -> None:
@@ -72,15 +73,15 @@ def advance(ctx: Ctx, a: StepDiceAdvance) -> None:
         change.update({"from": sheet[f"{key}_max"], "to": sheet[f"{key}_max"] + 1})
         sheet[f"{key}_max"] += 1
     sheet["pending_advancements"] -= 1
-    ctx.emit("advancement_chosen", {"character_id": cid, **change,
-                                    "pending_advancements": sheet["pending_advancements"]})
+    ctx.emit("advancement_chosen", StepDiceAdvancementChosen(character_id=cid, **change,
+                                    pending_advancements=sheet["pending_advancements"]))
     # 7-A29: the current value rises with the maximum, else the gain stays invisible until a rest.
     if a.choice == "heart":
         health.gain_hearts(ctx, cid, 1, "advancement")
     elif a.choice == "mana":
         sheet["mana"] += 1
-        ctx.emit("mana_gained", {"character_id": cid, "amount": 1, "mana": sheet["mana"],
-                                 "mana_max": sheet["mana_max"], "cause": "advancement"})
+        ctx.emit("mana_gained", StepDiceManaChange(character_id=cid, amount=1, mana=sheet["mana"],
+                                 mana_max=sheet["mana_max"], cause="advancement"))
 
 
 def discard_advancement(ctx: Ctx, a: StepDiceDiscardAdvancement) -> None:
@@ -92,5 +93,5 @@ def discard_advancement(ctx: Ctx, a: StepDiceDiscardAdvancement) -> None:
         raise violation("advancement_available", _("{character_id} can still choose: {still}",
                                                    character_id=a.character_id, still=', '.join(still)))
     sheet["pending_advancements"] -= 1
-    ctx.emit("advancement_discarded", {"character_id": a.character_id,
-                                       "pending_advancements": sheet["pending_advancements"]})
+    ctx.emit("advancement_discarded", StepDiceAdvancementCount(character_id=a.character_id,
+                                       pending_advancements=sheet["pending_advancements"]))

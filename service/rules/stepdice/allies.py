@@ -5,6 +5,7 @@ from service.i18n.message import _, _n
 from service.rules.stepdice import guards, health
 from service.rules.stepdice.actions_player import StepDiceHelp, StepDiceRaise
 from service.rules.stepdice.context import Ctx
+from service.rules.stepdice.events_model import StepDiceHelpTokenEvent
 from service.rules.stepdice.errors import CONFLICT, violation
 
 
@@ -31,7 +32,7 @@ def help_ally(ctx: Ctx, a: StepDiceHelp) -> None:
              "created_round": enc["round"],
              "mode": "threshold_minus_1" if ctx.options.variant_d6_only else "die_step"}  # §9.3
     enc["help_tokens"].append(token)
-    ctx.emit("help_given", dict(token))
+    ctx.emit("help_given", StepDiceHelpTokenEvent(**token))
 
 
 def raise_ally(ctx: Ctx, a: StepDiceRaise) -> None:

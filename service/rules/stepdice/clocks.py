@@ -7,12 +7,13 @@ from service.i18n.message import _
 from service.rules.stepdice import guards
 from service.rules.stepdice.actions_gm import StepDiceAdvanceClock, StepDiceCancelClock, StepDiceCreateClock
 from service.rules.stepdice.context import Ctx
+from service.rules.stepdice.events_model import StepDiceClockEvent
 from service.rules.stepdice.errors import violation
 
 
 def _emit(ctx: Ctx, type_: str, clock: dict[str, Any], **data: Any) -> None:
     # A hidden clock's length and consequence are GM-only (spec 8): so is every event about it.
-    ctx.emit(type_, {"clock_id": clock["id"], **data}, gm_only=not clock["visible_to_players"])
+    ctx.emit(type_, StepDiceClockEvent(clock_id=clock["id"], **data), gm_only=not clock["visible_to_players"])
 
 
 def _running(ctx: Ctx, clock_id: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from typing import Any
 
 from service.rules.move import MoveContext
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import EVENT_PAYLOADS
 from service.rules.stepdice.options import Options
 
 COMBAT_PHASES = ("player_phase", "enemy_phase")
@@ -25,6 +26,7 @@ def initial_table() -> dict[str, Any]:
 class Ctx(MoveContext):
     Options = Options
     violation = staticmethod(violation)
+    payloads = EVENT_PAYLOADS
     initial_table = staticmethod(initial_table)
 
     @property

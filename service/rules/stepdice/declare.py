@@ -8,6 +8,7 @@ from service.rules.stepdice import guards
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.fields import RollFields
+from service.rules.stepdice.events_model import StepDiceHelpTokenEvent
 
 
 def roll_fields(ctx: Ctx, a: RollFields, sheet: dict[str, Any]) -> list[str]:
@@ -67,4 +68,4 @@ def consume_tokens(ctx: Ctx, used: list[dict[str, Any]], test_id: str) -> None:
     enc = ctx.encounter
     enc["help_tokens"] = [t for t in enc["help_tokens"] if t not in used]
     for t in used:
-        ctx.emit("help_token_consumed", {**t, "test_id": test_id})
+        ctx.emit("help_token_consumed", StepDiceHelpTokenEvent(**t, test_id=test_id))

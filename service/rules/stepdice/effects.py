@@ -5,6 +5,7 @@ from typing import Any
 
 from service.rules.stepdice import enemies, health
 from service.rules.stepdice.context import Ctx
+from service.rules.stepdice.events_model import StepDiceManaChange, StepDiceMoved
 
 
 def success(ctx: Ctx, p: dict[str, Any], option: str | None) -> None:
@@ -21,12 +22,12 @@ def success(ctx: Ctx, p: dict[str, Any], option: str | None) -> None:
         slot = ctx.slot(p["character_id"])
         if slot is not None:
             frm, slot["position"] = slot["position"], cast["move_to"]
-            ctx.emit("moved", {"character_id": p["character_id"], "from": frm, "to": slot["position"],
-                               "via": "spell", "test_id": test_id, "move_remaining": slot["move_remaining"]})
+            ctx.emit("moved", StepDiceMoved(character_id=p["character_id"], from_=frm, to=slot["position"],
+                               via="spell", test_id=test_id, move_remaining=slot["move_remaining"]))
     if option == "refund_mana":
         # §6.4 "MG może zwrócić 1 Manę"; 7-A34: never more than was paid.
         sheet = ctx.characters[p["character_id"]]
         back = min(1, cast["mana_paid"], sheet["mana_max"] - sheet["mana"])
         sheet["mana"] += back
-        ctx.emit("mana_refunded", {"character_id": p["character_id"], "amount": back, "mana": sheet["mana"],
-                                   "mana_max": sheet["mana_max"], "test_id": test_id})
+        ctx.emit("mana_refunded", StepDiceManaChange(character_id=p["character_id"], amount=back, mana=sheet["mana"],
+                                   mana_max=sheet["mana_max"], test_id=test_id))

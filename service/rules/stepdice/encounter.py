@@ -9,6 +9,7 @@ from service.rules.stepdice.actions_gm import (
 )
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import StepDiceCharacterJoined, StepDiceEncounterCreated, StepDiceEncounterEnded, StepDiceEncounterRef, StepDiceOutcomeSuggested, StepDicePositionSet
 
 
 def create_encounter(ctx: Ctx, a: StepDiceCreateEncounter) -> None:
@@ -22,7 +23,7 @@ def create_encounter(ctx: Ctx, a: StepDiceCreateEncounter) -> None:
            "round": 0, "phase": "setup", "pcs": {}, "enemies": {}, "turn_open_for": None, "pcs_done": [],
            "help_tokens": [], "outcome": None, "suggested_outcome": None}
     ctx.table["encounter"] = enc
-    ctx.emit("encounter_created", {"encounter_id": enc["id"], "scene_id": enc["scene_id"], "label": a.label})
+    ctx.emit("encounter_created", StepDiceEncounterCreated(encounter_id=enc["id"], scene_id=enc["scene_id"], label=a.label))
 
 
 def add_character(ctx: Ctx, a: StepDiceAddCharacter) -> None:
@@ -36,8 +37,8 @@ def add_character(ctx: Ctx, a: StepDiceAddCharacter) -> None:
     acting = enc["phase"] == "player_phase" and sheet["condition"] == "active"
     enc["pcs"][a.character_id] = {"position": a.position.model_dump() if a.position else None,
                                   "move_remaining": turns.MOVE_PER_TURN, "action_available": acting}
-    ctx.emit("character_joined", {"character_id": a.character_id, "encounter_id": enc["id"],
-                                  "position": enc["pcs"][a.character_id]["position"]})
+    ctx.emit("character_joined", StepDiceCharacterJoined(character_id=a.character_id, encounter_id=enc["id"],
+                                  position=enc["pcs"][a.character_id]["position"]))
 
 
 def set_position(ctx: Ctx, a: StepDiceSetPosition) -> None:
@@ -53,14 +54,14 @@ def set_position(ctx: Ctx, a: StepDiceSetPosition) -> None:
     else:
         raise violation("not_in_encounter", _("{combatant_id} is not in the encounter",
                                               combatant_id=a.combatant_id), "combatant_id")
-    ctx.emit("position_set", {"combatant_id": a.combatant_id, "position": where}, gm_only=hidden)
+    ctx.emit("position_set", StepDicePositionSet(combatant_id=a.combatant_id, position=where), gm_only=hidden)
 
 
 def start_encounter(ctx: Ctx, a: StepDiceStartEncounter) -> None:
     enc = guards.encounter(ctx, "setup")
     if not enc["pcs"] or not any(e["state"] == "active" for e in enc["enemies"].values()):
         raise violation("encounter_needs_combatants", _("add at least one PC and one enemy first (seed §5.1)"))
-    ctx.emit("encounter_started", {"encounter_id": enc["id"]})
+    ctx.emit("encounter_started", StepDiceEncounterRef(encounter_id=enc["id"]))
     turns.start_player_phase(ctx, 1, "setup")
 
 
@@ -70,8 +71,8 @@ def end_encounter(ctx: Ctx, a: StepDiceEndEncounter) -> None:
     if enc["phase"] == "player_phase":
         turns.expire_help(ctx)
     enc.update(phase="ended", outcome=a.outcome, turn_open_for=None)
-    ctx.emit("encounter_ended", {"encounter_id": enc["id"], "outcome": a.outcome, "round": enc["round"],
-                                 "suggested_outcome": enc["suggested_outcome"]})
+    ctx.emit("encounter_ended", StepDiceEncounterEnded(encounter_id=enc["id"], outcome=a.outcome, round=enc["round"],
+                                 suggested_outcome=enc["suggested_outcome"]))
 
 
 def refresh_suggestion(ctx: Ctx) -> None:
@@ -88,4 +89,4 @@ def refresh_suggestion(ctx: Ctx) -> None:
         suggestion = "defeat"
     if suggestion != enc["suggested_outcome"]:
         enc["suggested_outcome"] = suggestion
-        ctx.emit("outcome_suggested", {"encounter_id": enc["id"], "suggested_outcome": suggestion})
+        ctx.emit("outcome_suggested", StepDiceOutcomeSuggested(encounter_id=enc["id"], suggested_outcome=suggestion))

@@ -8,6 +8,10 @@ from service.rules.stepdice import guards
 from service.rules.stepdice.actions_gm import StepDiceAddEnemy, StepDiceEnemyMove, StepDiceRevealEnemy
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import (
+    StepDiceEnemyDefeated, StepDiceEnemyMoved, StepDiceEnemyRecord, StepDiceEnemyWounded,
+)
+from service.rules.move import without
 
 DEFAULTS = {"minion": (6, 1), "elite": (8, 2), "boss": (12, 3)}  # (TN, Wounds): L263–L265, L275–L277
 
@@ -64,7 +68,7 @@ def add_enemy(ctx: Ctx, a: StepDiceAddEnemy) -> None:
              "revealed": a.revealed, "wounds_revealed": a.wounds_revealed,
              "position_revealed": a.position_revealed, "deviations": deviations}
     enc["enemies"][eid] = enemy
-    ctx.emit("enemy_added", {"enemy_id": eid, **enemy}, redacted={"enemy_id": eid, **public(enemy)})
+    ctx.emit("enemy_added", StepDiceEnemyRecord(enemy_id=eid, **enemy), redacted=StepDiceEnemyRecord(enemy_id=eid, **public(enemy)))
 
 
 def reveal(ctx: Ctx, enemy: dict[str, Any], *, identity: bool = False, wounds: bool = False,
@@ -75,7 +79,7 @@ def reveal(ctx: Ctx, enemy: dict[str, Any], *, identity: bool = False, wounds: b
         return
     for k in changed:
         enemy[k] = True
-    ctx.emit("enemy_revealed", {"enemy_id": enemy["id"], **public(enemy), **(cause or {})})
+    ctx.emit("enemy_revealed", StepDiceEnemyRecord(enemy_id=enemy["id"], **public(enemy), **(cause or {})))
 
 
 def reveal_enemy(ctx: Ctx, a: StepDiceRevealEnemy) -> None:
@@ -90,13 +94,14 @@ def apply_hit(ctx: Ctx, enemy_id: str, wounds: int, test_id: str) -> None:
     before = enemy["wounds_taken"]
     enemy["wounds_taken"] = enemy["wounds_max"] if enemy["kind"] == "minion" else min(enemy["wounds_max"],
                                                                                         before + wounds)
-    data = {"enemy_id": enemy_id, "test_id": test_id, "wounds": wounds, "wounds_taken": enemy["wounds_taken"],
-            "wounds_max": enemy["wounds_max"], "overflow": max(0, before + wounds - enemy["wounds_max"])}
+    data = StepDiceEnemyWounded(enemy_id=enemy_id, test_id=test_id, wounds=wounds, wounds_taken=enemy["wounds_taken"],
+                                wounds_max=enemy["wounds_max"], overflow=max(0, before + wounds - enemy["wounds_max"]))
     hidden = enemy["kind"] != "minion" and not enemy["wounds_revealed"]
-    ctx.emit("enemy_wounded", data, redacted={"enemy_id": enemy_id, "test_id": test_id} if hidden else None)
+    ctx.emit("enemy_wounded", data,
+             redacted=without(data, "wounds", "wounds_taken", "wounds_max", "overflow") if hidden else None)
     if enemy["wounds_taken"] >= enemy["wounds_max"]:
         enemy["state"] = "defeated"
-        ctx.emit("enemy_defeated", {"enemy_id": enemy_id, "test_id": test_id})
+        ctx.emit("enemy_defeated", StepDiceEnemyDefeated(enemy_id=enemy_id, test_id=test_id))
 
 
 def enemy_move(ctx: Ctx, a: StepDiceEnemyMove) -> None:
@@ -105,5 +110,5 @@ def enemy_move(ctx: Ctx, a: StepDiceEnemyMove) -> None:
     enemy = active(ctx, a.enemy_id)
     guards.option(ctx, "use_grid", "to")
     frm, enemy["position"] = enemy["position"], a.to.model_dump()
-    ctx.emit("enemy_moved", {"enemy_id": enemy["id"], "from": frm, "to": enemy["position"],
-                             "description": a.description}, gm_only=not enemy["position_revealed"])
+    ctx.emit("enemy_moved", StepDiceEnemyMoved(enemy_id=enemy["id"], from_=frm, to=enemy["position"],
+                             description=a.description), gm_only=not enemy["position_revealed"])

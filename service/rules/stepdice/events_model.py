@@ -16,7 +16,8 @@ HeartCause = Literal["retaliation", "enemy_hit", "complication"]
 
 
 class _Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # populate_by_name: engines set `from_`, the wire name stays `from`.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class StepDiceDie(_Payload, title="StepDiceDie"):

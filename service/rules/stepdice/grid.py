@@ -12,6 +12,7 @@ from service.rules.stepdice import guards
 from service.rules.stepdice.actions_player import StepDiceMove
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import StepDiceMoved
 
 RANGE_LIMIT = 10   # §5.7 "do 10 kratek bez kary"
 SPELL_JUMP = 5     # §6.3 "skok 5 kratek"
@@ -92,5 +93,5 @@ def move(ctx: Ctx, a: StepDiceMove) -> None:
                                                move_remaining=slot['move_remaining']), "path")
     slot["move_remaining"] -= len(path)
     slot["position"] = path[-1]
-    ctx.emit("moved", {"character_id": a.character_id, "from": here, "to": path[-1], "path": path,
-                       "squares": len(path), "move_remaining": slot["move_remaining"]})
+    ctx.emit("moved", StepDiceMoved(character_id=a.character_id, from_=here, to=path[-1], path=path,
+                       squares=len(path), move_remaining=slot["move_remaining"]))

@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules import base
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import StepDiceCharacterRound
 
 
 def not_dead(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
@@ -63,7 +64,7 @@ def spend_action(ctx: Ctx, character_id: str, slot: dict[str, Any] | None) -> No
     if slot is None:
         return
     slot["action_available"] = False
-    ctx.emit("action_spent", {"character_id": character_id, "round": ctx.encounter["round"]})
+    ctx.emit("action_spent", StepDiceCharacterRound(character_id=character_id, round=ctx.encounter["round"]))
 
 
 def gm_only(ctx: Ctx, field: str, detail: str) -> None:

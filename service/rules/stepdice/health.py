@@ -8,6 +8,9 @@ from service.rules.stepdice import turns
 from service.rules.stepdice.actions_gm import StepDiceRest
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import (
+    StepDiceHeartEvent, StepDiceHeartsGained, StepDiceHeartsLost, StepDiceRestTaken,
+)
 
 
 def _ref(origin: dict[str, Any] | None) -> dict[str, Any]:
@@ -24,18 +27,18 @@ def lose_heart(ctx: Ctx, character_id: str, cause: str, origin: dict[str, Any] |
     if sheet["condition"] == "downed":
         if ctx.options.downed_damage_kills:  # §7.2 v1 "Giniesz"
             sheet["condition"] = "dead"
-            ctx.emit("character_died", info)
+            ctx.emit("character_died", StepDiceHeartEvent(**info))
         else:
-            ctx.emit("downed_damage_ignored", info)
+            ctx.emit("downed_damage_ignored", StepDiceHeartEvent(**info))
         return
     sheet["hearts"] -= 1
-    ctx.emit("hearts_lost", {**info, "amount": 1, "hearts": sheet["hearts"], "hearts_max": sheet["hearts_max"]})
+    ctx.emit("hearts_lost", StepDiceHeartsLost(**info, amount=1, hearts=sheet["hearts"], hearts_max=sheet["hearts_max"]))
     if sheet["hearts"] == 0:
         sheet["condition"] = "downed"
         slot = ctx.slot(character_id)
         if slot is not None:
             slot["action_available"] = False
-        ctx.emit("character_downed", info)
+        ctx.emit("character_downed", StepDiceHeartEvent(**info))
         turns.on_downed(ctx, character_id)
 
 
@@ -50,9 +53,9 @@ def gain_hearts(ctx: Ctx, character_id: str, amount: int, cause: str, origin: di
     stood_up = sheet["condition"] == "downed" and sheet["hearts"] > 0
     if stood_up:
         sheet["condition"] = "active"
-    ctx.emit(event, {"character_id": character_id, "cause": cause, "amount": sheet["hearts"] - before,
-                     "hearts": sheet["hearts"], "hearts_max": sheet["hearts_max"], "stood_up": stood_up,
-                     **_ref(origin)})
+    ctx.emit(event, StepDiceHeartsGained(character_id=character_id, cause=cause, amount=sheet["hearts"] - before,
+                                         hearts=sheet["hearts"], hearts_max=sheet["hearts_max"], stood_up=stood_up,
+                                         **_ref(origin)))
     if stood_up:
         turns.on_revived(ctx, character_id)
 
@@ -74,4 +77,4 @@ def rest(ctx: Ctx, a: StepDiceRest) -> None:
             continue
         sheet.update(hearts=sheet["hearts_max"], mana=sheet["mana_max"], condition="active")
         restored.append({"character_id": cid, "hearts": sheet["hearts"], "mana": sheet["mana"]})
-    ctx.emit("rest_taken", {"restored": restored, "skipped_dead": skipped})
+    ctx.emit("rest_taken", StepDiceRestTaken(restored=restored, skipped_dead=skipped))

@@ -8,6 +8,7 @@ from service.rules.stepdice import declare, grid, guards, pending, resolve
 from service.rules.stepdice.actions_player import StepDiceCast
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import StepDiceManaChange
 
 # tier: (TN, costs the table allows, default cost). §6.3; a trick costs 0–1, 0 unless the GM says 1.
 TIERS: dict[str, tuple[int, tuple[int, ...], int]] = {
@@ -42,8 +43,8 @@ def pay(ctx: Ctx, character_id: str, price: int, test_id: str) -> None:
         return
     sheet = ctx.characters[character_id]
     sheet["mana"] -= price
-    ctx.emit("mana_spent", {"character_id": character_id, "amount": price, "mana": sheet["mana"],
-                            "mana_max": sheet["mana_max"], "test_id": test_id})
+    ctx.emit("mana_spent", StepDiceManaChange(character_id=character_id, amount=price, mana=sheet["mana"],
+                            mana_max=sheet["mana_max"], test_id=test_id))
 
 
 def cast(ctx: Ctx, a: StepDiceCast) -> None:

@@ -15,6 +15,8 @@ from service.rules.stepdice.actions_player import StepDiceChooseArmor, StepDiceC
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import EXCEPTIONAL, FAILED, FAILURE_COMPLICATION
+from service.rules.move import without
+from service.rules.stepdice.events_model import StepDiceArmorTokenSpent, StepDiceChoicePending, StepDiceBenefitChosen, StepDiceConsequenceRecorded, StepDiceRetaliationResolved
 
 MAGIC_BENEFITS = ["bigger_scale", "refund_mana", "extra_benefit"]  # §6.4
 NEEDS_TEXT = {"narrative_bonus", "bigger_scale", "extra_benefit"}
@@ -30,8 +32,9 @@ def base(ctx: Ctx, test_id: str, kind: str, character_id: str, outcome: str,
 
 def _open(ctx: Ctx, p: dict[str, Any]) -> None:
     ctx.table["pending"] = p
-    public = {k: v for k, v in p.items() if k != "planned_complication"}
-    ctx.emit("choice_pending", p, redacted=public if p.get("planned_complication") else None)
+    event = StepDiceChoicePending(**p)
+    ctx.emit("choice_pending", event,
+             redacted=without(event, "planned_complication") if p.get("planned_complication") else None)
 
 
 def _take(ctx: Ctx, pending_id: str | None, stage: str) -> dict[str, Any]:
@@ -96,8 +99,8 @@ def choose_benefit(ctx: Ctx, a: StepDiceChooseBenefit) -> None:
         raise violation("benefit_text_required", _("describe the benefit; it must follow from the "
                                                    "situation (seed §3.4)"), "text")
     ctx.table["pending"] = None
-    ctx.emit("benefit_chosen", {"test_id": p["test_id"], "character_id": p["character_id"],
-                                "option": a.option, "text": a.text})
+    ctx.emit("benefit_chosen", StepDiceBenefitChosen(test_id=p["test_id"], character_id=p["character_id"],
+                                option=a.option, text=a.text))
     effects.success(ctx, p, a.option)
 
 
@@ -120,10 +123,10 @@ def resolve_retaliation(ctx: Ctx, a: StepDiceResolveRetaliation) -> None:
         raise violation("complication_required", needs, "complication")
     substituted = bool(could and a.substitute_complication)
     ctx.table["pending"] = None
-    ctx.emit("retaliation_resolved", {"test_id": p["test_id"], "character_id": p["character_id"],
-                                      "enemy_id": p["attack"]["target_enemy_id"], "could_reach": could,
-                                      "substitute_complication": a.substitute_complication,
-                                      "complication": a.complication, "heart_lost": could and not substituted})
+    ctx.emit("retaliation_resolved", StepDiceRetaliationResolved(test_id=p["test_id"], character_id=p["character_id"],
+                                      enemy_id=p["attack"]["target_enemy_id"], could_reach=could,
+                                      substitute_complication=a.substitute_complication,
+                                      complication=a.complication, heart_lost=could and not substituted))
     if could and not substituted:
         # 7-A20: one failed attack costs at most this one Heart, however many enemies are engaged.
         heart_loss(ctx, p["character_id"], "retaliation",
@@ -138,8 +141,8 @@ def choose_armor(ctx: Ctx, a: StepDiceChooseArmor) -> None:
     cid = p["character_id"]
     if a.use_armor:
         ctx.characters[cid]["armor_token_available"] = False
-        ctx.emit("armor_token_spent", {"character_id": cid, "cause": p["cause"],
-                                       **{k: p[k] for k in ("test_id", "enemy_id", "hit_id") if p.get(k)}})
+        ctx.emit("armor_token_spent", StepDiceArmorTokenSpent(character_id=cid, cause=p["cause"],
+                                       **{k: p[k] for k in ("test_id", "enemy_id", "hit_id") if p.get(k)}))
     else:
         health.lose_heart(ctx, cid, p["cause"], p)
 
@@ -147,5 +150,5 @@ def choose_armor(ctx: Ctx, a: StepDiceChooseArmor) -> None:
 def record_consequence(ctx: Ctx, a: StepDiceRecordConsequence) -> None:
     p = _take(ctx, a.pending_id, "needs_gm_text")
     ctx.table["pending"] = None
-    ctx.emit("consequence_recorded", {"test_id": p["test_id"], "character_id": p["character_id"],
-                                      "kind": p["text_required"], "text": a.text})
+    ctx.emit("consequence_recorded", StepDiceConsequenceRecorded(test_id=p["test_id"], character_id=p["character_id"],
+                                      kind=p["text_required"], text=a.text))

@@ -8,6 +8,8 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.stepdice import clocks
 from service.rules.stepdice.context import Ctx
+from service.rules.move import replaced, without
+from service.rules.stepdice.events_model import StepDiceTestRecord
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import (
     FACES, FAILED, NEAR_CERTAIN, NEAR_IMPOSSIBLE, SUCCESS, band_for, classify, classify_d6, step_up, variant_band,
@@ -84,8 +86,8 @@ def roll(ctx: Ctx, d: Declared, p: dict[str, Any], commit: Callable[[str], None]
         # With the TN secret, even the reason would tell players where the TN lies (spec 8).
         hidden = {"base_tn", "tn", "band", "band_without_talent", "net_steps", "raw_threshold", "threshold",
                   "reason"}
-        ctx.emit("test_refused", rec, redacted={k: v for k, v in rec.items() if k not in hidden}
-                 if d.secret_tn else None)
+        refused = StepDiceTestRecord(**rec)
+        ctx.emit("test_refused", refused, redacted=without(refused, *hidden) if d.secret_tn else None)
         return test_id, None
     commit(test_id)  # §6.2: Mana, the Action and help are spent before the die is thrown
     skip = p["band"] == NEAR_CERTAIN and d.on_near_certain == "skip_roll"
@@ -106,10 +108,11 @@ def roll(ctx: Ctx, d: Declared, p: dict[str, Any], commit: Callable[[str], None]
     rec.update(roll=face, dice=dice, skipped_roll=skip, outcome=outcome, clock_ids_advanced=advanced,
                planned_complication=d.planned_complication)
     hidden = clocks.hidden_ids(ctx) & set(advanced)
+    resolved = StepDiceTestRecord(**rec)
     redacted = None
     if d.planned_complication is not None or hidden:
-        redacted = {k: v for k, v in rec.items() if k != "planned_complication"}
-        redacted["clock_ids_advanced"] = [c for c in advanced if c not in hidden]
-    ctx.emit("test_resolved", rec, redacted=redacted)
+        redacted = replaced(without(resolved, "planned_complication"),
+                            clock_ids_advanced=[c for c in advanced if c not in hidden])
+    ctx.emit("test_resolved", resolved, redacted=redacted)
     clocks.advance(ctx, advanced, 1, {"test_id": test_id})
     return test_id, outcome

@@ -4,8 +4,10 @@ from __future__ import annotations
 from service.i18n.message import _
 from service.rules.stepdice import clocks
 from service.rules.stepdice.actions_gm import StepDiceEndScene, StepDiceStartScene
+from service.rules.move import replaced
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import StepDiceArmorRefreshed, StepDiceSceneEnded, StepDiceSceneStarted
 
 
 def _no_fight(ctx: Ctx) -> None:
@@ -19,7 +21,7 @@ def begin(ctx: Ctx, kind: str, label: str | None) -> None:
         finish(ctx)
     scene = {"id": ctx.next_id("scene", "s"), "kind": kind, "label": label}
     ctx.table["scene"] = scene
-    ctx.emit("scene_started", {"scene_id": scene["id"], "kind": kind, "label": label})
+    ctx.emit("scene_started", StepDiceSceneStarted(scene_id=scene["id"], kind=kind, label=label))
     if not ctx.options.use_armor_tokens:
         return
     refreshed = []
@@ -29,7 +31,7 @@ def begin(ctx: Ctx, kind: str, label: str | None) -> None:
             sheet["armor_token_available"] = True
             refreshed.append(cid)
     if refreshed:
-        ctx.emit("armor_refreshed", {"character_ids": refreshed, "scene_id": scene["id"]})
+        ctx.emit("armor_refreshed", StepDiceArmorRefreshed(character_ids=refreshed, scene_id=scene["id"]))
 
 
 def finish(ctx: Ctx) -> None:
@@ -40,9 +42,10 @@ def finish(ctx: Ctx) -> None:
     if ctx.encounter is not None:   # only an ended encounter can be here (see _no_fight)
         ctx.table["encounter"] = None
     ctx.table["scene"] = None
-    data = {"scene_id": scene["id"], "clocks_closed": gone}
+    data = StepDiceSceneEnded(scene_id=scene["id"], clocks_closed=gone)
     visible = [c for c in gone if c not in hidden]
-    ctx.emit("scene_ended", data, redacted={**data, "clocks_closed": visible} if visible != gone else None)
+    ctx.emit("scene_ended", data,
+             redacted=replaced(data, clocks_closed=visible) if visible != gone else None)
 
 
 def start_scene(ctx: Ctx, a: StepDiceStartScene) -> None:

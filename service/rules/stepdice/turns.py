@@ -7,6 +7,7 @@ from service.rules.stepdice.actions_gm import StepDiceEndEnemyPhase, StepDiceEnd
 from service.rules.stepdice.actions_player import StepDiceBeginTurn, StepDiceEndTurn
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
+from service.rules.stepdice.events_model import StepDiceCharacterRound, StepDiceHelpTokenEvent, StepDicePhaseChanged, StepDiceTurnEnded
 
 MOVE_PER_TURN = 5  # §4.2
 
@@ -22,7 +23,7 @@ def begin_turn(ctx: Ctx, a: StepDiceBeginTurn) -> None:
         raise violation("turn_already_taken", _("{character_id} has had its turn this round (seed §5.2)",
                                                 character_id=a.character_id))
     enc["turn_open_for"] = a.character_id
-    ctx.emit("turn_begun", {"character_id": a.character_id, "round": enc["round"]})
+    ctx.emit("turn_begun", StepDiceCharacterRound(character_id=a.character_id, round=enc["round"]))
 
 
 def end_turn(ctx: Ctx, a: StepDiceEndTurn) -> None:
@@ -39,7 +40,7 @@ def close_turn(ctx: Ctx, character_id: str, reason: str) -> None:
     enc["turn_open_for"] = None
     if character_id not in enc["pcs_done"]:
         enc["pcs_done"].append(character_id)
-    ctx.emit("turn_ended", {"character_id": character_id, "round": enc["round"], "reason": reason})
+    ctx.emit("turn_ended", StepDiceTurnEnded(character_id=character_id, round=enc["round"], reason=reason))
     _maybe_end_player_phase(ctx)
 
 
@@ -79,7 +80,7 @@ def expire_help(ctx: Ctx) -> None:
     """7-A12: unused help tokens expire with the player phase."""
     enc = ctx.encounter
     for token in enc["help_tokens"]:
-        ctx.emit("help_token_expired", dict(token))
+        ctx.emit("help_token_expired", StepDiceHelpTokenEvent(**token))
     enc["help_tokens"] = []
 
 
@@ -87,7 +88,7 @@ def to_enemy_phase(ctx: Ctx, reason: str) -> None:
     enc = ctx.encounter
     expire_help(ctx)
     enc["phase"] = "enemy_phase"
-    ctx.emit("phase_changed", {"from": "player_phase", "to": "enemy_phase", "round": enc["round"], "reason": reason})
+    ctx.emit("phase_changed", StepDicePhaseChanged(from_="player_phase", to="enemy_phase", round=enc["round"], reason=reason))
 
 
 def start_player_phase(ctx: Ctx, round_: int, came_from: str) -> None:
@@ -96,7 +97,7 @@ def start_player_phase(ctx: Ctx, round_: int, came_from: str) -> None:
     for cid, slot in enc["pcs"].items():
         slot["move_remaining"] = MOVE_PER_TURN
         slot["action_available"] = ctx.characters.get(cid, {}).get("condition") == "active"
-    ctx.emit("phase_changed", {"from": came_from, "to": "player_phase", "round": round_})
+    ctx.emit("phase_changed", StepDicePhaseChanged(from_=came_from, to="player_phase", round=round_))
 
 
 def end_player_phase(ctx: Ctx, a: StepDiceEndPlayerPhase) -> None:
@@ -105,7 +106,7 @@ def end_player_phase(ctx: Ctx, a: StepDiceEndPlayerPhase) -> None:
         who = enc["turn_open_for"]
         enc["turn_open_for"] = None
         enc["pcs_done"].append(who)
-        ctx.emit("turn_ended", {"character_id": who, "round": enc["round"], "reason": "forced"})
+        ctx.emit("turn_ended", StepDiceTurnEnded(character_id=who, round=enc["round"], reason="forced"))
     to_enemy_phase(ctx, "forced")
 
 

@@ -9,6 +9,7 @@ from service.rules.trikus.constants import BOOST_DICE
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
 from service.rules.trikus.sheet import is_active
+from service.rules.trikus.events_model import TrikusActivityClosed, TrikusActivityOpened, TrikusBadFeelingAnswered, TrikusExtrasCommitted
 
 
 def require(ctx: Ctx, *phases: str) -> dict[str, Any]:
@@ -47,8 +48,8 @@ def open_activity(ctx: Ctx, kind: str, invited: list[str], action: Any, **extra:
         "contest": None, "results": {}, "final_values": {}, **extra,
     }
     ctx.table["activity"] = act
-    ctx.emit("activity_opened", {"activity_id": act["id"], "kind": kind, "invited": list(invited),
-                                 "stakes": act["stakes"], **extra})
+    ctx.emit("activity_opened", TrikusActivityOpened(activity_id=act["id"], kind=kind, invited=list(invited),
+                                 stakes=act["stakes"], **extra))
     return act
 
 
@@ -105,16 +106,16 @@ def consume(ctx: Ctx, act: dict[str, Any], cid: str, morale: int, light: int, bo
     tok["active"] -= light
     tok["used_total"] += light
     if morale or light or boost:
-        ctx.emit("extras_committed", {"activity_id": act["id"], "character_id": cid, "morale": morale,
-                                      "light": light, "boost": boost, "morale_dice_left": sheet["morale_dice"],
-                                      "light_tokens_left": tok["active"]})
+        ctx.emit("extras_committed", TrikusExtrasCommitted(activity_id=act["id"], character_id=cid, morale=morale,
+                                      light=light, boost=boost, morale_dice_left=sheet["morale_dice"],
+                                      light_tokens_left=tok["active"]))
 
 
 def bad_feeling(ctx: Ctx, act: dict[str, Any], cid: str, description: str, intent: str) -> None:
     """L76–L86, A53: no line, no dice, no resources change; the GM narrates the outcome."""
     act["answers"][cid] = {"kind": "bad_feeling", "description": description, "intent": intent}
-    ctx.emit("bad_feeling", {"activity_id": act["id"], "character_id": cid, "description": description,
-                             "intent": intent})
+    ctx.emit("bad_feeling", TrikusBadFeelingAnswered(activity_id=act["id"], character_id=cid, description=description,
+                             intent=intent))
 
 
 def all_answered(act: dict[str, Any]) -> bool:
@@ -132,6 +133,6 @@ def close(ctx: Ctx, act: dict[str, Any], outcome: str) -> None:
     summary = {"activity_id": act["id"], "kind": act["kind"], "outcome": outcome,
                "results": dict(act.get("results", {}))}
     ctx.table["last_activity"] = summary
-    ctx.emit("activity_closed", summary)
+    ctx.emit("activity_closed", TrikusActivityClosed(**summary))
     lines.party_reset_check(ctx)
     fate.apply_pending(ctx, session_start=False)

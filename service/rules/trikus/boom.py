@@ -5,6 +5,7 @@ from collections import Counter
 from typing import Any
 
 from service.rules.trikus.context import Ctx
+from service.rules.trikus.events_model import TrikusBoomAvailable, TrikusBoomClaimed
 
 
 def announce(ctx: Ctx) -> bool:
@@ -23,7 +24,7 @@ def scan(ctx: Ctx, act: dict[str, Any]) -> None:
         b["seen"].append(value)
         b["available"].append(value)
         # players_must_notice (default): only the GM is told; players have to see it on the table (L356).
-        ctx.emit("boom_available", {"activity_id": act["id"], "value": value}, gm_only=not announce(ctx))
+        ctx.emit("boom_available", TrikusBoomAvailable(activity_id=act["id"], value=value), gm_only=not announce(ctx))
 
 
 def unclaimed(act: dict[str, Any]) -> list[int]:
@@ -43,5 +44,5 @@ def review_needed(ctx: Ctx, act: dict[str, Any]) -> bool:
 def claim(ctx: Ctx, act: dict[str, Any], character_id: str, value: int, text: str) -> None:
     """The first valid claim takes the narration; the claim carries it, so the pause is one request."""
     act["contest"]["boom"]["claims"].append({"character_id": character_id, "value": value, "text": text})
-    ctx.emit("boom_claimed", {"activity_id": act["id"], "character_id": character_id, "value": value,
-                              "narration": text})
+    ctx.emit("boom_claimed", TrikusBoomClaimed(activity_id=act["id"], character_id=character_id, value=value,
+                              narration=text))

@@ -8,6 +8,7 @@ from service.rules.trikus import activity, contest, equipment, lines
 from service.rules.trikus.constants import BOOST_DICE, DEFAULT_COMBAT_DIFFICULTY
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
+from service.rules.trikus.events_model import TrikusJoined, TrikusParticipantLeft, TrikusPools, TrikusRoundDeclared
 
 
 def open_combat(ctx: Ctx, a: Any) -> None:
@@ -33,8 +34,8 @@ def join(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
     dice = sheet["lines"][a.line_index]["dice"] if a.line_index is not None else 0
     act["answers"][a.character_id] = {"kind": "join", "line_index": a.line_index, "allies": a.allies,
                                       "line_dice": dice}
-    ctx.emit("joined", {"activity_id": act["id"], "character_id": a.character_id, "line_index": a.line_index,
-                        "line_dice": dice, "allies": a.allies})
+    ctx.emit("joined", TrikusJoined(activity_id=act["id"], character_id=a.character_id, line_index=a.line_index,
+                        line_dice=dice, allies=a.allies))
 
 
 def start(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -48,8 +49,8 @@ def start(ctx: Ctx, act: dict[str, Any]) -> None:
                                     "allies": ans["allies"], "status": "active", "participated": True,
                                     "boost_used": False, "declared": None, "boost": False, "item_ids": [],
                                     "negotiated": False}
-    ctx.emit("combat_started", {"activity_id": act["id"], "participants": ids, "gm_pool": act["gm_pool"],
-                                "pools": {c: persistent(act["participants"][c]) for c in ids}})
+    ctx.emit("combat_started", TrikusPools(activity_id=act["id"], participants=ids, gm_pool=act["gm_pool"],
+                                pools={c: persistent(act["participants"][c]) for c in ids}))
     if not ids:
         act["phase"] = "no_test"
         return
@@ -71,8 +72,8 @@ def begin_round(ctx: Ctx, act: dict[str, Any]) -> None:
                declarations=[], rolls=[], reviewed=False)
     for cid in active(act):
         act["participants"][cid].update(declared=None, boost=False, item_ids=[], negotiated=False)
-    ctx.emit("round_started", {"activity_id": act["id"], "round": act["round"], "gm_pool": act["gm_pool"],
-                               "pools": {c: persistent(act["participants"][c]) for c in active(act)}})
+    ctx.emit("round_started", TrikusPools(activity_id=act["id"], round=act["round"], gm_pool=act["gm_pool"],
+                               pools={c: persistent(act["participants"][c]) for c in active(act)}))
 
 
 def declare(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
@@ -92,12 +93,12 @@ def declare(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
     total = persistent(part) + a.morale + a.light + (BOOST_DICE if a.boost else 0) + helpful
     if total == 0:
         part["status"] = "left"
-        ctx.emit("participant_left", {"activity_id": act["id"], "character_id": a.character_id,
-                                      "reason": "no dice to field (A22)"})
+        ctx.emit("participant_left", TrikusParticipantLeft(activity_id=act["id"], character_id=a.character_id,
+                                      reason="no dice to field (A22)"))
         return
     part["declared"] = {"morale": a.morale, "light": a.light, "boost": a.boost, "item_ids": list(a.item_ids)}
-    ctx.emit("round_declared", {"activity_id": act["id"], "round": act["round"], "character_id": a.character_id,
-                                **part["declared"], "pool": total})
+    ctx.emit("round_declared", TrikusRoundDeclared(activity_id=act["id"], round=act["round"], character_id=a.character_id,
+                                **part["declared"], pool=total))
 
 
 def start_round(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -112,8 +113,8 @@ def start_round(ctx: Ctx, act: dict[str, Any]) -> None:
         dice[cid] = persistent(part) + dec["morale"] + dec["light"] + (BOOST_DICE if dec["boost"] else 0) + helpful
     equipment.on_start(ctx, {cid: act["participants"][cid]["item_ids"] for cid in ids})
     ins = active(act)
-    ctx.emit("round_contest_started", {"activity_id": act["id"], "round": act["round"], "gm_pool": act["gm_pool"],
-                                       "pools": {c: dice[c] for c in ins}})
+    ctx.emit("round_contest_started", TrikusPools(activity_id=act["id"], round=act["round"], gm_pool=act["gm_pool"],
+                                       pools={c: dice[c] for c in ins}))
     if not ins:
         act["phase"] = "close"
         return

@@ -10,6 +10,7 @@ from service.rules.trikus.combat import active, begin_round, persistent
 from service.rules.trikus.constants import DEFENSE_BONUS_PER_DEFENDER
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
+from service.rules.trikus.events_model import TrikusCombatDeclaration, TrikusCombatRollMade, TrikusKnockedOut, TrikusRoundHits
 
 
 def failing(act: dict[str, Any]) -> list[str]:
@@ -36,8 +37,8 @@ def init_declarations(ctx: Ctx, act: dict[str, Any]) -> None:
 def record(ctx: Ctx, act: dict[str, Any], cid: str, choice: str, target: str | None, *, automatic: bool = False
            ) -> None:
     act["declarations"].append({"character_id": cid, "choice": choice, "target_character_id": target})
-    ctx.emit("combat_declaration", {"activity_id": act["id"], "round": act["round"], "character_id": cid,
-                                    "choice": choice, "target_character_id": target, "automatic": automatic})
+    ctx.emit("combat_declaration", TrikusCombatDeclaration(activity_id=act["id"], round=act["round"], character_id=cid,
+                                    choice=choice, target_character_id=target, automatic=automatic))
 
 
 def check_defend_target(act: dict[str, Any], target: str) -> None:
@@ -81,12 +82,12 @@ def roll_next(ctx: Ctx, act: dict[str, Any], *, waive: bool = False) -> None:
     entry["need"] = need
     if waive:
         entry.update(value=None, hit=False, waived=True)
-        ctx.emit("roll_waived", {"activity_id": act["id"], "round": act["round"], **entry})
+        ctx.emit("roll_waived", TrikusCombatRollMade(activity_id=act["id"], round=act["round"], **entry))
     else:
         d = ctx.roll(f"{act['id']} round {act['round']} combat difficulty: {entry['roller']}")
         entry.update(value=d.face, hit=d.face >= need, waived=False)
-        ctx.emit("combat_difficulty_roll", {"activity_id": act["id"], "round": act["round"], **entry,
-                                            "dice": [d.to_dict()]})
+        ctx.emit("combat_difficulty_roll", TrikusCombatRollMade(activity_id=act["id"], round=act["round"], **entry,
+                                            dice=[d.to_dict()]))
     act["rolls"].append(entry)
 
 
@@ -118,9 +119,9 @@ def apply_round(ctx: Ctx, act: dict[str, Any]) -> None:
             lost[cid] = "line_die"
         else:
             lost[cid] = "nothing_left"                             # pool already 0 (A22)
-    ctx.emit("round_hits", {"activity_id": act["id"], "round": act["round"], "gm_dice_lost": gm_hits,
-                            "gm_pool": act["gm_pool"], "players_hit": lost,
-                            "pools": {c: persistent(act["participants"][c]) for c in act["participants"]}})
+    ctx.emit("round_hits", TrikusRoundHits(activity_id=act["id"], round=act["round"], gm_dice_lost=gm_hits,
+                            gm_pool=act["gm_pool"], players_hit=lost,
+                            pools={c: persistent(act["participants"][c]) for c in act["participants"]}))
     for cid in act["invited"]:
         if cid in res:
             consequences.apply(ctx, act, cid, res[cid])
@@ -128,7 +129,7 @@ def apply_round(ctx: Ctx, act: dict[str, Any]) -> None:
         part = act["participants"].get(cid)
         if cid in hits and part["status"] == "active" and persistent(part) == 0:
             part["status"] = "knocked_out"
-            ctx.emit("knocked_out", {"activity_id": act["id"], "round": act["round"], "character_id": cid})
+            ctx.emit("knocked_out", TrikusKnockedOut(activity_id=act["id"], round=act["round"], character_id=cid))
             consequences.catastrophe(ctx, act, cid, "last_die")    # L196, L442
             if act["powerful_opponent"]:
                 fate.master_consequence(ctx, act, cid)

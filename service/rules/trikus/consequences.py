@@ -6,6 +6,7 @@ from typing import Any
 
 from service.rules.trikus import equipment, fate, lines
 from service.rules.trikus.context import Ctx
+from service.rules.trikus.events_model import TrikusCatastrophe, TrikusLostLineChoiceNeeded, TrikusMoraleChanged
 
 
 def catastrophe(ctx: Ctx, act: dict[str, Any], cid: str, cause: str) -> None:
@@ -18,9 +19,9 @@ def catastrophe(ctx: Ctx, act: dict[str, Any], cid: str, cause: str) -> None:
         done[cid].append(cause)
         return
     done[cid] = [cause]
-    ctx.emit("catastrophe", {"activity_id": act["id"], "character_id": cid, "cause": cause,
-                             "line_loss": ctx.options.adv_catastrophe_line_loss,
-                             "note": "the GM narrates a painful effect; never death (L196)"})
+    ctx.emit("catastrophe", TrikusCatastrophe(activity_id=act["id"], character_id=cid, cause=cause,
+                             line_loss=ctx.options.adv_catastrophe_line_loss,
+                             note="the GM narrates a painful effect; never death (L196)"))
     if ctx.options.adv_catastrophe_line_loss:
         act.setdefault("line_losses", []).append(cid)
 
@@ -34,7 +35,7 @@ def morale(ctx: Ctx, cid: str, result: str) -> None:
         sheet["morale_dice"] = 0
     else:
         return
-    ctx.emit("morale_changed", {"character_id": cid, "morale_dice": sheet["morale_dice"], "reason": result})
+    ctx.emit("morale_changed", TrikusMoraleChanged(character_id=cid, morale_dice=sheet["morale_dice"], reason=result))
 
 
 def apply(ctx: Ctx, act: dict[str, Any], cid: str, result: str, *, cancelled: str | None = None) -> None:
@@ -70,5 +71,5 @@ def resolve_line_losses(ctx: Ctx, act: dict[str, Any]) -> None:
             lines.lose(ctx, cid, index)
         else:
             act.setdefault("line_choices", []).append({"character_id": cid, "candidates": candidates})
-            ctx.emit("lost_line_choice_needed", {"activity_id": act["id"], "character_id": cid,
-                                                 "candidates": candidates})
+            ctx.emit("lost_line_choice_needed", TrikusLostLineChoiceNeeded(activity_id=act["id"], character_id=cid,
+                                                 candidates=candidates))

@@ -12,6 +12,7 @@ from typing import Any
 
 from service.rules.trikus import boom
 from service.rules.trikus.context import Ctx
+from service.rules.trikus.events_model import TrikusCharacterInActivity, TrikusPairResolved, TrikusThrowEvent, TrikusWaveRevealed
 
 LastChance = Callable[[str], bool]
 
@@ -85,8 +86,8 @@ def submit(ctx: Ctx, act: dict[str, Any], who: str) -> None:
     c = act["contest"]
     c["unthrown"][who] -= 1
     c["submitted"].append(who)
-    ctx.emit("throw_submitted", {"activity_id": act["id"], "wave": c["wave"], "thrower": who,
-                                 "waiting_for": [w for w in required(c) if w not in c["submitted"]]})
+    ctx.emit("throw_submitted", TrikusThrowEvent(activity_id=act["id"], wave=c["wave"], thrower=who,
+                                 waiting_for=[w for w in required(c) if w not in c["submitted"]]))
 
 
 def leave(c: dict[str, Any], who: str, how: str) -> None:
@@ -112,7 +113,7 @@ def settle(ctx: Ctx, act: dict[str, Any], last_chance: LastChance) -> bool:
         lc = _next_last_chance(c, last_chance)
         if lc is not None:
             if c["stage"] != "last_chance" or c["last_chance"] != lc:
-                ctx.emit("last_chance_offered", {"activity_id": act["id"], "character_id": lc})
+                ctx.emit("last_chance_offered", TrikusCharacterInActivity(activity_id=act["id"], character_id=lc))
             c["stage"], c["last_chance"] = "last_chance", lc
             return False
         c["last_chance"] = None
@@ -125,7 +126,7 @@ def settle(ctx: Ctx, act: dict[str, Any], last_chance: LastChance) -> bool:
             # A submitted die nobody needs any more (its pair ended) goes back to the hand unthrown.
             c["submitted"].remove(w)
             c["unthrown"][w] += 1
-            ctx.emit("throw_withdrawn", {"activity_id": act["id"], "wave": c["wave"], "thrower": w})
+            ctx.emit("throw_withdrawn", TrikusThrowEvent(activity_id=act["id"], wave=c["wave"], thrower=w))
         if c["submitted"] and all(w in c["submitted"] for w in need):
             reveal(ctx, act)
             continue
@@ -157,8 +158,8 @@ def _finalize(ctx: Ctx, act: dict[str, Any], last_chance: LastChance) -> None:
         else:
             winner = other(p, sides[0])
             p.update(outcome="won", winner=winner, final_value=st.get("target", st.get("value")))
-        ctx.emit("pair_resolved", {"activity_id": act["id"], "a": p["a"], "b": p["b"], "outcome": p["outcome"],
-                                   "winner": p["winner"], "final_value": p["final_value"]})
+        ctx.emit("pair_resolved", TrikusPairResolved(activity_id=act["id"], a=p["a"], b=p["b"], outcome=p["outcome"],
+                                   winner=p["winner"], final_value=p["final_value"]))
 
 
 def reveal(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -175,12 +176,12 @@ def reveal(ctx: Ctx, act: dict[str, Any]) -> None:
         rolls.append(d.to_dict())
     for p in open_pairs(c):
         _evaluate(p, values.get(p["a"]), values.get(p["b"]))
-    ctx.emit("wave_revealed", {
-        "activity_id": act["id"], "wave": c["wave"], "dice": rolls,
-        "throws": [{"thrower": w, "value": values[w]["value"], "die_id": values[w]["id"]} for w in throwers],
-        "pairs": [{"a": p["a"], "b": p["b"], "state": dict(p["state"])} for p in c["pairs"]],
-        "unthrown": dict(c["unthrown"]),
-    })
+    ctx.emit("wave_revealed", TrikusWaveRevealed(
+        activity_id=act["id"], wave=c["wave"], dice=rolls,
+        throws=[{"thrower": w, "value": values[w]["value"], "die_id": values[w]["id"]} for w in throwers],
+        pairs=[{"a": p["a"], "b": p["b"], "state": dict(p["state"])} for p in c["pairs"]],
+        unthrown=dict(c["unthrown"]),
+    ))
     c["wave"] += 1
     c["submitted"] = []
     boom.scan(ctx, act)

@@ -8,6 +8,7 @@ from service.rules.base import Actor
 from service.rules.move import MoveContext
 from service.rules.trikus import seats
 from service.rules.trikus.errors import violation
+from service.rules.trikus.events_model import EVENT_PAYLOADS
 from service.rules.trikus.options import Options
 
 
@@ -30,6 +31,7 @@ def initial_table() -> dict[str, Any]:
 class Ctx(MoveContext):
     Options = Options
     violation = staticmethod(violation)
+    payloads = EVENT_PAYLOADS
     initial_table = staticmethod(initial_table)
 
     def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource) -> None:

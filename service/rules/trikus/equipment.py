@@ -8,6 +8,7 @@ from service.rules.trikus import fate
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
 from service.rules.trikus.sheet import item, traits
+from service.rules.trikus.events_model import TrikusBattleMeditation, TrikusItemChanged, TrikusTraitRevealed
 
 
 def check_items(ctx: Ctx, sheet: dict[str, Any], item_ids: list[str]) -> None:
@@ -33,7 +34,7 @@ def _reveal(ctx: Ctx, cid: str, it: dict[str, Any], trait: dict[str, Any]) -> No
     """A hidden trait becomes known when it takes effect (L402, A43)."""
     if not trait["known_to_owner"]:
         trait["known_to_owner"] = True
-        ctx.emit("trait_revealed", {"character_id": cid, "item_id": it["id"], "trait": dict(trait)})
+        ctx.emit("trait_revealed", TrikusTraitRevealed(character_id=cid, item_id=it["id"], trait=dict(trait)))
 
 
 def used(ctx: Ctx, cid: str, item_ids: list[str], kind: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -64,7 +65,7 @@ def on_start(ctx: Ctx, participants: dict[str, list[str]]) -> None:
             _reveal(ctx, cid, it, t)
             for other in ctx.active_ids():
                 ctx.characters[other]["morale_dice"] += 1
-            ctx.emit("battle_meditation", {"character_id": cid, "item_id": it["id"], "beneficiaries": ctx.active_ids()})
+            ctx.emit("battle_meditation", TrikusBattleMeditation(character_id=cid, item_id=it["id"], beneficiaries=ctx.active_ids()))
         for it, t in used(ctx, cid, item_ids, "sith_artifact"):
             _reveal(ctx, cid, it, t)
             fate.add_dark_token(ctx, cid, "sith_artifact")
@@ -84,7 +85,7 @@ def _spend(ctx: Ctx, cid: str, it: dict[str, Any], why: str) -> None:
     it["state"] = "depleted" if renewable else "lost"      # renewable turns "lost" into "depleted" (A43)
     for t in renewable:
         _reveal(ctx, cid, it, t)
-    ctx.emit("item_" + it["state"], {"character_id": cid, "item_id": it["id"], "reason": why})
+    ctx.emit("item_" + it["state"], TrikusItemChanged(character_id=cid, item_id=it["id"], reason=why))
 
 
 def on_end(ctx: Ctx, cid: str, item_ids: list[str], result: str, penalties: bool) -> None:

@@ -16,7 +16,8 @@ ActivityId = Annotated[str, Field(description="The activity.")]
 
 
 class _Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # populate_by_name: engines set `from_`, the wire name stays `from`.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class TrikusDie(_Payload, title="TrikusDie"):

@@ -7,6 +7,7 @@ from service.rules.trikus.constants import DARK_TOKENS_TO_TURN, NEXT_TIER, TIERS
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.contest import leave
 from service.rules.trikus.sheet import fresh_lines
+from service.rules.trikus.events_model import TrikusCharacterFate, TrikusCharacterPromoted, TrikusDarkTokenAdded, TrikusMasterConsequence, TrikusNewBeginnerDue, TrikusSuccessionQueued
 
 
 def add_dark_token(ctx: Ctx, cid: str, source: str) -> None:
@@ -19,8 +20,8 @@ def add_dark_token(ctx: Ctx, cid: str, source: str) -> None:
     tok["received_total"] += 1
     # A38 option: counting these events would give other players the count the view hides; the owner reads
     # it on the sheet.
-    ctx.emit("dark_token_added", {"character_id": cid, "source": source, "active": tok["active"],
-                                  "received_total": tok["received_total"]},
+    ctx.emit("dark_token_added", TrikusDarkTokenAdded(character_id=cid, source=source, active=tok["active"],
+                                  received_total=tok["received_total"]),
              gm_only=ctx.options.hide_dark_counts_from_other_players)
     if tok["active"] >= DARK_TOKENS_TO_TURN:
         turn_dark(ctx, cid, "three_dark_tokens")       # immediately (A36): "the GM did not manage" (L310)
@@ -40,7 +41,7 @@ def turn_dark(ctx: Ctx, cid: str, reason: str) -> None:
     sheet = ctx.characters[cid]
     sheet["status"], sheet["controller"] = "turned_dark", "gm"
     _forfeit(sheet)
-    ctx.emit("character_turned_dark", {"character_id": cid, "tier": sheet["tier"], "reason": reason})
+    ctx.emit("character_turned_dark", TrikusCharacterFate(character_id=cid, tier=sheet["tier"], reason=reason))
     remove_from_activity(ctx, cid)
     succession(ctx, cid)
 
@@ -50,7 +51,7 @@ def kill(ctx: Ctx, cid: str, reason: str) -> None:
     sheet = ctx.characters[cid]
     sheet["status"] = "dead"
     _forfeit(sheet)
-    ctx.emit("character_died", {"character_id": cid, "tier": sheet["tier"], "reason": reason})
+    ctx.emit("character_died", TrikusCharacterFate(character_id=cid, tier=sheet["tier"], reason=reason))
     remove_from_activity(ctx, cid)
     succession(ctx, cid)
 
@@ -79,8 +80,8 @@ def master_consequence(ctx: Ctx, act: dict[str, Any], victim: str) -> None:
     act["master_consequence_applied"] = True
     masters = [c for c in ctx.active_ids() if ctx.characters[c]["tier"] == "master"]
     master = masters[0] if masters else None
-    ctx.emit("master_consequence", {"activity_id": act["id"], "victim": victim, "master": master,
-                                    "masters": masters, "warnings": composition_warnings(ctx)})
+    ctx.emit("master_consequence", TrikusMasterConsequence(activity_id=act["id"], victim=victim, master=master,
+                                    masters=masters, warnings=composition_warnings(ctx)))
     if master is None:
         return                                            # no active Master: nothing more (A32)
     part = act["participants"].get(master)
@@ -120,8 +121,8 @@ def succession(ctx: Ctx, lost: str) -> None:
             pending.append(prev)
         prev.update(to=NEXT_TIER[base], at_session_start=confirm)
     pending.append({"kind": "new_character", "replaces": lost, "tier": "beginner", "at_session_start": True})
-    ctx.emit("succession_queued", {"lost": lost, "lost_tier": tier, "pending_changes": [dict(p) for p in pending],
-                                   "composition_standard": standard})
+    ctx.emit("succession_queued", TrikusSuccessionQueued(lost=lost, lost_tier=tier, pending_changes=[dict(p) for p in pending],
+                                   composition_standard=standard))
 
 
 def apply_pending(ctx: Ctx, *, session_start: bool) -> None:
@@ -132,7 +133,7 @@ def apply_pending(ctx: Ctx, *, session_start: bool) -> None:
             keep.append(change)
             continue
         if change["kind"] == "new_character":
-            ctx.emit("new_beginner_due", {"replaces": change["replaces"], "tier": "beginner"})
+            ctx.emit("new_beginner_due", TrikusNewBeginnerDue(replaces=change["replaces"], tier="beginner"))
             continue
         sheet = ctx.characters.get(change["character_id"])
         if sheet is None or sheet["status"] != "active":
@@ -140,6 +141,6 @@ def apply_pending(ctx: Ctx, *, session_start: bool) -> None:
         sheet["tier"] = change["to"]
         sheet["lines"] = fresh_lines(change["to"])
         sheet["sides_pending"] = True
-        ctx.emit("character_promoted", {"character_id": change["character_id"], "from": change["from"],
-                                        "to": change["to"]})
+        ctx.emit("character_promoted", TrikusCharacterPromoted(character_id=change["character_id"], from_=change["from"],
+                                        to=change["to"]))
     ctx.table["pending_changes"] = keep

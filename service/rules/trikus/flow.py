@@ -11,6 +11,7 @@ from typing import Any
 
 from service.rules.trikus import activity, boom, combat, combat_round, consequences, contest, opposed
 from service.rules.trikus.context import Ctx
+from service.rules.trikus.events_model import TrikusCombatEnded, TrikusContestResolved
 
 
 def can_last_chance(ctx: Ctx, cid: str) -> bool:
@@ -47,8 +48,8 @@ def _contest(ctx: Ctx, act: dict[str, Any]) -> bool:
             if who != "gm":
                 act["results"][who] = contest.result_for(p, who)
                 act["final_values"][who] = p["final_value"]
-    ctx.emit("contest_resolved", {"activity_id": act["id"], "round": act.get("round"),
-                                  "results": dict(act["results"]), "final_values": dict(act["final_values"])})
+    ctx.emit("contest_resolved", TrikusContestResolved(activity_id=act["id"], round=act.get("round"),
+                                  results=dict(act["results"]), final_values=dict(act["final_values"])))
     act["phase"], act["reviewed"] = "boom_review", False
     return True
 
@@ -116,8 +117,8 @@ def _close(ctx: Ctx, act: dict[str, Any]) -> bool:
         if outcome is None:
             return True                           # next round's pool formation
         act["outcome"] = outcome
-        ctx.emit("combat_ended", {"activity_id": act["id"], "outcome": outcome, "rounds": act["round"],
-                                  "gm_pool": act["gm_pool"]})
+        ctx.emit("combat_ended", TrikusCombatEnded(activity_id=act["id"], outcome=outcome, rounds=act["round"],
+                                  gm_pool=act["gm_pool"]))
     else:
         outcome = opposed.outcome(act)
     activity.close(ctx, act, outcome)

@@ -8,6 +8,7 @@ from service.rules.trikus.constants import LOST_LINE_RESETS, MAX_RESET_LOOPS
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
 from service.rules.trikus.sheet import exhausted, free_lines
+from service.rules.trikus.events_model import TrikusLineCrossed, TrikusLineLost, TrikusPartyReset
 
 
 def check_line_choice(ctx: Ctx, sheet: dict[str, Any], line_index: int | None) -> None:
@@ -36,7 +37,7 @@ def check_line_choice(ctx: Ctx, sheet: dict[str, Any], line_index: int | None) -
 def cross(ctx: Ctx, cid: str, line_index: int) -> int:
     line = ctx.characters[cid]["lines"][line_index]
     line["state"] = "crossed"
-    ctx.emit("line_crossed", {"character_id": cid, "line_index": line_index, "line_dice": line["dice"]})
+    ctx.emit("line_crossed", TrikusLineCrossed(character_id=cid, line_index=line_index, line_dice=line["dice"]))
     return line["dice"]
 
 
@@ -60,8 +61,8 @@ def lose(ctx: Ctx, cid: str, line_index: int) -> None:
     line = ctx.characters[cid]["lines"][line_index]
     line["state"] = "lost"
     line["lost_resets_remaining"] = LOST_LINE_RESETS
-    ctx.emit("line_lost", {"character_id": cid, "line_index": line_index,
-                           "returns_after_resets": LOST_LINE_RESETS})
+    ctx.emit("line_lost", TrikusLineLost(character_id=cid, line_index=line_index,
+                           returns_after_resets=LOST_LINE_RESETS))
 
 
 def party_reset_check(ctx: Ctx) -> None:
@@ -86,6 +87,6 @@ def reset(ctx: Ctx, ids: list[str], *, forced: bool, reason: str | None = None) 
                     line["state"] = "free"
                     del line["lost_resets_remaining"]
     ctx.table["reset_count"] += 1
-    ctx.emit("party_reset", {"reset_count": ctx.table["reset_count"], "forced": forced, "reason": reason,
-                             "lines_before": before,
-                             "lines_after": {c: [ln["state"] for ln in ctx.characters[c]["lines"]] for c in ids}})
+    ctx.emit("party_reset", TrikusPartyReset(reset_count=ctx.table["reset_count"], forced=forced, reason=reason,
+                             lines_before=before,
+                             lines_after={c: [ln["state"] for ln in ctx.characters[c]["lines"]] for c in ids}))

@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.trikus import activity, combat, opposed
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
+from service.rules.trikus.events_model import TrikusActivityAborted, TrikusCombatAdjusted
 
 
 def open_test(ctx: Ctx, a: Any) -> None:
@@ -49,7 +50,7 @@ def declare_round(ctx: Ctx, a: Any) -> None:
 def abort_activity(ctx: Ctx, a: Any) -> None:
     """Administrative (spec 5.0): closes without further rules effects; what already happened stands."""
     act = activity.require(ctx)
-    ctx.emit("activity_aborted", {"activity_id": act["id"], "phase": act["phase"], "reason": a.reason})
+    ctx.emit("activity_aborted", TrikusActivityAborted(activity_id=act["id"], phase=act["phase"], reason=a.reason))
     activity.close(ctx, act, "aborted")
 
 
@@ -60,9 +61,9 @@ def adjust_combat(ctx: Ctx, a: Any) -> None:
     act["gm_pool"] += a.gm_pool_delta
     if a.powerful_opponent is not None:
         act["powerful_opponent"] = a.powerful_opponent
-    ctx.emit("combat_adjusted", {"activity_id": act["id"], "gm_pool_delta": a.gm_pool_delta,
-                                 "gm_pool": act["gm_pool"], "powerful_opponent": act["powerful_opponent"],
-                                 "reason": a.reason})
+    ctx.emit("combat_adjusted", TrikusCombatAdjusted(activity_id=act["id"], gm_pool_delta=a.gm_pool_delta,
+                                 gm_pool=act["gm_pool"], powerful_opponent=act["powerful_opponent"],
+                                 reason=a.reason))
 
 
 HANDLERS = {"open_test": open_test, "open_pvp_test": open_pvp_test, "open_combat": open_combat, "join": join,

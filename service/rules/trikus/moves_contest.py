@@ -10,6 +10,7 @@ from service.rules.trikus import activity, combat, combat_round, contest, fate, 
 from service.rules.trikus.constants import BOOST_DICE
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
+from service.rules.trikus.events_model import TrikusCharacterInActivity, TrikusLightDieSpent, TrikusPoolChanged
 
 
 def _blocked(c: dict[str, Any]) -> None:
@@ -122,8 +123,8 @@ def boost(ctx: Ctx, a: Any) -> None:
         raise violation("boost_already_used", _("boost is used once per test, once per combat (L230, A21)"))
     pool["boost"] = True
     _grow(pool, BOOST_DICE)
-    ctx.emit("pool_changed", {"activity_id": act["id"], "character_id": a.character_id, "boost": True,
-                              "name": sheet["name"]})
+    ctx.emit("pool_changed", TrikusPoolChanged(activity_id=act["id"], character_id=a.character_id, boost=True,
+                              name=sheet["name"]))
 
 
 def commit_morale(ctx: Ctx, a: Any) -> None:
@@ -140,7 +141,7 @@ def commit_morale(ctx: Ctx, a: Any) -> None:
                                                  name=sheet['name'], morale_dice=sheet['morale_dice']), "count")
     pool["morale"] += a.count
     _grow(pool, a.count)
-    ctx.emit("pool_changed", {"activity_id": act["id"], "character_id": a.character_id, "morale": pool["morale"]})
+    ctx.emit("pool_changed", TrikusPoolChanged(activity_id=act["id"], character_id=a.character_id, morale=pool["morale"]))
 
 
 def spend_light_die(ctx: Ctx, a: Any) -> None:
@@ -157,7 +158,7 @@ def spend_light_die(ctx: Ctx, a: Any) -> None:
                                                            active=sheet['light_tokens']['active']), "count")
         pool["light"] += a.count
         _grow(pool, a.count)
-        ctx.emit("pool_changed", {"activity_id": act["id"], "character_id": cid, "light": pool["light"]})
+        ctx.emit("pool_changed", TrikusPoolChanged(activity_id=act["id"], character_id=cid, light=pool["light"]))
         return
     c = act["contest"]
     _blocked(c)
@@ -173,8 +174,8 @@ def spend_light_die(ctx: Ctx, a: Any) -> None:
     tok["active"] -= a.count
     tok["used_total"] += a.count
     c["unthrown"][cid] += a.count
-    ctx.emit("light_die_spent", {"activity_id": act["id"], "character_id": cid, "count": a.count,
-                                 "unthrown": c["unthrown"][cid], "light_tokens_left": tok["active"]})
+    ctx.emit("light_die_spent", TrikusLightDieSpent(activity_id=act["id"], character_id=cid, count=a.count,
+                                 unthrown=c["unthrown"][cid], light_tokens_left=tok["active"]))
 
 
 def pass_last_chance(ctx: Ctx, a: Any) -> None:
@@ -183,7 +184,7 @@ def pass_last_chance(ctx: Ctx, a: Any) -> None:
     if c["stage"] != "last_chance" or c["last_chance"] != a.character_id:
         raise violation("no_last_chance", _("no last-chance prompt is waiting for this character"))
     contest.pair_of(c, a.character_id)["passed"].append(a.character_id)
-    ctx.emit("last_chance_passed", {"activity_id": act["id"], "character_id": a.character_id})
+    ctx.emit("last_chance_passed", TrikusCharacterInActivity(activity_id=act["id"], character_id=a.character_id))
 
 
 def escape(ctx: Ctx, a: Any) -> None:
@@ -213,7 +214,7 @@ def escape(ctx: Ctx, a: Any) -> None:
             raise violation("pair_not_open", _("{cid} has no open contest to escape from", cid=cid))
         contest.leave(c, cid, "escaped")
         part["status"] = "escaped"
-    ctx.emit("escaped", {"activity_id": act["id"], "character_id": cid})
+    ctx.emit("escaped", TrikusCharacterInActivity(activity_id=act["id"], character_id=cid))
     fate.add_dark_token(ctx, cid, "escape")
 
 

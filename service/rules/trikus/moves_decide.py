@@ -7,7 +7,9 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.base import gm_only
 from service.rules.trikus import activity, boom, combat_round, lines, negotiation, opposed
+from service.rules.move import replaced
 from service.rules.trikus.context import Ctx
+from service.rules.trikus.events_model import TrikusBoomReviewed
 from service.rules.trikus.errors import violation
 
 
@@ -59,9 +61,10 @@ def boom_review(ctx: Ctx, a: Any) -> None:
     changed = {cid: {"from": act["results"][cid], "to": r} for cid, r in a.overrides.items()}
     act["results"].update(a.overrides)
     act["reviewed"] = True
-    data = {"activity_id": act["id"], "unclaimed": boom.unclaimed(act), "overrides": changed}
+    data = TrikusBoomReviewed(activity_id=act["id"], unclaimed=boom.unclaimed(act), overrides=changed)
     # Whether a triple went unnoticed stays the GM's knowledge unless booms are announced (A42).
-    ctx.emit("boom_reviewed", data, redacted=None if boom.announce(ctx) else {**data, "unclaimed": None})
+    ctx.emit("boom_reviewed", data,
+             redacted=None if boom.announce(ctx) else replaced(data, unclaimed=None))
 
 
 def _head(act: dict[str, Any], cid: str) -> None:

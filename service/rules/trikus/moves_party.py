@@ -6,9 +6,11 @@ from typing import Any
 
 from service.i18n.message import _, _n
 from service.rules.trikus import activity, fate, lines, redact
+from service.rules.move import without
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
 from service.rules.trikus.sheet import check_item, check_sides, item, item_record
+from service.rules.trikus.events_model import TrikusDarkSideAcknowledged, TrikusDarkTokenSpent, TrikusGmNoteAdded, TrikusItemChanged, TrikusItemGiven, TrikusLightToken, TrikusNarration, TrikusSessionStarted, TrikusSidesSet, TrikusTraitRevealed
 
 
 def award_light_token(ctx: Ctx, a: Any) -> None:
@@ -16,7 +18,7 @@ def award_light_token(ctx: Ctx, a: Any) -> None:
     tok = activity.active_sheet(ctx, a.character_id)["light_tokens"]
     tok["active"] += 1
     tok["received_total"] += 1
-    ctx.emit("light_token_awarded", {"character_id": a.character_id, "reason": a.reason, "active": tok["active"]})
+    ctx.emit("light_token_awarded", TrikusLightToken(character_id=a.character_id, reason=a.reason, active=tok["active"]))
 
 
 def light_token_fact(ctx: Ctx, a: Any) -> None:
@@ -27,7 +29,7 @@ def light_token_fact(ctx: Ctx, a: Any) -> None:
         raise violation("insufficient_light_tokens", _("{name} holds no light token", name=sheet['name']))
     tok["active"] -= 1
     tok["used_total"] += 1
-    ctx.emit("light_token_fact", {"character_id": a.character_id, "text": a.text, "active": tok["active"]})
+    ctx.emit("light_token_fact", TrikusLightToken(character_id=a.character_id, text=a.text, active=tok["active"]))
 
 
 def spend_dark_token(ctx: Ctx, a: Any) -> None:
@@ -41,8 +43,10 @@ def spend_dark_token(ctx: Ctx, a: Any) -> None:
     prompt = {"id": ctx.next_id("prompt", "d"), "character_id": a.character_id, "note": a.note}
     ctx.table["dark_side_prompts"].append(prompt)
     # The spend itself is open play (the player acts a dark side out); what is left is not, under A38's option.
-    ctx.emit("dark_token_spent", {**prompt, "active": tok["active"], "used_total": tok["used_total"]},
-             redacted=prompt if ctx.options.hide_dark_counts_from_other_players else None)
+    spent = TrikusDarkTokenSpent(**prompt, active=tok["active"], used_total=tok["used_total"])
+    ctx.emit("dark_token_spent", spent,
+             redacted=without(spent, "active", "used_total") if ctx.options.hide_dark_counts_from_other_players
+             else None)
 
 
 def acknowledge_dark_side(ctx: Ctx, a: Any) -> None:
@@ -57,8 +61,8 @@ def acknowledge_dark_side(ctx: Ctx, a: Any) -> None:
     side = sheet["dark_sides"][a.side_index]
     side["revealed"] = True                       # under optional rule 2 the GM learns it only now (L258)
     prompts.remove(prompt)
-    ctx.emit("dark_side_acknowledged", {"prompt_id": prompt["id"], "character_id": a.character_id,
-                                        "side_index": a.side_index, "side": side["text"], "text": a.text})
+    ctx.emit("dark_side_acknowledged", TrikusDarkSideAcknowledged(prompt_id=prompt["id"], character_id=a.character_id,
+                                        side_index=a.side_index, side=side["text"], text=a.text))
 
 
 def set_sides(ctx: Ctx, a: Any) -> None:
@@ -70,10 +74,13 @@ def set_sides(ctx: Ctx, a: Any) -> None:
     sheet["light_sides"] = [s.model_dump(mode="json") for s in a.light_sides]
     sheet["dark_sides"] = [{**s.model_dump(mode="json"), "revealed": False} for s in a.dark_sides]
     sheet["sides_pending"] = False
-    full = {"character_id": a.character_id, "light_sides": sheet["light_sides"], "dark_sides": sheet["dark_sides"]}
+    full = TrikusSidesSet(character_id=a.character_id, light_sides=sheet["light_sides"],
+                          dark_sides=sheet["dark_sides"])
     if ctx.options.opt2_gm_blind_to_dark_sides:
         # Optional rule 2: the GM sees `data`, so the texts travel only in the players' redacted copy.
-        ctx.emit("sides_set", {**full, "dark_sides": redact.dark_sides(sheet["dark_sides"])}, redacted=full)
+        blind = TrikusSidesSet(character_id=a.character_id, light_sides=sheet["light_sides"],
+                               dark_sides=redact.dark_sides(sheet["dark_sides"]))
+        ctx.emit("sides_set", blind, redacted=full)
     else:
         ctx.emit("sides_set", full)
 
@@ -90,7 +97,7 @@ def start_session(ctx: Ctx, a: Any) -> None:
     if ctx.activity is not None:
         raise violation("activity_in_progress", _("finish or abort the open activity first"))
     ctx.table["session_number"] += 1
-    ctx.emit("session_started", {"session_number": ctx.table["session_number"]})
+    ctx.emit("session_started", TrikusSessionStarted(session_number=ctx.table["session_number"]))
     fate.apply_pending(ctx, session_start=True)
 
 
@@ -100,8 +107,8 @@ def give_item(ctx: Ctx, a: Any) -> None:
     n = 1 + max((int(it["id"][1:]) for it in sheet["equipment"] if it["id"][1:].isdigit()), default=0)
     rec = item_record(a.item, f"i{n}")
     sheet["equipment"].append(rec)
-    data = {"character_id": a.character_id, "item": rec}
-    ctx.emit("item_given", data, redacted={**data, "item": redact.item(rec)})
+    ctx.emit("item_given", TrikusItemGiven(character_id=a.character_id, item=rec),
+             redacted=TrikusItemGiven(character_id=a.character_id, item=redact.item(rec)))
 
 
 def _item(ctx: Ctx, a: Any) -> dict[str, Any]:
@@ -118,7 +125,7 @@ def renew_item(ctx: Ctx, a: Any) -> None:
         raise violation("item_not_renewable", _("{name} is {state}, not a depleted renewable item",
                                                 name=it['name'], state=it['state']))
     it["state"] = "available"
-    ctx.emit("item_renewed", {"character_id": a.character_id, "item_id": it["id"]})
+    ctx.emit("item_renewed", TrikusItemChanged(character_id=a.character_id, item_id=it["id"]))
 
 
 def reveal_trait(ctx: Ctx, a: Any) -> None:
@@ -130,7 +137,7 @@ def reveal_trait(ctx: Ctx, a: Any) -> None:
     if trait["known_to_owner"]:
         raise violation("trait_already_known", _("the owner already knows this trait"))
     trait["known_to_owner"] = True
-    ctx.emit("trait_revealed", {"character_id": a.character_id, "item_id": it["id"], "trait": dict(trait)})
+    ctx.emit("trait_revealed", TrikusTraitRevealed(character_id=a.character_id, item_id=it["id"], trait=dict(trait)))
 
 
 def gm_note(ctx: Ctx, a: Any) -> None:
@@ -138,14 +145,14 @@ def gm_note(ctx: Ctx, a: Any) -> None:
         ctx.sheet(a.character_id)
     note = {"id": ctx.secret_id("note", "n"), "character_id": a.character_id, "text": a.text}
     ctx.table["gm_notes"].append(note)
-    ctx.emit("gm_note", note, gm_only=True)
+    ctx.emit("gm_note", TrikusGmNoteAdded(**note), gm_only=True)
 
 
 def narrate(ctx: Ctx, a: Any) -> None:
     """L112: every throw comes with a description; recorded, never checked."""
     act = ctx.activity
-    ctx.emit("narration", {"character_id": a.character_id, "by": "gm" if ctx.actor.is_gm else "player",
-                           "activity_id": act["id"] if act else None, "text": a.text})
+    ctx.emit("narration", TrikusNarration(character_id=a.character_id, by="gm" if ctx.actor.is_gm else "player",
+                           activity_id=act["id"] if act else None, text=a.text))
 
 
 HANDLERS = {"award_light_token": award_light_token, "light_token_fact": light_token_fact,

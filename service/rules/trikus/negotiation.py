@@ -8,6 +8,7 @@ from service.i18n.message import _
 from service.rules.trikus import boom, contest
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
+from service.rules.trikus.events_model import TrikusNegotiationAnswered, TrikusNegotiationProposed, TrikusNegotiationRethrown
 
 
 def check_propose(ctx: Ctx, act: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -44,15 +45,15 @@ def propose(ctx: Ctx, act: dict[str, Any], cid: str, p: dict[str, Any]) -> None:
     c["negotiation"] = {"proposer": cid, "responder": st["side"], "die": st["die"]}
     contest.die(c, st["die"])["proposed"] = True
     c["stage"] = "negotiation_offered"
-    ctx.emit("negotiation_proposed", {"activity_id": act["id"], "character_id": cid, "responder": st["side"],
-                                      "die_id": st["die"], "value": contest.die(c, st["die"])["value"]})
+    ctx.emit("negotiation_proposed", TrikusNegotiationProposed(activity_id=act["id"], character_id=cid, responder=st["side"],
+                                      die_id=st["die"], value=contest.die(c, st["die"])["value"]))
 
 
 def answer(ctx: Ctx, act: dict[str, Any], accept: bool) -> None:
     c = act["contest"]
     neg = c["negotiation"]
-    ctx.emit("negotiation_answered", {"activity_id": act["id"], "proposer": neg["proposer"],
-                                      "responder": neg["responder"], "accept": accept})
+    ctx.emit("negotiation_answered", TrikusNegotiationAnswered(activity_id=act["id"], proposer=neg["proposer"],
+                                      responder=neg["responder"], accept=accept))
     if accept:
         c["stage"] = "negotiation_rethrow"
     else:
@@ -71,7 +72,7 @@ def rethrow(ctx: Ctx, act: dict[str, Any]) -> None:
     p["state"] = {"kind": "ctrl", "side": neg["responder"], "target": roll.face, "die": d["id"]}
     act["participants"][neg["proposer"]]["negotiated"] = True
     c["negotiation"], c["stage"] = None, "wave"
-    ctx.emit("negotiation_rethrown", {"activity_id": act["id"], "proposer": neg["proposer"], "die_id": d["id"],
-                                      "old_value": d["superseded_value"], "value": roll.face,
-                                      "dice": [roll.to_dict()], "pair_state": dict(p["state"])})
+    ctx.emit("negotiation_rethrown", TrikusNegotiationRethrown(activity_id=act["id"], proposer=neg["proposer"], die_id=d["id"],
+                                      old_value=d["superseded_value"], value=roll.face,
+                                      dice=[roll.to_dict()], pair_state=dict(p["state"])))
     boom.scan(ctx, act)

@@ -7,6 +7,7 @@ from service.i18n.message import _
 from service.rules.trikus import activity, consequences, contest, equipment, lines
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
+from service.rules.trikus.events_model import TrikusCharacterInActivity, TrikusJoined, TrikusPools, TrikusSuccessGivenUp, TrikusTestResolved
 
 
 def open_test(ctx: Ctx, a: Any) -> None:
@@ -27,9 +28,9 @@ def join(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
     act["answers"][a.character_id] = {"kind": "join", "line_index": a.line_index, "morale": a.morale,
                                       "light": a.light, "boost": a.boost, "item_ids": list(a.item_ids),
                                       "dice": total}
-    ctx.emit("joined", {"activity_id": act["id"], "character_id": a.character_id, "line_index": a.line_index,
-                        "morale": a.morale, "light": a.light, "boost": a.boost, "item_ids": list(a.item_ids),
-                        "pool": total})
+    ctx.emit("joined", TrikusJoined(activity_id=act["id"], character_id=a.character_id, line_index=a.line_index,
+                        morale=a.morale, light=a.light, boost=a.boost, item_ids=list(a.item_ids),
+                        pool=total))
 
 
 def start(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -44,9 +45,9 @@ def start(ctx: Ctx, act: dict[str, Any]) -> None:
                                     "item_ids": ans["item_ids"], "negotiated": False, "status": "in"}
     equipment.on_start(ctx, {cid: act["answers"][cid]["item_ids"] for cid in ids})
     ins = [cid for cid in ids if act["participants"][cid]["status"] == "in"]
-    ctx.emit("test_started", {"activity_id": act["id"], "participants": ins,
-                              "pools": {cid: act["answers"][cid]["dice"] for cid in ins},
-                              "gm_pool": act.get("gm_pool")})
+    ctx.emit("test_started", TrikusPools(activity_id=act["id"], participants=ins,
+                              pools={cid: act["answers"][cid]["dice"] for cid in ins},
+                              gm_pool=act.get("gm_pool")))
     if not ins or (act["kind"] == "pvp_test" and len(ins) < 2):
         act["phase"] = "no_test"
         return
@@ -89,12 +90,12 @@ def give_up(ctx: Ctx, act: dict[str, Any], cid: str, target: str) -> None:
     act["queue"].pop(0)
     act.setdefault("cancelled", {}).update({cid: "success", target: "failure"})
     act["results"][cid] = act["results"][target] = "no_result"
-    ctx.emit("success_given_up", {"activity_id": act["id"], "character_id": cid, "cancels": target})
+    ctx.emit("success_given_up", TrikusSuccessGivenUp(activity_id=act["id"], character_id=cid, cancels=target))
 
 
 def keep(ctx: Ctx, act: dict[str, Any], cid: str) -> None:
     act["queue"].pop(0)
-    ctx.emit("success_kept", {"activity_id": act["id"], "character_id": cid})
+    ctx.emit("success_kept", TrikusCharacterInActivity(activity_id=act["id"], character_id=cid))
 
 
 def apply(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -103,8 +104,8 @@ def apply(ctx: Ctx, act: dict[str, Any]) -> None:
     for cid in act["invited"]:
         if cid in act["participants"]:
             consequences.apply(ctx, act, cid, act["results"].get(cid, "removed"), cancelled=cancelled.get(cid))
-    ctx.emit("test_resolved", {"activity_id": act["id"], "results": dict(act["results"]),
-                               "final_values": dict(act["final_values"]), "cancelled": dict(cancelled)})
+    ctx.emit("test_resolved", TrikusTestResolved(activity_id=act["id"], results=dict(act["results"]),
+                               final_values=dict(act["final_values"]), cancelled=dict(cancelled)))
 
 
 def outcome(act: dict[str, Any]) -> str:

@@ -62,6 +62,7 @@ const list = (v) => (Array.isArray(v) ? v : []);
 const num = (v) => (typeof v === "number" ? v : null);
 
 // A named number: "Hearts 4/5".
+/** @param {string} label @param {unknown} v @param {unknown} [max] @param {string | null} [testid] */
 function gauge(label, v, max = null, testid = null) {
   if (num(v) === null) return null;
   return el("span", { class: "gauge", "data-testid": testid }, `${label} `, el("b", {}, max === null ? v : `${v}/${max}`));
@@ -279,6 +280,7 @@ function generic(state, names) {
   return [charactersSection(state, names, (id, c, name) => card(name, ["condition", "role", "state", "status"].map((k) => c[k]), gauges(c)))];
 }
 
+/** @type {Record<string, (state: any, names: Record<string, string>) => Array<HTMLElement | null>>} */
 const BOARDS = { stepdice: stepDice, action_deck: actionDeck, trikus, danger_pool: dangerPool, iskra };
 
 // Which system a table is, by the keys only that system keeps (for a caller that does not say).
@@ -309,10 +311,13 @@ export function value(v, names, depth = 0) {
     el("dt", {}, names[k] || humanize(k)), el("dd", {}, value(x, names, depth + 1))]));
 }
 
-/** The table drawn: the system's board, the characters, then everything. `system` is the campaign's system id. */
+/**
+ * The table drawn: the system's board, the characters, then everything. `system` is the campaign's system id.
+ * @param {any} state @param {Record<string, string>} names @param {string | null} [system]
+ */
 export function renderTable(state, names, system = null) {
-  const board = BOARDS[system || systemOf(state)] || generic;
-  const parts = board(state, names).filter(Boolean);
+  const board = BOARDS[system || systemOf(state) || ""] || generic;
+  const parts = /** @type {HTMLElement[]} */ (board(state, names).filter(Boolean));
   const rest = Object.entries(state).filter(([k]) => k !== "options");
   parts.push(el("details", { class: "whole" }, el("summary", {}, t("details")),
     el("dl", { class: "tree" }, ...rest.flatMap(([k, x]) => [el("dt", {}, humanize(k)), el("dd", {}, value(x, names))]))));
@@ -340,6 +345,12 @@ const CHARACTER_FIELDS = new Set(["character_id", "character_ids", "target_chara
   "opponent_id", "challenger_id", "helper_ids", "target_id", "attacker_id", "initiator_id", "participant_id"]);
 const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/**
+ * @param {string[] | null} fieldNames
+ * @param {{ state: any, characters: Array<{ id: string, name: string }>, players?: Array<{ id: string, name: string }> | null,
+ *           mine: Set<string>, isGm: boolean }} seat
+ * @returns {Record<string, Array<[unknown, string]>>}
+ */
 export function idChoices(fieldNames, { state, characters, players, mine, isGm }) {
   const everyone = characters.map((c) => [c.id, c.name]);
   const own = isGm ? everyone : everyone.filter(([id]) => mine.has(id));
@@ -357,6 +368,7 @@ export function idChoices(fieldNames, { state, characters, players, mine, isGm }
   pools.enemy_id = pools.target_enemy_id;
   // Danger Pool's declaration: one piece of equipment, by its item id.
   if (sheets.some((s) => list(s.equipment).some((x) => x?.item_id))) pools.equipment = fromSheets("equipment", "item_id", "text");
+  /** @type {Record<string, Array<[unknown, string]>>} */
   const out = {};
   for (const name of fieldNames || [...Object.keys(pools), ...CHARACTER_FIELDS]) {
     const key = snake(name);

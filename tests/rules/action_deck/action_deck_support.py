@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import random
-import re
-from pathlib import Path
 from typing import Any
 
 
@@ -21,13 +19,6 @@ GM = Actor(role="gm")
 
 def player(player_id: str, *character_ids: str) -> Actor:
     return Actor(role="player", player_id=player_id, character_ids=frozenset(character_ids))
-
-
-def emitted_event_types(package: str) -> set[str]:
-    """Every event type the package's source emits with a literal name."""
-    pattern = re.compile(r'(?:emit|emit_sheet|emit_test|announce|throw)\((?:ctx, (?:\w+, )?)?\s*"([a-z_]+)"')
-    root = Path(__file__).resolve().parents[3] / "service" / "rules" / package
-    return {m for path in root.glob("*.py") for m in pattern.findall(path.read_text())}
 
 
 def check_models(system, prefix: str) -> None:

@@ -1,8 +1,6 @@
 """A small driver for Iskra engine tests: a table, characters, moves with injected table dice."""
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 
@@ -16,13 +14,6 @@ from service.rules.iskra import SYSTEM
 
 GM = Actor(role="gm")
 ATTRS = {"strength": 2, "dexterity": 2, "intelligence": 2, "charisma": 2}
-
-
-def emitted_event_types(package: str) -> set[str]:
-    """Every event type the package's source emits with a literal name."""
-    pattern = re.compile(r'(?:emit|emit_sheet|emit_test|announce|throw)\((?:ctx, (?:\w+, )?)?\s*"([a-z_]+)"')
-    root = Path(__file__).resolve().parents[3] / "service" / "rules" / package
-    return {m for path in root.glob("*.py") for m in pattern.findall(path.read_text())}
 
 
 def check_models(system, prefix: str) -> None:

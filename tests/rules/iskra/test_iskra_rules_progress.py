@@ -197,6 +197,14 @@ def test_set_aside_items_do_not_count():
     assert SYSTEM.view(t.state, GM)["derived"]["ala"]["load"] == 2
 
 
+def test_setting_an_item_down_takes_it_off_the_load_and_is_logged():
+    t = Table()
+    t.pc("ala", inventory=[{"name": "chest", "weight": 2}])
+    events = t.do({"type": "set_carried", "character_id": "ala", "item_id": "i1", "carried": False}, actor=ALA)
+    assert SYSTEM.view(t.state, GM)["derived"]["ala"]["load"] == 0
+    assert one(events, "item_set_down")["item_id"] == "i1"
+
+
 def test_ether_exposure_beyond_tolerance_is_flagged_for_the_gm():
     t = Table()
     t.pc("elf")

@@ -1,4 +1,5 @@
-"""Response shapes, for the OpenAPI document (the application layer returns plain dicts of these shapes)."""
+"""Reply shapes, shared by both transports: the OpenAPI document's responses and the GraphQL object types are
+made from them (the application layer returns plain dicts of these shapes)."""
 from __future__ import annotations
 
 from typing import Any, Literal
@@ -8,6 +9,7 @@ from pydantic import BaseModel, Field
 from service.rules.registry import SYSTEMS
 
 from service.api.systemmodels import per_system
+from service.game.deadlines.settings import TurnDeadlines
 from service.game.transfer.document import CampaignDocument, ImportedFrom  # noqa: F401  (the export's shape)
 
 Json = dict[str, Any]
@@ -316,3 +318,21 @@ class Problem(BaseModel):
         None, description="Present when the command was refused after the service had drawn dice for it: those "
         "dice are not discarded but logged (these `dice_rolled` events, as you may see them, with `refused`) and "
         "the verifiable counter moved past them. Nothing else of the command happened.")
+
+
+class TurnDeadline(BaseModel):
+    id: str
+    character_id: str | None = Field(description="The character whose player the table waits for.")
+    may: list[str] = Field(description="The moves that answer the wait (as in `awaiting`).")
+    kind: Literal["turn", "choice"]
+    status: Literal["running", "paused", "expired"] = Field(
+        description="expired: it ran out; the rules' default was applied or the GM was handed the wait.")
+    seconds: float = Field(description="The limit the wait started with.")
+    until: str | None = Field(description="When it runs out (ISO 8601, UTC) while running.")
+    seconds_left: float | None = Field(description="Seconds left (running or paused).")
+
+
+class TurnDeadlineBoard(BaseModel):
+    settings: TurnDeadlines
+    paused: bool = Field(description="The GM paused every deadline of the campaign.")
+    deadlines: list[TurnDeadline]
