@@ -15,13 +15,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 CHECKOUT = Path(__file__).resolve().parents[3]
 
 
-def _json_dumps(value) -> str:
+def json_dumps(value) -> str:
     # orjson, several times faster than json on the sheets, tables and events every move writes; non-string
     # keys become strings as json.dumps makes them.
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-JSON_CODEC = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
+JSON_CODEC = {"json_serializer": json_dumps, "json_deserializer": orjson.loads}
 
 
 def make_engine(url: str) -> AsyncEngine:
