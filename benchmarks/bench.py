@@ -89,10 +89,21 @@ class Run:
 
 # ---- servers ---------------------------------------------------------------------------------------------------
 
+def server_log():
+    """Where a server's stderr goes: a file, never a pipe nobody reads (a full pipe blocks the server's logging,
+    and with it the server, after a few dozen tracebacks of clients that hung up when wrk stopped)."""
+    return tempfile.TemporaryFile()
+
+
+def tail(log) -> str:
+    log.seek(0)
+    return log.read().decode(errors="replace")[-2000:]
+
+
 def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, str(HERE / "ceiling.py"), str(port), *(["plain"] if plain else [])], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=(log := server_log()))
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -102,7 +113,7 @@ def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"ceiling server did not start: {proc.stderr.read().decode()[-2000:]}")
+    raise SystemExit(f"ceiling server did not start: {tail(log)}")
 
 
 def start_service(env: dict[str, str], root: Path, workers: int = 1) -> tuple[subprocess.Popen, str]:
@@ -114,7 +125,7 @@ def start_service(env: dict[str, str], root: Path, workers: int = 1) -> tuple[su
                             # One client and one token at full speed: rate limits would measure themselves.
                             env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
                                  "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", **env},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=(log := server_log()))
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -124,7 +135,7 @@ def start_service(env: dict[str, str], root: Path, workers: int = 1) -> tuple[su
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}")
+    raise SystemExit(f"server did not start: {tail(log)}")
 
 
 def cpu_seconds(pid: int) -> float:
