@@ -61,11 +61,18 @@ class Services:
                         await outbox.enqueue(session, self.deliveries_due)
             else:
                 async with self.sessions() as session, session.begin():
+                    session.info[AFTER_COMMIT] = []
                     yield session
                     await outbox.enqueue(session, self.deliveries_due)
         for campaign_id, seq in appended(session).items():
             self.notifier.announce(campaign_id, seq)
+        for after in session.info.pop(AFTER_COMMIT, ()):
+            await after()
 
+
+# session.info key: what a `write()` block left to do once its transaction has committed (a list of coroutine
+# functions), such as copying the table to Redis (service/game/tables.py). Absent outside `write()`.
+AFTER_COMMIT = "rulekeeper.after_commit"
 
 RETRY_AFTER_SECONDS = 1
 
