@@ -574,7 +574,7 @@ def engines(seconds: float) -> list[EngineRow]:
 
     from service.app import create_app
     from service.dice.server import ServerDice
-    from service.game import movelog
+    from service.game.log import moves as movelog
     from service.rules.base import Actor
     from service.rules.registry import SYSTEMS
     from service.settings import Settings

@@ -22,8 +22,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from service.app import create_app
-from service.game.movelog import SNAPSHOT_EVERY
-from service.game.tables import table_key
+from service.game.log.moves import SNAPSHOT_EVERY
+from service.game.log.tables import table_key
 from service.settings import Settings
 
 

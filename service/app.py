@@ -25,10 +25,11 @@ from service.api.language import Language
 from service.api.ratelimit import RateLimit
 from service.api.rest import openapi as openapi_document
 from service.api.rest.routing import routes as rest_routes
-from service.game import feed, sealkey
+from service.game.log import feed
+from service.game.webhooks import sealkey
 from service.game.context import Services
-from service.game.deadline_worker import DeadlineWorker
-from service.game.delivery import Worker as WebhookWorker
+from service.game.deadlines.worker import DeadlineWorker
+from service.game.webhooks.delivery import Worker as WebhookWorker
 from service.game.errors import GameError
 from service.health import Schema, healthz, readiness
 from service.logs import printable

@@ -5,16 +5,16 @@ path a client sent; a refusal is its stable problem code; a system is a register
 
 Other modules count through the objects here:
 - HTTP: the `HttpMetrics` middleware (service/api/httpmetrics.py), per route template.
-- Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` on service.game.play.act and
-  service.game.rolls.roll, with `system_is(...)` once the campaign is known.
+- Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` on service.game.moves.play.act and
+  service.game.moves.rolls.roll, with `system_is(...)` once the campaign is known.
 - The live store, a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and
-  live-store errors (service/game/tables.py). With moves serialised by the campaign's row lock there is no
+  live-store errors (service/game/log/tables.py). With moves serialised by the campaign's row lock there is no
   compare-and-set conflict to count; a move sent with a stale If-Match is a refusal (`version_mismatch`).
-- Webhooks (service/game/delivery.py): each attempt recorded, by outcome (`delivered`, `retrying`: it will
+- Webhooks (service/game/webhooks/delivery.py): each attempt recorded, by outcome (`delivered`, `retrying`: it will
   be tried again, `failed`: the last attempt failed and it is given up); the queue of pending deliveries and
   how long its oldest has waited, as the worker's last poll saw them.
-- Subscriptions (service/game/feed.py): the event subscriptions open in this process.
-- Turn deadlines (service/game/deadline_worker.py): how late the most overdue warning or expiry was when the
+- Subscriptions (service/game/log/feed.py): the event subscriptions open in this process.
+- Turn deadlines (service/game/deadlines/worker.py): how late the most overdue warning or expiry was when the
   last scan found it (0 when nothing was overdue), the one to page on if the clock falls behind.
 
 Each process counts its own: run one server process per pod or container (as deploy/ does) and let

@@ -31,7 +31,7 @@ NO_RATE_LIMITS = {"rate_per_token": None, "rate_per_address": None, "rate_auth_f
                   # Imports are off by default; the suite's deployment lets anyone import, and
                   # tests/api/test_import_trust.py checks the default on its own.
                   "import_policy": "anyone"}
-# PostgreSQL does not start without the key that seals webhook secrets (service/game/sealkey.py).
+# PostgreSQL does not start without the key that seals webhook secrets (service/game/webhooks/sealkey.py).
 SECRETS_KEY = "the test suite's key for sealing webhook secrets"
 
 # Tests that start processes of their own (`rulekeeper serve`, uvicorn, redis-server, Chromium, pip, kubectl). Each
@@ -148,7 +148,7 @@ async def _every_table_replays_from_its_move_log(svc, before: set[str]) -> None:
     and the log apart. (The PostgreSQL database is shared by the session: earlier tests' tables are theirs.)"""
     from sqlalchemy import select
 
-    from service.game import movelog, tables
+    from service.game.log import moves as movelog, tables
     from service.store.records.models import Campaign
 
     async with svc.read() as s:

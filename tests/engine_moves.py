@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel
 
 from service.dice.table import TableDice
-from service.game import movelog
+from service.game.log import moves as movelog
 from service.rules.awaiting import AwaitingEntry
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from service.game import import_replay, movelog
-from service.game.campaigns import resolve_options
-from service.game.transfer_document import CampaignDocument
+from service.game.transfer import replay as import_replay
+from service.game.log import moves as movelog
+from service.game.campaigns.records import resolve_options
+from service.game.transfer.document import CampaignDocument
 from service.rules.registry import SYSTEMS
 
 

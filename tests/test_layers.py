@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md hold: rule engines are pure (no I/O, clock or randomness of their own, nothing
+"""The layers of docs/architecture.md hold: rule engines are pure (no I/O, clock or randomness of their own, nothing
 from the layers above), and the transports reach the rules only through the application layer."""
 from __future__ import annotations
 

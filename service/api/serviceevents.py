@@ -119,7 +119,7 @@ class CampaignLanguageChangedEvent(_Payload):
 
 
 class DeadlineEvent(_Payload):
-    """One timed wait (README, Turn deadlines)."""
+    """One timed wait (docs/frontend.md, Turn deadlines)."""
 
     deadline_id: str
     character_id: str | None
@@ -168,7 +168,7 @@ class DeadlinesResumedEvent(_Payload):
 
 
 class WebhookDisabledEvent(_Payload):
-    """GM only: the service stopped sending to an endpoint that kept timing out (README, Webhooks)."""
+    """GM only: the service stopped sending to an endpoint that kept timing out (docs/operator.md, Webhooks)."""
 
     webhook_id: str
     description: str = Field(description="The webhook's own description, as the GM wrote it.")
@@ -178,7 +178,7 @@ class WebhookDisabledEvent(_Payload):
 
 class DeadlinesPausedUnattendedEvent(_Payload):
     """The clock made RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW default moves in a row with nobody at the table
-    moving, and paused the deadlines (README, Turn deadlines); the GM resumes them."""
+    moving, and paused the deadlines (docs/frontend.md, Turn deadlines); the GM resumes them."""
 
     defaults_in_row: int = Field(description="Default moves made in a row before the pause.")
     deadlines: list[DeadlineWarningEvent] = Field(description="The waits stopped, each with the time it had left.")

@@ -25,7 +25,7 @@ class DieRoll:
     source: DiceMode
     seq: int | None = None
     purpose: str = ""
-    # Where the die may be shown, not part of it: the log groups dice by it (service/game/dicesource.py).
+    # Where the die may be shown, not part of it: the log groups dice by it (service/game/moves/dicesource.py).
     visibility: DieVisibility = field(default="all", compare=False)
 
     def __init__(self, sides: int, face: int, source: DiceMode, seq: int | None = None, purpose: str = "",

@@ -11,8 +11,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from service.game.events import appended
-from service.game import outbox
+from service.game.log.events import appended
+from service.game.webhooks import outbox
 from service.game.errors import GameError
 from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier
@@ -71,7 +71,7 @@ class Services:
 
 
 # session.info key: what a `write()` block left to do once its transaction has committed (a list of coroutine
-# functions), such as copying the table to Redis (service/game/tables.py). Absent outside `write()`.
+# functions), such as copying the table to Redis (service/game/log/tables.py). Absent outside `write()`.
 AFTER_COMMIT = "rulekeeper.after_commit"
 
 RETRY_AFTER_SECONDS = 1

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from service.dice.types import DiceMode
-from service.game.deadline_settings import TurnDeadlines
+from service.game.deadlines.settings import TurnDeadlines
 from service.i18n import SUPPORTED
 from service.rules.registry import SYSTEMS
 

@@ -1,6 +1,6 @@
 """Which language a request is answered in.
 
-Precedence (README, Languages): the first of
+Precedence (docs/frontend.md, Languages): the first of
 1. the best language of the request's `Accept-Language` header that the service speaks (by q-value; a
    region such as `pl-PL` counts as its language; `*` and unsupported languages are not a choice);
 2. the player's own preference (set by the player, for their token);

@@ -1,5 +1,5 @@
 """`rulekeeper serve` trusts no proxy unless FORWARDED_ALLOW_IPS names one: a process on the same host cannot
-pick the address it is rate-limited as with X-Forwarded-For (README, Threat model). Real server, real sockets."""
+pick the address it is rate-limited as with X-Forwarded-For (docs/operator.md, Threat model). Real server, real sockets."""
 from __future__ import annotations
 
 import httpx

@@ -107,7 +107,7 @@ async def test_refusals_over_http_are_graphql_errors_with_a_code(client):
 
 
 async def test_an_unexpected_error_is_masked_for_the_client_and_logged_in_full(client, monkeypatch, caplog):
-    from service.game import campaigns
+    from service.game.campaigns import records as campaigns
 
     t = await new_table(client)
     secret = "(psycopg) SELECT token_hash FROM credentials WHERE id = 'x' [redis://10.9.8.7:6379]"

@@ -15,7 +15,8 @@ import pytest
 from apikit import Table, assert_problem, bearer, new_table
 from sqlalchemy import text
 
-from service.game import idempotency, rolls
+from service.game import idempotency
+from service.game.moves import rolls
 from service.settings import Secret, Settings
 
 CAMPAIGN = {"name": "Keyed", "system": "stepdice", "dice_mode": "server"}

@@ -12,7 +12,8 @@ import pytest
 from apikit import WARRIOR, assert_problem, bearer, new_table
 from sqlalchemy import func, select
 
-from service.game import movelog, transfer
+from service.game.log import moves as movelog
+from service.game.transfer import commands as transfer
 from service.rules.registry import SYSTEMS
 from service.settings import Settings
 from service.store.records.models import Campaign, SnapshotRecord

@@ -31,7 +31,7 @@ async def test_readyz_when_everything_is_up(client):
 
 
 async def test_a_rest_500_says_nothing_but_that_it_is_a_bug(app, monkeypatch, caplog):
-    from service.game import campaigns
+    from service.game.campaigns import records as campaigns
 
     async def broken(*_a, **_k):
         raise RuntimeError(SECRET)

@@ -1,4 +1,4 @@
-"""Languages over both APIs (README, Languages): Accept-Language first, then the player's own language, then
+"""Languages over both APIs (docs/frontend.md, Languages): Accept-Language first, then the player's own language, then
 the campaign's default, then English; details, event descriptions and rule terms follow it; codes, types
 and field names never do."""
 from __future__ import annotations
@@ -307,7 +307,7 @@ async def test_a_rule_refusal_speaks_the_callers_language_with_the_same_code(cli
 
 
 async def test_a_players_own_language_reaches_the_move_path(client):
-    """A move reads who is asking in one statement of its own (service/game/access.py): the player's language
+    """A move reads who is asking in one statement of its own (service/game/moves/access.py): the player's language
     comes with it."""
     t = await new_table(client)
     ala, token = await t.invite("Ala")

@@ -10,7 +10,7 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from apikit import bearer, new_table
-from service.game.tables import table_key
+from service.game.log.tables import table_key
 from service.settings import Settings
 
 OFF = {"rate_per_token": None, "rate_per_address": None, "rate_auth_failures": None}

@@ -12,7 +12,7 @@ from apikit import bearer, new_table
 from prometheus_client import REGISTRY
 from webhook_receiver import Receiver
 
-from service.game import feed
+from service.game.log import feed
 
 def value(name: str, **labels) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0

@@ -7,8 +7,8 @@ import json
 
 from apikit import MAGE, ROGUE, WARRIOR, assert_problem, bearer, new_table
 
-from service.game import movelog
-from service.game.tables import table_key
+from service.game.log import moves as movelog
+from service.game.log.tables import table_key
 from service.store.live.sql import SqlLiveStore
 from service.store.records.models import Campaign
 

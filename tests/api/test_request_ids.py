@@ -90,7 +90,7 @@ async def test_each_log_line_is_one_json_object_with_the_request_id(client, log_
 
 
 async def test_a_500_answers_with_the_request_id_its_logged_traceback_carries(app, monkeypatch, log_lines):
-    from service.game import campaigns
+    from service.game.campaigns import records as campaigns
 
     async def broken(*_a, **_k):
         raise RuntimeError("boom")

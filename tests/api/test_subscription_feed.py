@@ -7,7 +7,7 @@ import asyncio
 from sqlalchemy import event as sa_event
 
 from apikit import bearer, new_table
-from service.game import feed
+from service.game.log import feed
 from service.notify import LocalNotifier
 
 

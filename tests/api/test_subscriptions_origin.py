@@ -1,6 +1,6 @@
 """A browser's subscription: the handshake carries the page's `Origin` (and the browser's own Accept-Language),
 and the page can set neither a header nor the token but in connection_init. Against `rulekeeper serve`, with
-RULEKEEPER_CORS_ORIGINS set as a deployment sets it (README, Real time)."""
+RULEKEEPER_CORS_ORIGINS set as a deployment sets it (docs/frontend.md, Subscriptions)."""
 from __future__ import annotations
 
 import asyncio

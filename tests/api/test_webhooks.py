@@ -16,7 +16,7 @@ from standardwebhooks.webhooks import WebhookVerificationError
 from webhook_receiver import Receiver
 
 from service.app import create_app
-from service.game.signing import Sealer, new_secret
+from service.game.webhooks.signing import Sealer, new_secret
 from service.store.records.models import Webhook
 
 SECRETS_KEY = "a deployment key for sealing webhook secrets"

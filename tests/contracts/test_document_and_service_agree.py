@@ -14,8 +14,8 @@ from pydantic import BaseModel, ValidationError
 from service.api.rest.openapi import served
 from service.api.rest.operations import OPERATIONS
 from service.game.errors import GameError
-from service.game.campaigns import resolve_options
-from service.game.play import parse_if_match
+from service.game.campaigns.records import resolve_options
+from service.game.moves.play import parse_if_match
 from service.rules.registry import SYSTEMS
 
 DOC = orjson.loads(served())  # the document the service serves, built once per process
@@ -179,7 +179,7 @@ TEXT_SAMPLES = ["rain", "  rain  ", " ", "\r", "\x1c", "\u3000", "\ufeff", "\u20
 @pytest.mark.parametrize("text", TEXT_SAMPLES, ids=range(len(TEXT_SAMPLES)))
 def test_a_text_field_is_accepted_exactly_when_the_document_says_then_trimmed(text):
     """Lengths and patterns apply to the text as sent: a blank note is refused by both, a padded one accepted."""
-    from service.game.movelog import action_adapter
+    from service.game.log.moves import action_adapter
 
     action = {"type": "gm_note", "text": text}
     stated = validator("StepDiceAction").is_valid(action)

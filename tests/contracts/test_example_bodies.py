@@ -1,7 +1,7 @@
-"""Every request body the README sends (and the bodies a client writes first) is valid by the OpenAPI document
+"""Every request body the documentation sends (and the bodies a client writes first) is valid by the OpenAPI document
 under a strict JSON Schema Draft 2020-12 validator: what the documentation shows, the contract accepts.
 
-The README's worked session runs against a live server through a `curl` that records each body it sends, so
+The worked session (docs/frontend.md) runs against a live server through a `curl` that records each body it sends, so
 the bodies checked are the ones sent, variables filled in; blocks the suite does not run are read as written.
 """
 from __future__ import annotations
@@ -16,13 +16,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from doc_pages import FRONTEND, blocks
 
 from service.api.systemmodels import MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
 DOC = yaml.safe_load((ROOT / "openapi" / "openapi.yaml").read_text())
-BLOCKS = re.findall(r"```bash\n(.*?)```", README, flags=re.S)
+BLOCKS = blocks("bash")
+SESSION_BLOCKS = blocks("bash", FRONTEND)
 
 RECORDING_CURL = r'''
 curl() {
@@ -68,7 +69,7 @@ def request_schema(method: str, path: str) -> dict | None:
 
 def assert_valid(method: str, path: str, body) -> None:
     if request_schema(method, path) is None:
-        # An operation without a body (closing a dice session): the README's helper sends `{}`, nothing else.
+        # An operation without a body (closing a dice session): the worked session's helper sends `{}`, nothing else.
         assert body == {}, (method, path, body)
         return
     errors = sorted(validator(request_schema(method, path)).iter_errors(body), key=str)
@@ -85,14 +86,14 @@ def written_bodies() -> list[tuple[str, str, dict]]:
 
 
 @pytest.mark.parametrize(("method", "path", "body"), written_bodies())
-def test_every_body_written_in_the_readme_is_valid_by_the_document(method, path, body):
+def test_every_body_written_in_the_documentation_is_valid_by_the_document(method, path, body):
     assert_valid(method, path, body)
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 def test_every_body_the_worked_session_sends_is_valid_by_the_document(live_server, tmp_path):
-    session = [b for b in BLOCKS if "field()" in b][0]
-    rest = [b for b in BLOCKS if ("/graphql" in b or "VCAMPAIGN" in b) and "field()" not in b]
+    session = [b for b in SESSION_BLOCKS if "field()" in b][0]
+    rest = [b for b in SESSION_BLOCKS if ("/graphql" in b or "VCAMPAIGN" in b) and "field()" not in b]
     log = tmp_path / "bodies.jsonl"
     script = "set -euo pipefail\n" + RECORDING_CURL + session + "\n".join(rest)
     env = {**os.environ, "RK": live_server, "RK_BODIES": str(log)}

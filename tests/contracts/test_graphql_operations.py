@@ -1,4 +1,4 @@
-"""Every GraphQL operation the README shows and the tests and benchmarks send is valid against the checked-in SDL, as
+"""Every GraphQL operation the documentation shows and the tests and benchmarks send is valid against the checked-in SDL, as
 graphql-codegen (or any client generator) would check it: the SDL alone, read by graphql-core."""
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+from doc_pages import blocks, pages
 from graphql import GraphQLSyntaxError, build_schema, parse, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = build_schema((ROOT / "schema" / "schema.graphql").read_text())
-README = (ROOT / "README.md").read_text()
+DOCS = "\n".join(page.read_text() for page in pages())
 # Tests that send documents the service must refuse (limits, malformed requests, translated validation errors):
 # not examples.
 REFUSALS = {"test_graphql_limits.py", "test_request_limits.py", "test_limits_live.py", "test_graphql_operations.py",
@@ -32,24 +33,24 @@ def _document(text: str) -> bool:
     return True
 
 
-def readme_operations() -> list[str]:
-    ops = [block for block in re.findall(r"```graphql\n(.*?)```", README, flags=re.S)]
+def documented_operations() -> list[str]:
+    ops = blocks("graphql")
     # The GraphQL in the curl examples' JSON bodies and in the JavaScript subscription example.
-    for body in re.findall(r'-d "(\{\\"query\\": .*?\})"', README, flags=re.S):
+    for body in re.findall(r'-d "(\{\\"query\\": .*?\})"', DOCS, flags=re.S):
         unescaped = body.replace('\\\\\\"', '"').replace('\\"', '"')
         ops.append(re.search(r'"query": "(.*?)"\}', unescaped, flags=re.S).group(1).replace('\\"', '"'))
-    ops += re.findall(r'query: "(subscription.*?)"', README)
+    ops += re.findall(r'query: "(subscription.*?)"', DOCS)
     return ops
 
 
-def test_operations_found_in_the_readme():
-    ops = readme_operations()
+def test_operations_found_in_the_documentation():
+    ops = documented_operations()
     assert len(ops) >= 3, ops
     assert any("campaignEvents" in op for op in ops) and any(op.strip().startswith("mutation") for op in ops)
 
 
-@pytest.mark.parametrize("operation", readme_operations())
-def test_every_readme_operation_validates_against_the_sdl(operation):
+@pytest.mark.parametrize("operation", documented_operations())
+def test_every_documented_operation_validates_against_the_sdl(operation):
     errors = validate(SCHEMA, parse(operation))
     assert errors == [], [e.message for e in errors]
 

@@ -6,7 +6,7 @@ from typing import Any
 from apikit import Table, bearer
 
 from service.api.serviceevents import SERVICE_EVENTS
-from service.game import deadline_settings
+from service.game.deadlines import settings as deadline_settings
 
 
 class FakeClock:

@@ -19,7 +19,7 @@ def no_background_scans(request, monkeypatch):
     """The worker's loop would scan on its own at start-up, racing the test's scans; the loop has a test of its
     own (test_deadlines_durable.py)."""
     if "real_loop" not in request.fixturenames:
-        from service.game.deadline_worker import DeadlineWorker
+        from service.game.deadlines.worker import DeadlineWorker
 
         monkeypatch.setattr(DeadlineWorker, "start", lambda self: None)
 

@@ -97,7 +97,7 @@ async def test_iskra_a_default_that_cannot_be_worked_out_hands_the_wait_to_the_g
 
 async def test_a_default_refused_after_its_dice_logs_them_and_hands_the_wait_to_the_gm(app, client, monkeypatch):
     """A die once drawn is never discarded, the server's own move included."""
-    from service.game import play
+    from service.game.moves import play
     from service.game.errors import GameError
 
     def rolls_then_refuses(system, state, action, actor, dice, dice_session):

@@ -1,4 +1,4 @@
-"""Rolling upgrades: the migration Job runs while the previous release still serves (README, Deploying), and
+"""Rolling upgrades: the migration Job runs while the previous release still serves (docs/operator.md, Deploying), and
 a replica stays ready on a database a newer release migrated. That holds only while migrations add: a
 migration that drops or changes what the previous release uses must say so, so that the upgrade notes
 tell operators to stop the old replicas first."""

@@ -1,32 +1,27 @@
-"""The README's webhook receiver runs as written: the service (a real process) delivers to it, it verifies
+"""The operator page's webhook receiver runs as written: the service (a real process) delivers to it, it verifies
 with `standardwebhooks` and prints the event; a request it cannot verify gets a 400."""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
-
 import httpx
+from doc_pages import OPERATOR, blocks
 from webhook_receiver import Service, free_port
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def readme_receiver() -> str:
-    (block,) = [b for b in re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
-                if "standardwebhooks" in b]
+def documented_receiver() -> str:
+    (block,) = [b for b in blocks("python", OPERATOR) if "standardwebhooks" in b]
     return block
 
 
-def test_the_readme_receiver_verifies_and_prints_a_delivery(tmp_path):
+def test_the_documented_receiver_verifies_and_prints_a_delivery(tmp_path):
     service = Service(f"sqlite:///{tmp_path}/rulekeeper.db").start()
     port = free_port()
     script = tmp_path / "receiver.py"
-    script.write_text(readme_receiver())
+    script.write_text(documented_receiver())
     receiver = None
     try:
         r = httpx.post(f"{service.url}/v1/campaigns", json={"name": "Docs", "system": "stepdice"})
@@ -47,13 +42,13 @@ def test_the_readme_receiver_verifies_and_prints_a_delivery(tmp_path):
                                              "webhook-signature": "v1,AAAA"})
                 break
             except httpx.TransportError:
-                assert time.monotonic() < deadline, "the README receiver did not start"
+                assert time.monotonic() < deadline, "the documented receiver did not start"
                 time.sleep(0.05)
         assert forged.status_code == 400
         httpx.post(f"{service.url}/v1/campaigns/{campaign}/actions", headers=auth,
                    json={"action": {"type": "gm_note", "text": "hello, table"}})
         while not lines:
-            assert time.monotonic() < deadline + 10, "no delivery reached the README receiver"
+            assert time.monotonic() < deadline + 10, "no delivery reached the documented receiver"
             time.sleep(0.05)
         assert lines[0].split()[1] == "gm_note" and "hello, table" in lines[0]
         deliveries = httpx.get(f"{service.url}/v1/campaigns/{campaign}/webhooks/{hook['id']}/deliveries",

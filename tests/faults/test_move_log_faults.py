@@ -27,8 +27,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from processes import ServiceProcess, free_port, wait_for
 from servers import in_ci
-from service.game import movelog
-from service.game.deadline_sync import named_moves
+from service.game.log import moves as movelog
+from service.game.deadlines.sync import named_moves
 from service.rules.base import Actor
 from service.rules.registry import SYSTEMS
 from service.store.records.db import sessionmaker

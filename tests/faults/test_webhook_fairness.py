@@ -1,5 +1,5 @@
 """Webhook fairness against a real `rulekeeper serve`: receivers that accept and never answer hold send slots
-until the timeout, and must not starve another campaign's deliveries (README, Webhooks)."""
+until the timeout, and must not starve another campaign's deliveries (docs/operator.md, Webhooks)."""
 from __future__ import annotations
 
 import time

@@ -1,7 +1,7 @@
 """Retries back off exponentially from the base, with half of each delay random, up to a cap."""
 from __future__ import annotations
 
-from service.game.delivery import MAX_BACKOFF_SECONDS, backoff
+from service.game.webhooks.delivery import MAX_BACKOFF_SECONDS, backoff
 
 
 def test_each_retry_waits_between_half_and_all_of_a_doubling_delay():

@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from service.game.egress import address_allowed, check_url, split
+from service.game.webhooks.egress import address_allowed, check_url, split
 from service.game.errors import GameError
 
 REFUSED = ["10.0.0.5", "172.16.3.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1",

@@ -1,8 +1,8 @@
 """Which due deliveries the worker claims: round-robin across campaigns, each campaign under its cap, endpoints
-that last timed out under the slow lane's (service/game/delivery.py, `pick`)."""
+that last timed out under the slow lane's (service/game/webhooks/delivery.py, `pick`)."""
 from __future__ import annotations
 
-from service.game.delivery import Candidate, pick
+from service.game.webhooks.delivery import Candidate, pick
 
 
 def due(campaign: str, n: int, *, slow: bool = False) -> list[Candidate]:

@@ -1,4 +1,4 @@
-"""Webhook signing secrets are sealed by default (service/game/sealkey.py): the embedded default keeps a
+"""Webhook signing secrets are sealed by default (service/game/webhooks/sealkey.py): the embedded default keeps a
 generated key in a file beside its SQLite database, owner read/write only, and keeps using it across restarts;
 PostgreSQL without RULEKEEPER_WEBHOOKS_SECRETS_KEY does not start; secrets an earlier release stored in plain
 text still sign, and are sealed at the next start."""
@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import select
 
 from service.app import create_app
-from service.game import sealkey
-from service.game.signing import Sealer, SecretUnavailable, new_secret
+from service.game.webhooks import sealkey
+from service.game.webhooks.signing import Sealer, SecretUnavailable, new_secret
 from service.settings import Settings
 from service.store.records.models import Webhook
 

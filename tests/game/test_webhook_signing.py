@@ -10,7 +10,7 @@ import pytest
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
-from service.game.signing import Sealer, SecretUnavailable, headers, new_secret
+from service.game.webhooks.signing import Sealer, SecretUnavailable, headers, new_secret
 
 BODY = json.dumps({"type": "dice_rolled", "campaign_id": "c1", "data": {"seq": 3, "type": "dice_rolled"}})
 

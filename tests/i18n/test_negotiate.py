@@ -1,4 +1,4 @@
-"""Accept-Language, then the player's language, then the campaign's, then English (README, Languages)."""
+"""Accept-Language, then the player's language, then the campaign's, then English (docs/frontend.md, Languages)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Verifiable dice checked in the browser (README, Verifiable dice): the page's own recomputation agrees with the
+"""Verifiable dice checked in the browser (docs/frontend.md, Verifiable dice): the page's own recomputation agrees with the
 algorithm's published test vectors, and a closed session's dice are verified from the player's page."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The web table is served at `/` with its modules and styles (README, The web table), only its own scripts may
+"""The web table is served at `/` with its modules and styles (docs/frontend.md, The web table), only its own scripts may
 run in it, and RULEKEEPER_WEB_TABLE=false leaves an API-only service."""
 from __future__ import annotations
 

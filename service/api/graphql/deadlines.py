@@ -9,8 +9,8 @@ from service.api.graphql.generate import to_plain
 from service.api.graphql.typed import GEN, output
 from service.api.rest import deadlines as rest
 from service.api.rest.request import parse
-from service.game import deadline_admin
-from service.game.deadline_settings import TurnDeadlines
+from service.game.deadlines import admin as deadline_admin
+from service.game.deadlines.settings import TurnDeadlines
 
 TurnDeadlineBoard = output(rest.TurnDeadlineBoard)
 TurnDeadline = output(rest.TurnDeadline)

@@ -25,7 +25,12 @@ from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery, turn_
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
-from service.game import campaigns, dicesessions, feed, history, languages, play, rolls, systems, transfer, webhooks
+from service.game.campaigns import records as campaigns, dicesessions, history, languages
+from service.game.log import feed
+from service.game.moves import play, rolls
+from service.game import systems
+from service.game.transfer import commands as transfer
+from service.game.webhooks import endpoints as webhooks
 from service.game.errors import GameError
 from service.game.idempotency import run_once
 from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguageUpdate, CharacterAssign, ClientSeed,

@@ -22,7 +22,7 @@ from service.api.rest import responses as r
 from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS, NAMES, PER_SYSTEM, type_name
 from service.dice.types import DiceMode, DieVisibility
-from service.game import campaigns
+from service.game.campaigns import records as campaigns
 from service.rules.registry import SYSTEMS
 
 log = logging.getLogger("rulekeeper.graphql")

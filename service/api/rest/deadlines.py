@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from service.api.rest.request import Call
-from service.game import deadline_admin
-from service.game.deadline_settings import TurnDeadlines
+from service.game.deadlines import admin as deadline_admin
+from service.game.deadlines.settings import TurnDeadlines
 
 Reply = tuple[int, object, dict[str, str]]
 

@@ -8,7 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from service.api.rest import deadlines
 from service.api.rest.request import Call
 from service.api.systemmodels import per_system
-from service.game import campaigns, dicesessions, history, languages, play, rolls, systems, transfer, webhooks
+from service.game.campaigns import records as campaigns, dicesessions, history, languages
+from service.game.moves import play, rolls
+from service.game import systems
+from service.game.transfer import commands as transfer
+from service.game.webhooks import endpoints as webhooks
 from service.game.errors import GameError
 from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CampaignLanguageUpdate, CharacterAssign,
                                  ClientSeed, PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)

@@ -19,7 +19,7 @@ from service.api.rest.systemschemas import REF, all_system_schemas
 from service.api.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import PER_SYSTEM, prefix
 from service.game.errorcodes import ERROR_CODES
-from service.game.play import IF_MATCH_PATTERN
+from service.game.moves.play import IF_MATCH_PATTERN
 from service.rules.registry import SYSTEMS
 
 REQUEST_KINDS = ("action", "character_input")
@@ -42,7 +42,7 @@ def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests
         out = [{"$ref": REF.format(model=n)} for n in names]
         if untyped:
             out.append({"type": "object", "additionalProperties": True,
-                        "description": "A shape no model describes yet: see the rule system's README section."})
+                        "description": "A shape no model describes yet: see the rule system's section in docs/rule-systems.md."})
         return out
 
     for schema in defs.values():

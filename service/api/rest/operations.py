@@ -70,7 +70,7 @@ OPERATIONS: list[Operation] = [
     Operation("setCampaignLanguage", "PUT", f"{C}/language", ep.set_campaign_language,
               "Set the campaign's default language (GM)", r.Campaign, errors=WRITE,
               description="Replies use, in order: the request's Accept-Language, the player's own language, this "
-                          "default, English. See the README, Languages."),
+                          "default, English. See docs/frontend.md, Languages."),
     Operation("setPlayerLanguage", "PUT", f"{C}/players/{{player_id}}/language", ep.set_player_language,
               "Set your own language as a player (null: the campaign's)", r.Player, errors=WRITE,
               description="Only the player the token belongs to may set it. A request's Accept-Language still "

@@ -75,7 +75,7 @@ async def read_and_parse(request: Request, model: type[BaseModel]) -> tuple[Any,
 
 def parse(model: type[BaseModel], data: Any) -> BaseModel:
     try:
-        # A model may validate itself in steps (a campaign document: service/game/transfer_document.py).
+        # A model may validate itself in steps (a campaign document: service/game/transfer/document.py).
         return getattr(model, "checked", model.model_validate)(integral_numbers(data))
     except ValidationError as exc:
         raise from_validation(exc) from None

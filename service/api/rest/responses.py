@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from service.rules.registry import SYSTEMS
 
 from service.api.systemmodels import per_system
-from service.game.transfer_document import CampaignDocument, ImportedFrom  # noqa: F401  (the export's shape)
+from service.game.transfer.document import CampaignDocument, ImportedFrom  # noqa: F401  (the export's shape)
 
 Json = dict[str, Any]
 SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
@@ -24,7 +24,7 @@ class Campaign(BaseModel):
     last_seq: int = Field(description="Sequence number of the campaign's latest event.")
     version: int = Field(description="The table's version: the number of the latest move in the move log.")
     status: Literal["active", "finished"] = Field(description="A finished campaign is read-only.")
-    language: Literal["en", "pl", "ru"] = Field(description="The default language of replies (see the README, "
+    language: Literal["en", "pl", "ru"] = Field(description="The default language of replies (see docs/frontend.md, "
                                                             "Languages).")
     created_at: str
     imported: ImportedFrom | None = Field(

@@ -10,7 +10,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from service.game.idempotency import run_once
-from service.game.play import etag
+from service.game.moves.play import etag
 from service.api.rest.jsonresponse import FastJSONResponse
 from service.api.rest.operations import OPERATIONS, Operation
 from service.api.rest.request import Call, bearer, read_and_parse

@@ -1,4 +1,5 @@
-"""apply(): parse, authorize, run one move on a private copy, say whose move it is next."""
+"""The Danger Pool rule system (`SYSTEM`'s class) and one move: parse, authorize, run it on a private copy, say
+whose move it is next."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -8,10 +9,17 @@ from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.i18n.message import _
+from service.rules.awaiting import with_offers
 from service.rules.base import Actor, Event, gm_only, not_your_character, not_yours
 from service.rules.danger_pool import aftermath, awaiting, bailout, records, rolls, rounds, scenes
-from service.rules.danger_pool.actions import ADAPTER
-from service.rules.danger_pool.context import Ctx
+from service.rules.danger_pool.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
+from service.rules.danger_pool.context import Ctx, initial_table
+from service.rules.danger_pool.errors import CODES
+from service.rules.danger_pool.events_model import EVENT_PAYLOADS
+from service.rules.danger_pool.options import Options
+from service.rules.danger_pool.sheet import CharacterInput, new_character
+from service.rules.danger_pool.state_model import DangerPoolCharacter, DangerPoolState
+from service.rules.danger_pool.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
     "declare_action": rolls.declare_action, "pass_turn": rounds.pass_turn, "waive_first": rounds.waive_first,
@@ -54,3 +62,43 @@ def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Acto
     HANDLERS[action.type](ctx, action)
     refresh(ctx)
     return ctx.state, ctx.events
+
+
+def _model(cls: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
+    if isinstance(value, cls):
+        return value
+    return cls.model_validate(value.model_dump() if isinstance(value, BaseModel) else value)
+
+
+class DangerPoolSystem:
+    id = "danger_pool"
+    name = "Danger Pool"
+    Options = Options
+    CharacterInput = CharacterInput
+    Action = Action
+    action_types: list[str] = ACTION_TYPES
+    action_senders: dict[str, str] = ACTION_SENDERS
+    violation_codes = CODES
+    State = DangerPoolState
+    Sheet = DangerPoolCharacter
+    EventPayloads = EVENT_PAYLOADS
+    # 2: `awaiting` and `requests` entries became the shared AwaitingEntry shape (who: gm|character,
+    # character_id); snapshots of version 1 are replayed instead of read.
+    state_version = 2
+
+    def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
+        return new_character(_model(CharacterInput, data), _model(Options, options))
+
+    def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
+        state = {"options": _model(Options, options).model_dump(mode="json"), "characters": {},
+                 "table": initial_table()}
+        ctx = Ctx(state, Actor(role="gm"), None)
+        refresh(ctx)
+        return ctx.state
+
+    def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
+              ) -> tuple[dict[str, Any], list[Event]]:
+        return apply(state, action, actor, dice)
+
+    def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
+        return with_offers(view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER)

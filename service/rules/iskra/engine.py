@@ -13,8 +13,8 @@ from service.rules.iskra import awaiting as _open
 from service.rules import awaiting as shared_awaiting
 from service.rules.base import Actor, Event, gm_only, not_your_character
 from service.rules.iskra import (
-    attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves, progress, reactions, recovery,
-    resolve, world,
+    attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves_turn, progress, reactions,
+    recovery, resolve, world,
 )
 from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, Action
 from service.rules.iskra.context import Ctx, initial_table
@@ -29,9 +29,9 @@ HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
     "roll": resolve.roll, "accept_test": resolve.accept_test, "reroll": focus.reroll,
     "focus_adjust": focus.focus_adjust, "use_glory": resolve.use_glory, "dodge": reactions.dodge,
     "reduce_damage": focus.reduce_damage, "accept_damage": damage.accept_damage, "attack": attacks.attack,
-    "help": attacks.help_, "stand_up": moves.stand_up, "ready": reactions.ready, "use_ready": reactions.use_ready,
-    "convert_major": moves.convert_major, "minor_action": moves.minor_action,
-    "passing_action": moves.passing_action, "end_turn": moves.end_turn, "recovery_test": recovery.recovery_test,
+    "help": attacks.help_, "stand_up": moves_turn.stand_up, "ready": reactions.ready, "use_ready": reactions.use_ready,
+    "convert_major": moves_turn.convert_major, "minor_action": moves_turn.minor_action,
+    "passing_action": moves_turn.passing_action, "end_turn": moves_turn.end_turn, "recovery_test": recovery.recovery_test,
     "buy": progress.buy, "add_item": inventory.add_item, "set_carried": inventory.set_carried,
     "drop_item": inventory.drop_item, "transfer_item": inventory.transfer_item,
     "use_resources": inventory.use_resources,

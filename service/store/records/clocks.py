@@ -14,7 +14,7 @@ from service.store.records.models import Base, utcnow
 
 
 class CampaignClock(Base):
-    """A campaign that keeps turn deadlines: its settings (service/game/deadline_settings.py) and whether the
+    """A campaign that keeps turn deadlines: its settings (service/game/deadlines/settings.py) and whether the
     GM has paused every deadline."""
 
     __tablename__ = "campaign_clocks"

@@ -49,7 +49,7 @@ class Campaign(Base):
     # The table's default language (en, pl, ru) for whoever states no preference (service/i18n).
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     # Set on a campaign imported from a document: where and when it came from, and from which table version
-    # on this server rolled the dice (service/game/transfer.py). NULL: played here from the start.
+    # on this server rolled the dice (service/game/transfer/commands.py). NULL: played here from the start.
     imported: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -187,7 +187,7 @@ class IdempotencyRecord(Base):
 class Webhook(Base):
     """An endpoint a GM registered: which events it gets, through whose eyes, and the secret that signs them.
 
-    `secret` is stored as service/game/signing.py seals it: encrypted when the deployment sets a key."""
+    `secret` is stored as service/game/webhooks/signing.py seals it: encrypted when the deployment sets a key."""
 
     __tablename__ = "webhooks"
 

@@ -1,0 +1,134 @@
+"""The campaign's event log: appended inside the writer's transaction, read per role."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from service import requestid
+from service.game.auth import Principal
+from service.i18n.describe import describe
+from service.rules.base import Actor, Event, seen_by
+from service.store.records.models import Campaign, EventRecord, utcnow
+
+MAX_PAGE = 500
+# Where `append` notes its records on the session, so the webhook outbox (service/game/webhooks/outbox.py) can write
+# their deliveries in the same transaction.
+APPENDED = "rulekeeper.appended_events"
+
+
+async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign | None:
+    """Load the campaign row for writing. On PostgreSQL the row lock orders every writer of one
+    campaign, so sequence numbers are gapless and reads inside the transaction are current."""
+    return await session.scalar(select(Campaign).where(Campaign.id == campaign_id).with_for_update())
+
+
+# session.info key: campaign id -> last seq appended in this transaction, announced once it commits.
+_APPENDED = "rulekeeper.events_appended"
+
+
+# The actor the log names when the service itself acts: the deadline worker's events, and the moves it makes when
+# a deadline runs out, need the GM's authority in the rules but are the clock's, and a client must be able to
+# tell them from the GM's (`actor.role` "clock"). A context, not a parameter, because the same application code
+# (play, dice refusals) writes a client's move and the clock's.
+_acting_as: ContextVar[str | None] = ContextVar("rulekeeper_acting_as", default=None)
+CLOCK = "clock"
+
+
+@contextmanager
+def acting_as(role: str) -> Iterator[None]:
+    """Events appended inside are logged as `role`'s, with no player."""
+    token = _acting_as.set(role)
+    try:
+        yield
+    finally:
+        _acting_as.reset(token)
+
+
+# What a writer that inserts the rows itself (service/game/log/write.py) takes from each record.
+EVENT_COLUMNS = ("campaign_id", "seq", "type", "data", "redacted", "visibility", "actor_role", "actor_player_id",
+                 "request_id", "created_at")
+
+
+def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor, *,
+           add: bool = True) -> list[EventRecord]:
+    """Number the events after the campaign's last and note them for the webhook outbox and the subscribers.
+    `add=False`: the caller inserts the records itself; they are left out of the session."""
+    if events:
+        session.info.setdefault(_APPENDED, {})[campaign.id] = campaign.last_seq + len(events)
+    records = []
+    now = utcnow()
+    acting = _acting_as.get()
+    role, player_id = (acting, None) if acting is not None else (actor.role, actor.player_id)
+    for ev in events:
+        campaign.last_seq += 1
+        rec = EventRecord(
+            campaign_id=campaign.id, seq=campaign.last_seq, type=ev.type, data=ev.data,
+            redacted=ev.redacted, visibility=ev.visibility, actor_role=role,
+            actor_player_id=player_id, request_id=requestid.current.get(), created_at=now,
+        )
+        if add:
+            session.add(rec)
+        records.append(rec)
+    session.info.setdefault(APPENDED, []).extend(records)
+    return records
+
+
+def appended(session: AsyncSession) -> dict[str, int]:
+    """The campaigns this session's transaction appended events to, with their last seq."""
+    return dict(session.info.get(_APPENDED, {}))
+
+
+def utc_iso(at: datetime | None) -> str | None:
+    """Stored in UTC; SQLite hands it back without its zone, so every reader (the log, a move's reply, a
+    webhook) shows the same text on every backend."""
+    if at is None:
+        return None
+    return (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).isoformat()
+
+
+def view(rec: Any, principal: Principal) -> dict[str, Any] | None:
+    """An event as this principal may see it, or None when it is GM-only."""
+    data = seen_by(rec.visibility, rec.data, rec.redacted, principal.is_gm)
+    if data is None:
+        return None
+    return {
+        "seq": rec.seq,
+        "type": rec.type,
+        "description": describe(rec.type, data),
+        "data": data,
+        "actor": {"role": rec.actor_role, "player_id": rec.actor_player_id},
+        "created_at": utc_iso(rec.created_at),
+    }
+
+
+_events = EventRecord.__table__
+# Core rows, not ORM entities: a page is up to 500 events that are only read, and loading them as entities
+# cost more than the query. The rows have the attributes `view` reads. Built once, with its parameters bound.
+_AFTER = (select(*[_events.c[c] for c in EVENT_COLUMNS])
+          .where(_events.c.campaign_id == bindparam("campaign_id"), _events.c.seq > bindparam("after"))
+          .order_by(_events.c.seq).limit(bindparam("limit")))
+
+
+async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit: int) -> list[Any]:
+    """The next `limit` events after `after`, for everyone: `page` filters them per reader."""
+    conn = await session.connection()
+    return list(await conn.execute(_AFTER, {"campaign_id": campaign_id, "after": after, "limit": limit}))
+
+
+def page(rows: list[Any], principal: Principal, after: int, limit: int) -> dict[str, Any]:
+    """One page of the log as this principal sees it. The cursor moves past hidden events too, so resuming
+    from `next_after` neither repeats nor skips anything."""
+    items = [v for v in (view(r, principal) for r in rows) if v is not None]
+    last = rows[-1].seq if rows else after
+    return {"items": items, "next_after": last, "has_more": len(rows) == limit}
+
+
+async def read(session: AsyncSession, principal: Principal, after: int, limit: int) -> dict[str, Any]:
+    limit = max(1, min(limit, MAX_PAGE))
+    return page(await rows_after(session, principal.campaign_id, after, limit), principal, after, limit)
