@@ -73,6 +73,8 @@ async def capture(app, move: Callable[[Any], Awaitable[None]], counters: Callabl
     (last_seq, table_version) as they stood before it. `move()` plays one move and fails unless it is applied."""
     from sqlalchemy import event
 
+    from service.store.records import pgdirect
+
     engine = app.state.services.engine.sync_engine
     moves: list[list[Recorded]] = []
     current: list[Recorded] = []
@@ -81,15 +83,20 @@ async def capture(app, move: Callable[[Any], Awaitable[None]], counters: Callabl
         rows = list(parameters) if executemany else [parameters]
         current.append(Recorded(statement, [tuple(r) for r in rows]))
 
+    def record_direct(statement: str, args) -> None:   # the hot path's statements, sent past SQLAlchemy
+        current.append(Recorded(statement, [tuple(args)]))
+
     before: list[tuple[int, int]] = []
     for _ in range(MOVES):
         before.append(await counters())
         current = []
         event.listen(engine, "before_cursor_execute", record)
+        pgdirect.STATEMENT_HOOKS.append(record_direct)
         try:
             await move(None)
         finally:
             event.remove(engine, "before_cursor_execute", record)
+            pgdirect.STATEMENT_HOOKS.remove(record_direct)
         moves.append(current)
     for m, (last_seq, version) in zip(moves, before):
         m.insert(0, Recorded("-- counters", [(last_seq, version)]))
@@ -98,7 +105,7 @@ async def capture(app, move: Callable[[Any], Awaitable[None]], counters: Callabl
 
 # ---- the script ------------------------------------------------------------------------------------------------
 
-_PARAM = re.compile(r"\$(\d+)((?:::[A-Z ]+(?:\([0-9]+\))?)?)")
+_PARAM = re.compile(r"\$(\d+)((?:::[A-Z ]+(?:\([0-9]+\))?(?:\[\])?)?)")
 
 
 def build(moves: list[list[Recorded]], per_client: dict[str, str]) -> Script:
@@ -134,10 +141,22 @@ def build(moves: list[list[Recorded]], per_client: dict[str, str]) -> Script:
         executions = []
         for j, row in enumerate(stmt.rows):
             values = [[m[i].rows[j][k] for m in moves] for k in range(len(row))]
-            names = []
+            names: list[str | list[str]] = []
             for k, seen in enumerate(values):
-                name, setter = _classify(f"p{i}_{j}_{k}", seen, counters, by_value, constants,
-                                         _cast_of(stmt.text, k + 1))
+                cast = _cast_of(stmt.text, k + 1)
+                if all(isinstance(v, list) for v in seen):
+                    # An array (rows unnested by the statement): one variable per element, as ARRAY[...].
+                    if len({len(v) for v in seen}) != 1:
+                        raise SystemExit(f"yardstick: an array parameter of statement {i} changed length")
+                    elements = []
+                    for e in range(len(seen[0])):
+                        name, setter = _classify(f"p{i}_{j}_{k}_{e}", [v[e] for v in seen], counters, by_value,
+                                                 constants, cast.removesuffix("[]"))
+                        derived += [setter] if setter else []
+                        elements.append(name)
+                    names.append(elements)
+                    continue
+                name, setter = _classify(f"p{i}_{j}_{k}", seen, counters, by_value, constants, cast)
                 if setter:
                     derived.append(setter)
                 names.append(name)
@@ -161,16 +180,21 @@ _DERIVED = "-- derived"
 
 
 def _cast_of(text: str, n: int) -> str:
-    m = re.search(rf"\${n}(::[A-Z ]+)", text)
-    return m.group(1) if m else ""
+    m = re.search(rf"\${n}(::[A-Z ]+(?:\([0-9]+\))?(?:\[\])?)", text)
+    return m.group(1).strip() if m else ""
 
 
-def _substitute(text: str, names: list[str]) -> str:
-    """`$n` -> `:name` (pgbench prepares `:name` back into a parameter); a None -> NULL. One line: pgbench
-    reads a command per line."""
+def _substitute(text: str, names: list[str | list[str]]) -> str:
+    """`$n` -> `:name` (pgbench prepares `:name` back into a parameter); a None -> NULL; an array ->
+    `ARRAY[:name_0, ...]`. One line: pgbench reads a command per line."""
+    def one(name: str) -> str:
+        return name if name == "NULL" else f":{name}"
+
     def repl(m: re.Match) -> str:
         name = names[int(m.group(1)) - 1]
-        return (name if name == "NULL" else f":{name}") + m.group(2)
+        if isinstance(name, list):
+            return "ARRAY[" + ", ".join(one(n) for n in name) + "]" + m.group(2)
+        return one(name) + m.group(2)
 
     return " ".join(_PARAM.sub(repl, text).split())
 
