@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from service.game.log.events import appended
 from service.game.webhooks import outbox
 from service.game.errors import GameError
+from service.game.log.views import Views
 from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
@@ -37,6 +38,8 @@ class Services:
     deliveries_due: asyncio.Event = field(default_factory=asyncio.Event)
     # This process's copies of the newest tables, in front of `live` (service/store/live/local.py).
     local_tables: LocalTables = field(default_factory=LocalTables)
+    # The newest tables as each viewer sees them (service/game/log/views.py).
+    views: Views = field(default_factory=Views)
 
     @property
     def is_sqlite(self) -> bool:

@@ -89,7 +89,8 @@ async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement,
         raise unauthorized()
     params = {"token_hash": hash_token(token), "campaign_id": campaign_id}
     if pgdirect.on_postgres(s):
-        rows: Any = await pgdirect.fetch(s, _DIRECT[id(statement)], params)
+        # A reader's statement needs no transaction of its own: it takes no lock.
+        rows: Any = await pgdirect.fetch(s, _DIRECT[id(statement)], params, begin=statement is not _READING)
     else:
         rows = (await (await s.connection()).execute(statement, params)).mappings().all()
     if not rows:

@@ -47,22 +47,26 @@ def on_postgres(s: AsyncSession) -> bool:
     return bind is not None and bind.dialect.name == "postgresql" and bind.dialect.driver == "asyncpg"
 
 
-async def _driver(conn: AsyncConnection) -> asyncpg.Connection:
+async def _driver(conn: AsyncConnection, begin: bool = True) -> asyncpg.Connection:
     raw = await conn.get_raw_connection()
     adapted: Any = raw.dbapi_connection   # SQLAlchemy's asyncpg adapter
     # SQLAlchemy's adapter sends BEGIN with the first statement of a transaction; here it may be the first.
-    if adapted._transaction is None and adapted.isolation_level != "autocommit":
+    if begin and adapted._transaction is None and adapted.isolation_level != "autocommit":
         await adapted._start_transaction()
     return adapted._connection
 
 
-async def fetch(s: AsyncSession, direct: Direct, params: Mapping[str, Any]) -> list[asyncpg.Record]:
+async def fetch(s: AsyncSession, direct: Direct, params: Mapping[str, Any], *,
+                begin: bool = True) -> list[asyncpg.Record]:
+    """The statement's rows. `begin=False`, for a lone read: when nothing has run in the session yet, the
+    statement runs by itself, without BEGIN and ROLLBACK around it (two round trips); whatever runs after it
+    through SQLAlchemy opens the transaction as usual."""
     conn = await s.connection()
     args = direct.args(params)
     for hook in STATEMENT_HOOKS:
         hook(direct.sql, args)
     try:
-        return await (await _driver(conn)).fetch(direct.sql, *args)
+        return await (await _driver(conn, begin)).fetch(direct.sql, *args)
     except _CONNECTION_LOST as exc:
         await conn.invalidate()
         raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc
