@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     mig.set_defaults(func=_migrate)
     sub.add_parser("verify", help="check a closed verifiable dice session without trusting the service "
                                   "(rulekeeper verify --help)")
-    exp = sub.add_parser("export-contracts", help="write openapi/openapi.yaml and schema/schema.graphql from the code")
+    exp = sub.add_parser("export-contracts", help="write openapi/openapi.yaml, schema/schema.graphql and the web table's "
+                                                        "GraphQL fragments from the code")
     exp.add_argument("--root", default=".")
     exp.set_defaults(func=_export)
     args = parser.parse_args(argv)

@@ -21,6 +21,8 @@ import redis
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import property_examples  # noqa: F401 - registers the `dev` profile before --hypothesis-profile loads it
+from serve_process import START_SECONDS
 from servers import postgres_url, redis_url, server_unavailable
 from service.settings import Settings
 
@@ -181,7 +183,7 @@ def live_server(tmp_path_factory) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"{base}/healthz").status_code == 200:

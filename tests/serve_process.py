@@ -12,6 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+# How long a server may take to start: an import and a migration, beside other tests' busy processes.
+START_SECONDS = 60
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -33,7 +36,7 @@ class Service:
         self._logfile = log
 
     def ready(self) -> "Service":
-        deadline = time.monotonic() + 60   # two processes starting at once on a busy machine
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 break

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from serve_process import START_SECONDS
 
 from service import logs
 from webhook_receiver import free_port
@@ -81,7 +82,7 @@ def serve_first_line(stderr, env: dict[str, str], tmp_path: Path, read) -> str:
 
 
 def _serving_line(chunks) -> str:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_SECONDS
     for line in chunks:
         if "serving on" in line:
             return line.strip()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from serve_process import START_SECONDS
 from standardwebhooks import Webhook
 
 
@@ -174,13 +175,14 @@ class Service:
         exe = Path(sys.executable).with_name("rulekeeper")
         self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port)], env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline and self.proc.poll() is None:
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.05)
+        self.kill()   # not left running behind a failed test
         raise AssertionError("rulekeeper serve did not come up")
 
     def kill(self) -> None:

@@ -15,14 +15,15 @@ import re
 
 from service.api.problems import GRAPHQL_PATH, problem
 from service.game.errors import GameError
-from service.i18n.message import _
+from service.i18n.message import _, _n
 
 _CTL_BYTES = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 _CTL = re.compile("[\x00-\x1f\x7f]")
 
 
 def too_large(limit: int) -> GameError:
-    return GameError(413, "payload_too_large", _("request bodies are limited to {limit} bytes", limit=limit), field="body")
+    return GameError(413, "payload_too_large", _n("request bodies are limited to {limit} byte",
+                                                         "request bodies are limited to {limit} bytes", limit, limit=limit), field="body")
 
 
 class RequestGuard:

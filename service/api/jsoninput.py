@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from service.game.errors import GameError
-from service.i18n.message import _
+from service.i18n.message import _, _n
 
 MAX_DEPTH = 32
 INT64 = 2**63
@@ -36,8 +36,9 @@ def loads(raw: bytes | str, *, where: str = "body") -> Any:
     try:
         data = json.loads(text, parse_constant=_constant)
     except RecursionError:
-        raise GameError(400, "invalid_json", _("the {where} nests deeper than {max_depth} levels",
-                                               where=where, max_depth=MAX_DEPTH), field=where) from None
+        raise GameError(400, "invalid_json", _n("the {where} nests deeper than {max_depth} level",
+                                                "the {where} nests deeper than {max_depth} levels",
+                                                MAX_DEPTH, where=where, max_depth=MAX_DEPTH), field=where) from None
     except ValueError as exc:
         raise GameError(400, "invalid_json", _("the {where} is not valid JSON: {exc}", where=where, exc=exc), field=where) from None
     check(data, where)
@@ -85,8 +86,9 @@ def _name(where: str, path: tuple) -> str:
 
 
 def _too_deep(where: str) -> GameError:
-    return GameError(400, "invalid_json", _("the {where} nests deeper than {max_depth} levels",
-                                            where=where, max_depth=MAX_DEPTH), field=where)
+    return GameError(400, "invalid_json", _n("the {where} nests deeper than {max_depth} level",
+                                             "the {where} nests deeper than {max_depth} levels",
+                                             MAX_DEPTH, where=where, max_depth=MAX_DEPTH), field=where)
 
 
 def _unstorable(where: str, path: tuple, what: str) -> GameError:

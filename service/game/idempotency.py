@@ -44,7 +44,7 @@ from service.game.auth import authenticate, check_operator_key
 from service.game.context import Services
 from service.game.errors import GameError
 from service.game.tokens import hash_token
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.store.records.models import IdempotencyRecord
 
 T = TypeVar("T")
@@ -129,14 +129,17 @@ async def _caller(svc: Services, token: str | None, campaign_id: str | None) -> 
 
 def _check_key(key: str, anonymous: bool) -> None:
     if len(key) > MAX_KEY:
-        raise GameError(400, "invalid_idempotency_key", _("Idempotency-Key is limited to {max_key} characters",
-                                                          max_key=MAX_KEY),
+        raise GameError(400, "invalid_idempotency_key", _n("Idempotency-Key is limited to {max_key} character",
+                                                           "Idempotency-Key is limited to {max_key} characters",
+                                                           MAX_KEY, max_key=MAX_KEY),
                         field="Idempotency-Key")
     if anonymous and len(key) < MIN_ANONYMOUS_KEY:
         raise GameError(400, "invalid_idempotency_key",
-                        _("without a bearer token the Idempotency-Key is the request's only secret: send at "
-                          "least {min_anonymous_key} random characters (a UUID will do)",
-                          min_anonymous_key=MIN_ANONYMOUS_KEY), field="Idempotency-Key")
+                        _n("without a bearer token the Idempotency-Key is the request's only secret: send at "
+                           "least {min_anonymous_key} random character (a UUID will do)",
+                           "without a bearer token the Idempotency-Key is the request's only secret: send at "
+                           "least {min_anonymous_key} random characters (a UUID will do)",
+                           MIN_ANONYMOUS_KEY, min_anonymous_key=MIN_ANONYMOUS_KEY), field="Idempotency-Key")
 
 
 async def run_once(svc: Services, token: str | None, campaign_id: str | None, key: str, fingerprint: bytes,

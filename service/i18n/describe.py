@@ -9,9 +9,10 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from service.i18n.catalogue import gettext
+from service.i18n.catalogue import gettext, ngettext
 from service.i18n.context import language
 from service.i18n.descriptions import DESCRIPTIONS, FALLBACK
+from service.i18n.message import PluralTemplate
 
 MISSING = "?"
 
@@ -41,8 +42,16 @@ def describe(event_type: str, data: dict[str, Any], lang: str | None = None) -> 
     template = DESCRIPTIONS.get(event_type)
     fields = _Data({k: _text(v) for k, v in data.items()})
     fields["type"] = event_type
-    text = gettext(lang, template or FALLBACK)
+    if isinstance(template, PluralTemplate):
+        count = data.get(template.count)
+        # A count the reader's view lacks reads "?" in the form of 0, which every language's "many" covers.
+        n = abs(count) if isinstance(count, int) and not isinstance(count, bool) else 0
+        english = template.singular if n == 1 else template.plural
+        text = ngettext(lang, template.singular, template.plural, n)
+    else:
+        english = template or FALLBACK
+        text = gettext(lang, english)
     try:
         return string.Formatter().vformat(text, (), fields)
     except (IndexError, ValueError, AttributeError):
-        return string.Formatter().vformat(template or FALLBACK, (), fields)
+        return string.Formatter().vformat(english, (), fields)

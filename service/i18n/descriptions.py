@@ -1,12 +1,13 @@
 """One description template per event type (service/i18n/describe.py formats them). Placeholders name keys of
-the event's data; the catalogue test checks that every event type the code emits has one."""
+the event's data; the catalogue test checks that every event type the code emits has one. A description that
+names a count is marked with `N_n` and the data key of that count, which chooses its language's form."""
 from __future__ import annotations
 
-from service.i18n.message import N_
+from service.i18n.message import N_, N_n, PluralTemplate
 
 FALLBACK = N_("Event {type}")
 
-DESCRIPTIONS: dict[str, str] = {
+DESCRIPTIONS: dict[str, str | PluralTemplate] = {
     # The application's own events.
     "deadline_set": N_("A deadline is running: {seconds} s, until {until}"),
     "deadline_warning": N_("A deadline runs out in {seconds_left} s"),
@@ -17,9 +18,13 @@ DESCRIPTIONS: dict[str, str] = {
     "deadline_settings_changed": N_("The turn deadlines changed"),
     "deadlines_paused": N_("The GM paused the deadlines"),
     "deadlines_resumed": N_("The GM resumed the deadlines"),
-    "deadlines_paused_unattended": N_("Nobody at the table moved through {defaults_in_row} default moves: the "
-                                      "deadlines are paused until the GM resumes them"),
-    "webhook_disabled": N_("A webhook was disabled after {timeouts_in_row} attempts in a row got no answer"),
+    "deadlines_paused_unattended": N_n("Nobody at the table moved through {defaults_in_row} default move: the "
+                                       "deadlines are paused until the GM resumes them",
+                                       "Nobody at the table moved through {defaults_in_row} default moves: the "
+                                       "deadlines are paused until the GM resumes them", "defaults_in_row"),
+    "webhook_disabled": N_n("A webhook was disabled after {timeouts_in_row} attempt in a row got no answer",
+                            "A webhook was disabled after {timeouts_in_row} attempts in a row got no answer",
+                            "timeouts_in_row"),
     "campaign_created": N_("Campaign “{name}” created ({system}, dice: {dice_mode})"),
     "campaign_language_changed": N_("The campaign's language is now {language}"),
     "player_invited": N_("Player {name} invited"),
@@ -55,7 +60,7 @@ DESCRIPTIONS: dict[str, str] = {
     "bail_out_started": N_("The leader chose to bail out"),
     "battle_meditation": N_("Battle meditation: everyone gains a morale die"),
     "benefit_chosen": N_("A benefit was chosen: {option}"),
-    "bennies_awarded": N_("Bennies awarded: {count}"),
+    "bennies_awarded": N_n("{count} benny awarded", "{count} bennies awarded", "count"),
     "benny_spent": N_("A benny was spent to {use}"),
     "boom_available": N_("Boom! Three {value}s are on the table"),
     "boom_claimed": N_("The boom of {value}s was claimed"),
@@ -95,15 +100,19 @@ DESCRIPTIONS: dict[str, str] = {
     "contest_resolved": N_("The opposed test was resolved"),
     "critical_noted": N_("A critical's effect was noted"),
     "damage_applied": N_("Damage taken: Health {health}"),
-    "damage_incoming": N_("{wounds} wound(s) incoming"),
+    "damage_incoming": N_n("{wounds} wound incoming", "{wounds} wounds incoming", "wounds"),
     "damage_resolved": N_("The damage was resolved"),
     "damage_rolled": N_("Damage was rolled"),
-    "danger_added_alarm": N_("The alarm adds {added} danger: the pool is {danger_pool_size}"),
-    "danger_added_new_round": N_("A new round adds {added} danger: the pool is {danger_pool_size}"),
+    "danger_added_alarm": N_n("The alarm adds {added} danger die: the pool is {danger_pool_size}",
+                              "The alarm adds {added} danger dice: the pool is {danger_pool_size}", "added"),
+    "danger_added_new_round": N_n("A new round adds {added} danger die: the pool is {danger_pool_size}",
+                                  "A new round adds {added} danger dice: the pool is {danger_pool_size}", "added"),
     "danger_added_player_ones": N_("The players' ones add danger"),
     "danger_added_stupid": N_("Doing something stupid adds danger"),
     "danger_initialized": N_("The danger pool starts at {danger_pool_size}"),
-    "danger_removed_hold_back": N_("Holding back removes {removed} danger: the pool is {danger_pool_size}"),
+    "danger_removed_hold_back": N_n("Holding back removes {removed} danger die: the pool is {danger_pool_size}",
+                                    "Holding back removes {removed} danger dice: the pool is {danger_pool_size}",
+                                    "removed"),
     "danger_rerolled_with_element": N_("The GM rerolled with an element"),
     "dark_side_acknowledged": N_("A dark side came out"),
     "dark_token_added": N_("A dark-side token was received"),
@@ -136,7 +145,7 @@ DESCRIPTIONS: dict[str, str] = {
     "focus_rejected": N_("The GM refused the Focus Points"),
     "focus_requested": N_("Focus Points wait for the GM's approval"),
     "focus_restored": N_("Focus Points restored: {focus_points}"),
-    "focus_spent": N_("{amount} Focus Point(s) spent"),
+    "focus_spent": N_n("{amount} Focus Point spent", "{amount} Focus Points spent", "amount"),
     "glory_awarded": N_("Glory awarded: {amount}"),
     "glory_used": N_("Glory was added to a test"),
     "gm_bennies_discarded": N_("The GM's bennies were discarded"),
@@ -144,10 +153,10 @@ DESCRIPTIONS: dict[str, str] = {
     "gm_pool_set": N_("The GM's benny pool is {benny_pool}"),
     "hazard_critical_failure": N_("Critical failure on a movement hazard"),
     "hazard_failed": N_("A movement hazard test failed"),
-    "hazard_hit": N_("A hazard hit: {wounds} wound(s)"),
+    "hazard_hit": N_n("A hazard hit: {wounds} wound", "A hazard hit: {wounds} wounds", "wounds"),
     "health_regained": N_("Health regained: {health}"),
-    "hearts_gained": N_("Hearts gained: {amount}"),
-    "hearts_lost": N_("Hearts lost: {amount}"),
+    "hearts_gained": N_n("{amount} Heart gained", "{amount} Hearts gained", "amount"),
+    "hearts_lost": N_n("{amount} Heart lost", "{amount} Hearts lost", "amount"),
     "help_attached": N_("Help was added to a test"),
     "help_given": N_("Help was given"),
     "help_token_consumed": N_("A help token was used"),
@@ -175,7 +184,7 @@ DESCRIPTIONS: dict[str, str] = {
     "last_chance_passed": N_("The last chance was passed"),
     "leader_continued": N_("The leader chose to go on"),
     "leader_waived_first": N_("The leader let the others act first"),
-    "light_die_spent": N_("A light-side token bought {count} die/dice"),
+    "light_die_spent": N_n("A light-side token bought {count} die", "A light-side token bought {count} dice", "count"),
     "light_token_awarded": N_("A light-side token was awarded"),
     "light_token_fact": N_("A light-side token bought a fact"),
     "line_crossed": N_("Line {line_index} was crossed"),
@@ -257,7 +266,8 @@ DESCRIPTIONS: dict[str, str] = {
     "success_kept": N_("A success was kept"),
     "succession_queued": N_("A promotion chain waits"),
     "surprise_attacker_revealed": N_("A surprise attacker acts"),
-    "tale_told": N_("A tale was told: {character_points} character points"),
+    "tale_told": N_n("A tale was told: {character_points} character point",
+                     "A tale was told: {character_points} character points", "character_points"),
     "test_adjusted": N_("The test was adjusted"),
     "test_final": N_("The test is final"),
     "test_opened": N_("A test was opened"),

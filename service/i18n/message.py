@@ -7,7 +7,7 @@ as text see English; the API boundary reads `msgid` and `params` and renders it 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Message(str):
@@ -60,6 +60,14 @@ class PluralMessage(Message):
         self.msgid, self.plural, self.n, self.params = singular, plural, n, params
         return self
 
+    @classmethod
+    def worded_count(cls, english: str, singular: str, plural: str, n: int, /, **params: Any) -> "PluralMessage":
+        """A counted message whose English text comes from elsewhere (a library's own wording) while other
+        languages render the form of `singular`/`plural` their rule gives `n`."""
+        self = str.__new__(cls, english)
+        self.msgid, self.plural, self.n, self.params = singular, plural, n, params
+        return self
+
     def __reduce__(self):
         return (_rebuild_plural, (self.msgid, self.plural, self.n, self.params))
 
@@ -81,3 +89,18 @@ def N_(msgid: str) -> str:
     """Mark a template for extraction without formatting it now: event descriptions and rule terms, whose
     values come later (`pybabel extract -k N_`)."""
     return msgid
+
+
+class PluralTemplate(NamedTuple):
+    """A template that names a count, whose values come later: its two English forms and the key of the value
+    that chooses the form (an event description's data key, a library error's context key)."""
+
+    singular: str
+    plural: str
+    count: str
+
+
+def N_n(singular: str, plural: str, count: str, /) -> PluralTemplate:
+    """Mark a template that names a count for extraction without formatting it now (`pybabel extract -k
+    N_n:1,2`); `count` is the key of the value that chooses the form."""
+    return PluralTemplate(singular, plural, count)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from service.i18n.message import N_, Message
+from service.i18n.message import N_, Message, N_n, PluralMessage, PluralTemplate
 
-TEMPLATES: dict[str, str] = {
+TEMPLATES: dict[str, str | PluralTemplate] = {
     "missing": N_("Field required"),
     "extra_forbidden": N_("Extra inputs are not permitted"),
     "string_type": N_("Input should be a valid string"),
@@ -24,11 +24,15 @@ TEMPLATES: dict[str, str] = {
     "dict_type": N_("Input should be a valid dictionary"),
     "model_type": N_("Input should be an object"),
     "list_type": N_("Input should be a valid list"),
-    "string_too_short": N_("String should have at least {min_length} characters"),
-    "string_too_long": N_("String should have at most {max_length} characters"),
+    "string_too_short": N_n("String should have at least {min_length} character",
+                            "String should have at least {min_length} characters", "min_length"),
+    "string_too_long": N_n("String should have at most {max_length} character",
+                           "String should have at most {max_length} characters", "max_length"),
     "string_pattern_mismatch": N_("String should match pattern '{pattern}'"),
-    "too_short": N_("List should have at least {min_length} items"),
-    "too_long": N_("List should have at most {max_length} items"),
+    "too_short": N_n("List should have at least {min_length} item", "List should have at least {min_length} items",
+                     "min_length"),
+    "too_long": N_n("List should have at most {max_length} item", "List should have at most {max_length} items",
+                    "max_length"),
     "greater_than": N_("Input should be greater than {gt}"),
     "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
     "less_than": N_("Input should be less than {lt}"),
@@ -55,10 +59,17 @@ def message(error: dict[str, Any]) -> str:
     english = str(error.get("msg", ""))
     if template is None:
         return Message.worded(english, OTHER, type=str(error.get("type", "")), english=english)
+    forms = (template.singular, template.plural) if isinstance(template, PluralTemplate) else (template,)
     try:
-        template.format(**ctx)
+        for form in forms:
+            form.format(**ctx)
     except (KeyError, IndexError, ValueError):
         return Message.worded(english, OTHER, type=str(error.get("type", "")), english=english)
+    if isinstance(template, PluralTemplate):
+        count = (error.get("ctx") or {}).get(template.count)
+        if not isinstance(count, int) or isinstance(count, bool):
+            return Message.worded(english, OTHER, type=str(error.get("type", "")), english=english)
+        return PluralMessage.worded_count(english, template.singular, template.plural, count, **ctx)
     return Message.worded(english, template, **ctx)
 
 

@@ -121,6 +121,7 @@ class RuleSystem(Protocol):
     def apply(
         self, state: dict[str, Any], action: BaseModel, actor: Actor, dice: DiceSource
     ) -> tuple[dict[str, Any], list[Event]]:
+        """One move; every system's is `service.rules.driver.apply` over the move table in its `engine.py`."""
         ...
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:

@@ -22,3 +22,14 @@ def normalized(entry: dict[str, Any]) -> dict[str, Any]:
 
 def first(may: list[str], *choices: str) -> str | None:
     return next((m for m in choices if m in may), None)
+
+
+def waited_as(entry: dict[str, Any], turn: set[str], choice: set[str] | None = None) -> Kind | None:
+    """What a system's `kind` answers for most waits: a character that may send one of `turn` is on its turn;
+    otherwise it owes a choice (any wait, or only one that may send one of `choice`). The GM is never timed."""
+    if entry["who"] != "character":
+        return None
+    may = set(entry["may"])
+    if may & turn:
+        return "turn"
+    return "choice" if choice is None or may & choice else None

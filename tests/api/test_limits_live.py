@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from serve_process import START_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 2**20
@@ -34,14 +35,16 @@ def uvicorn_server(tmp: Path, env: dict[str, str]):
                             cwd=ROOT, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while True:
             try:
                 if httpx.get(f"{base}/healthz").status_code == 200:
                     break
             except httpx.HTTPError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
+                    # Its stderr ends only when it does: a server still starting would keep the read waiting.
+                    proc.kill()
+                    pytest.fail(f"the server did not start: {proc.communicate()[1].decode()[-2000:]}")
                 time.sleep(0.1)
         yield base, proc.pid
     finally:

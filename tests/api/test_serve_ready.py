@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 
 from service.cli import _SaysWhenReady
+from serve_process import START_SECONDS
 from webhook_receiver import free_port
 
 
@@ -49,7 +50,7 @@ def test_the_service_answers_as_soon_as_it_says_serving_on(tmp_path):
     proc = subprocess.Popen([str(exe), "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         for line in proc.stderr:
             if "serving on" in line:
                 break

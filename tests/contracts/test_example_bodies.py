@@ -6,6 +6,7 @@ the bodies checked are the ones sent, variables filled in; blocks the suite does
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -15,13 +16,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 from doc_pages import FRONTEND, blocks
+from openapi_document import checked_in
 
 from service.api.systemmodels import MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = yaml.safe_load((ROOT / "openapi" / "openapi.yaml").read_text())
 BLOCKS = blocks("bash")
 SESSION_BLOCKS = blocks("bash", FRONTEND)
 
@@ -42,26 +42,25 @@ curl() {
 '''
 
 
-def _operations() -> list[tuple[str, re.Pattern, dict]]:
+@functools.cache
+def operations() -> list[tuple[str, re.Pattern, dict]]:
     ops = []
-    for path, item in DOC["paths"].items():
+    for path, item in checked_in()["paths"].items():
         pattern = re.compile("^" + re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(path)) + "$")
         for method, op in item.items():
             ops.append((method.upper(), pattern, op))
     return ops
 
 
-OPERATIONS = _operations()
-
 
 def validator(schema_ref: dict) -> jsonschema.Draft202012Validator:
-    schema = {**schema_ref, "components": DOC["components"]}
+    schema = {**schema_ref, "components": checked_in()["components"]}
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 
 
 def request_schema(method: str, path: str) -> dict | None:
-    matches = [op for m, pattern, op in OPERATIONS if m == method and pattern.match(path)]
+    matches = [op for m, pattern, op in operations() if m == method and pattern.match(path)]
     assert len(matches) == 1, (method, path, [op["operationId"] for op in matches])
     body = matches[0].get("requestBody")
     return body["content"]["application/json"]["schema"] if body else None

@@ -25,7 +25,7 @@ def wheel(tmp_path_factory) -> Path:
     # into it, and nothing is written into the checkout.
     source = tmp_path_factory.mktemp("source") / "rulekeeper"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv*", "build", "dist", "*.egg-info",
-                                                                "__pycache__", ".hypothesis", "*.db*"))
+                                                                "__pycache__", ".hypothesis", "*.db*", "node_modules"))
     out = tmp_path_factory.mktemp("dist")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", str(source), "-w", str(out)],
                    check=True, capture_output=True, text=True, timeout=300)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from service.dice.bounds import check_divisions
 from service.dice.budget import DEFAULT_BUDGET
@@ -65,7 +66,7 @@ def _grow(children):
 EXPRESSIONS = st.recursive(LEAVES, _grow, max_leaves=6)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(expression=EXPRESSIONS)
 def test_a_checked_expression_fails_only_past_the_budget_and_stays_in_its_range(expression):
     try:

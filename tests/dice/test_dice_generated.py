@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from expression_strategies import deep, expressions
 from hypothesis import example, given, settings
+from property_examples import examples
 
 from service.dice.budget import DEFAULT_BUDGET
 from service.dice.expression import roll_expression
@@ -40,7 +41,7 @@ def rolled_or_refused(expression: str) -> dict | None:
     return tree
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(expression=expressions)
 @example("9" * 200)
 @example("1/" + "9" * 100)
@@ -52,7 +53,7 @@ def test_every_generated_expression_rolls_or_is_refused_as_the_players_error(exp
     rolled_or_refused(expression)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(expression=deep)
 def test_nesting_as_deep_as_the_length_allows_rolls_or_is_refused(expression):
     rolled_or_refused(expression)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from serve_process import START_SECONDS
 from expression_strategies import expressions
 from hypothesis import HealthCheck, example, given, settings
 
@@ -51,7 +52,7 @@ def served(tmp_path_factory) -> Iterator[str]:
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while True:
             try:
                 if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:

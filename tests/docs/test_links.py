@@ -80,3 +80,26 @@ def test_slugs_are_githubs():
     assert slug("The `rulekeeper` command") == "the-rulekeeper-command"
     assert slug("A worked session (curl)") == "a-worked-session-curl"
     assert slug("Latest figures (measured 2026-11-25)") == "latest-figures-measured-2026-11-25"
+
+
+# Paths the pages name that are not in the checkout by design: where setup.py puts alembic/ inside the wheel.
+BUILT = {"service/migrations"}
+TOP = ("service/", "tests/", "benchmarks/", "deploy/", "openapi/", "schema/", "alembic/", "docs/", ".ci/")
+
+
+def named_paths() -> list[tuple[Path, str]]:
+    """Repository paths a page names in code spans or bare in parentheses, placeholders (`<system>`) left out."""
+    out = []
+    for page in pages():
+        prose = _prose(page.read_text())
+        for token in re.findall(r"`([^`\s]+)`", prose) + re.findall(r"\(((?:service|tests|benchmarks)/[\w/.]+)\)", prose):
+            path = token.rstrip(".,:;").split("::")[0]
+            if path.startswith(TOP) and not re.search(r"[<>{}*…]", path) and path not in BUILT:
+                out.append((page, path))
+    return out
+
+
+def test_every_path_a_page_names_exists():
+    missing = [f"{page.relative_to(ROOT)}: {path}" for page, path in named_paths() if not (ROOT / path).exists()]
+    assert len(named_paths()) > 30
+    assert not missing, missing

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import httpx
+from serve_process import START_SECONDS
 
 
 def free_port() -> int:
@@ -51,7 +52,8 @@ class ServiceProcess:
                 err.close()
 
     def wait_ready(self, path: str = "/healthz") -> None:
-        wait_for(lambda: httpx.get(f"{self.url}{path}", timeout=1).status_code == 200, f"rulekeeper serve {path}")
+        wait_for(lambda: httpx.get(f"{self.url}{path}", timeout=1).status_code == 200, f"rulekeeper serve {path}",
+                 timeout=START_SECONDS)
 
     def start(self) -> None:
         self.spawn()

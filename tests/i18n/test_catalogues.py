@@ -1,5 +1,6 @@
-"""The catalogues keep up with the code: every message the code marks (`_`, `N_`, and `_n` for a message that
-names a count) has a translation in English, Polish and Russian, a plural one every form its language has;
+"""The catalogues keep up with the code: every message the code marks (`_`, `N_`, and `_n` or `N_n` for a message
+that names a count) has a translation in English, Polish and Russian, a plural one every form its language has;
+no message counts without plural forms ("tyle kości: 3");
 no catalogue holds a fuzzy, stale or obsolete entry; a translation uses exactly its message's placeholders;
 every event type the code emits has a description, every action and option a term."""
 from __future__ import annotations
@@ -13,6 +14,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from service.i18n import DOMAIN, SUPPORTED, descriptions, terms
+from service.i18n.message import PluralTemplate
 from service.rules.registry import SYSTEMS
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
@@ -21,7 +23,8 @@ LOCALE = SERVICE / "locale"
 
 def _extract() -> list:
     found = extract_from_dir(str(SERVICE), method_map=[("**.py", "python")],
-                             keywords={"_": None, "N_": None, "_n": (1, 2)}, comment_tags=(), strip_comment_tags=True)
+                             keywords={"_": None, "N_": None, "_n": (1, 2), "N_n": (1, 2)}, comment_tags=(),
+                             strip_comment_tags=True)
     return [message for _file, _line, message, _comments, _context in found]
 
 
@@ -72,6 +75,32 @@ def test_every_plural_message_has_every_form_of_its_language(extracted_plurals, 
         assert len(got) == cat.num_plurals and all(got), f"{message[0]!r}: {language} forms {got}"
         allowed = placeholders(message[0]) | placeholders(message[1])
         assert all(placeholders(form) <= allowed for form in got), (message, got)
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_every_plural_entry_of_a_catalogue_has_every_form(language):
+    """Whatever put it there: a plural entry with a form missing or empty would show English for some counts."""
+    cat = catalogue(language)
+    plural = [m for m in cat if m.id and isinstance(m.id, tuple | list)]
+    assert len(plural) >= 40
+    short = [m.id[0] for m in plural if len(m.string) != cat.num_plurals or not all(m.string)]
+    assert not short, f"{language} plural entries without every form: {short[:5]}"
+
+
+# How a message that avoids plural forms gives itself away: English "(s)" and "die/dice", and in Polish and
+# Russian a count named after its noun ("tyle kości: 3", "столько костей: 3").
+AVOIDED = {"en": ("(s)", "(es)", "die/dice"), "pl": ("tyle ", "tylu ", "tyloma "),
+           "ru": ("столько ", "стольких ", "столькими ")}
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_no_message_avoids_the_plural_forms_of_a_count(language):
+    texts = []
+    for m in catalogue(language):
+        if m.id:
+            texts += [str(s) for s in (m.string if isinstance(m.string, tuple | list) else [m.string])]
+    avoiding = [text for text in texts if any(mark in text for mark in AVOIDED[language])]
+    assert not avoiding, f"{language} messages that count without plural forms: {avoiding[:5]}"
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -130,9 +159,16 @@ def test_every_event_type_has_a_description():
 
 
 def test_every_description_names_only_data_keys_or_its_type():
-    """A description is formatted from the event's data: a placeholder is a key, never an expression."""
-    bad = {t: d for t, d in descriptions.DESCRIPTIONS.items()
-           if any(not name.isidentifier() for name in placeholders(d))}
+    """A description is formatted from the event's data: a placeholder is a key, never an expression. One that
+    names a count shows the count that chooses its form."""
+    bad = {}
+    for event_type, d in descriptions.DESCRIPTIONS.items():
+        forms = (d.singular, d.plural) if isinstance(d, PluralTemplate) else (d,)
+        names = set().union(*(placeholders(form) for form in forms))
+        if any(not name.isidentifier() for name in names):
+            bad[event_type] = d
+        if isinstance(d, PluralTemplate) and not all(d.count in placeholders(form) for form in forms):
+            bad[event_type] = d
     assert not bad
 
 

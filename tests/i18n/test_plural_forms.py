@@ -6,6 +6,7 @@ import pytest
 
 from service.dice.table import TableDice
 from service.dice.types import DiceError
+from service.i18n.describe import describe
 from service.i18n.message import PluralMessage, _n
 from service.i18n.render import render
 
@@ -89,3 +90,79 @@ def test_a_rule_refusal_counts_in_each_languages_form(count, polish, russian):
     message = _n("{name} has {count} dark side", "{name} has {count} dark sides", count, name="Ala", count=count)
     assert render(message, "pl") == polish and render(message, "ru") == russian
     assert str(message) == (f"Ala has {count} dark side" if count == 1 else f"Ala has {count} dark sides")
+
+
+@pytest.mark.parametrize("rate_of_fire, polish, russian", [
+    (1, "rifle strzela najwyżej 1 kością", "rifle стреляет не более чем 1 костью"),
+    (2, "rifle strzela najwyżej 2 kośćmi", "rifle стреляет не более чем 2 костями"),
+    (5, "rifle strzela najwyżej 5 kośćmi", "rifle стреляет не более чем 5 костями"),
+])
+async def test_a_weapons_rate_of_fire_is_counted_in_the_players_language(client, rate_of_fire, polish, russian):
+    r = await client.post("/v1/campaigns", json={"name": "Ogień", "system": "action_deck"})
+    gm = {"Authorization": f"Bearer {r.json()['gm_token']}"}
+    base = f"/v1/campaigns/{r.json()['campaign']['id']}"
+    sheet = {"name": "Ann", "kind": "wild_card", "attributes": {"agility": "d8"}, "skills": {"shooting": "d8"},
+             "weapons": [{"name": "rifle", "damage": ["d8", "d8"], "rate_of_fire": rate_of_fire}]}
+    ann = (await client.post(f"{base}/characters", headers=gm, json={"sheet": sheet})).json()["id"]
+    shot = {"action": {"type": "trait_test", "character_id": ann, "trait": "shooting", "weapon": "rifle",
+                       "dice_count": rate_of_fire + 1}}
+    for language, expected in (("pl", polish), ("ru", russian)):
+        reply = await client.post(f"{base}/actions", json=shot, headers={**gm, "Accept-Language": language})
+        assert reply.status_code == 422 and reply.json()["code"] == "rate_of_fire_exceeded", reply.text
+        assert reply.json()["detail"] == expected
+
+
+@pytest.mark.parametrize("limit, polish, russian_limit, russian", [
+    (1, "treść żądania może mieć najwyżej 1 bajt", 1, "тело запроса не больше 1 байта"),
+    (2, "treść żądania może mieć najwyżej 2 bajty", 3, "тело запроса не больше 3 байт"),
+    (5, "treść żądania może mieć najwyżej 5 bajtów", 5, "тело запроса не больше 5 байт"),
+    (22, "treść żądania może mieć najwyżej 22 bajty", 21, "тело запроса не больше 21 байта"),
+])
+def test_a_body_limit_is_counted_in_each_languages_form(limit, polish, russian_limit, russian):
+    from service.api.guard import too_large
+
+    assert render(too_large(limit).detail, "pl") == polish
+    assert render(too_large(russian_limit).detail, "ru") == russian
+    assert str(too_large(1).detail) == "request bodies are limited to 1 byte"
+    assert str(too_large(limit + 1).detail) == f"request bodies are limited to {limit + 1} bytes"
+
+
+@pytest.mark.parametrize("count, russian", [(1, "Жетон светлой стороны дал 1 кость"),
+                                            (3, "Жетон светлой стороны дал 3 кости"),
+                                            (5, "Жетон светлой стороны дал 5 костей"),
+                                            (21, "Жетон светлой стороны дал 21 кость")])
+def test_an_event_description_counts_in_russian(count, russian):
+    assert describe("light_die_spent", {"count": count}, "ru") == russian
+
+
+@pytest.mark.parametrize("wounds, polish, english", [(1, "Nadchodzi 1 rana", "1 wound incoming"),
+                                                     (2, "Nadchodzą 2 rany", "2 wounds incoming"),
+                                                     (5, "Nadchodzi 5 ran", "5 wounds incoming"),
+                                                     (22, "Nadchodzą 22 rany", "22 wounds incoming")])
+def test_an_event_description_counts_in_polish_and_english(wounds, polish, english):
+    assert describe("damage_incoming", {"wounds": wounds}, "pl") == polish
+    assert describe("damage_incoming", {"wounds": wounds}, "en") == english
+
+
+def test_a_count_the_readers_view_lacks_reads_as_a_question_mark_in_a_plural_form():
+    assert describe("bennies_awarded", {}, "pl") == "Przyznano ? Fuksów"
+    assert describe("bennies_awarded", {}, "en") == "? bennies awarded"
+    assert describe("bennies_awarded", {"count": 1}, "pl") == "Przyznano 1 Fuksa"
+
+
+@pytest.mark.parametrize("language, expected", [("pl", "name: Tekst powinien mieć co najmniej 1 znak"),
+                                                ("ru", "name: Строка должна содержать не меньше 1 символа")])
+async def test_a_librarys_count_takes_the_players_form(client, language, expected):
+    reply = await client.post("/v1/campaigns", json={"name": "", "system": "stepdice"},
+                              headers={"Accept-Language": language})
+    assert reply.status_code == 422 and reply.json()["detail"] == expected, reply.text
+    assert reply.json()["errors"][0]["message"] == "String should have at least 1 character"
+
+
+@pytest.mark.parametrize("amount, polish, russian", [(1, "Utracono 1 Serce", "Потеряно 1 сердце"),
+                                                     (2, "Utracono 2 Serca", "Потеряно 2 сердца"),
+                                                     (5, "Utracono 5 Serc", "Потеряно 5 сердец"),
+                                                     (21, "Utracono 21 Serc", "Потеряно 21 сердце")])
+def test_hearts_lost_are_counted_in_each_languages_form(amount, polish, russian):
+    assert describe("hearts_lost", {"amount": amount}, "pl") == polish
+    assert describe("hearts_lost", {"amount": amount}, "ru") == russian

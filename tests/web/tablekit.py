@@ -1,6 +1,7 @@
 """Playing the web table as a person does: by labels, buttons and links, never by calling the API."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -26,19 +27,25 @@ def fill(scope, values: dict[str, Any]) -> None:
             fill(scope, value)
             continue
         field = scope.get_by_label(label, exact=True)
-        if isinstance(value, bool):
+        select = field.evaluate("e => e.tagName") == "SELECT"
+        if isinstance(value, bool) and select:
+            # A yes/no the rules may decide (an optional Boolean) is a choice of three: picked by its value.
+            field.select_option(value=json.dumps(value))
+        elif isinstance(value, bool):
             field.set_checked(value)
-        elif field.evaluate("e => e.tagName") == "SELECT":
+        elif select:
             field.select_option(label=str(value))
         else:
             field.fill(str(value))
 
 
-def create_campaign(page: Page, url: str, *, system: str, name: str, fields: dict[str, Any] | None = None) -> str:
-    """The GM sets up a campaign; returns the GM's own link (the page moves to it)."""
+def create_campaign(page: Page, url: str, *, system: str, name: str, fields: dict[str, Any] | None = None,
+                    name_label: str = "Name") -> str:
+    """The GM sets up a campaign; returns the GM's own link (the page moves to it). The labels are the page's
+    language's (a Polish page's campaign name is "Nazwa")."""
     page.goto(url)
     page.locator("#system").select_option(value=system)
-    fill(page.locator("form"), {"Name": name, **(fields or {})})
+    fill(page.locator("form"), {name_label: name, **(fields or {})})
     page.locator("form button[type=submit]").click()
     expect(page.get_by_test_id("gm-link")).to_be_visible()
     return page.url

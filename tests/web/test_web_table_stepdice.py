@@ -15,10 +15,19 @@ WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon
            "Items": "rope, torch, flask"}
 
 
+# The same warrior on a Polish page, whose forms read in Polish.
+WOJOWNIK = {"Nazwa": "Brona", "Rola": "wojownik", "Talenty": "Tough, Loud", "Broń": "sword",
+            "Przedmioty": "rope, torch, flask"}
+
+
 def sit_down(gm, player, url: str, *, language: str = "en") -> None:
-    create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Dice Mode": "table", "Language": language})
+    if language == "pl":
+        create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Tryb kości": "przy stole", "Język": "pl"},
+                        name_label="Nazwa")
+    else:
+        create_campaign(gm, url, system="stepdice", name="Skirmish", fields={"Dice Mode": "table", "Language": language})
     player.goto(invite(gm, "Ala"))
-    create_character(player, WARRIOR)
+    create_character(player, WOJOWNIK if language == "pl" else WARRIOR)
 
 
 def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin(served, page_origin, new_page,
@@ -45,7 +54,7 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     assert "d10→4" in said
     move(gm, "resolve_retaliation")
     expect(player.locator(".card", has_text="Brona")).to_contain_text("Hearts 4/5")
-    expect(player.locator(".log li").last).to_contain_text("Hearts lost: 1")
+    expect(player.locator(".log li").last).to_contain_text("1 Heart lost")
     player.screenshot(path=artifacts / "stepdice-phone.png", full_page=True)
     gm.set_viewport_size({"width": 1280, "height": 900})
     gm.screenshot(path=artifacts / "stepdice-desktop-gm.png", full_page=True)

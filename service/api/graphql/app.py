@@ -22,7 +22,7 @@ from service.game.tokens import hash_token
 from service.i18n import SUPPORTED
 from service.i18n import context as i18n_context
 from service.i18n import validation
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.i18n.render import render
 from service.settings import Settings
 
@@ -113,8 +113,8 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
         try:
             await super().handle_connection_init(message)
         except TooManySockets:
-            await self.websocket.close(code=4429, reason=_("at most {limit} sockets per token",
-                                                           limit=self.view.sockets.limit))
+            await self.websocket.close(code=4429, reason=_n("at most {limit} socket per token", "at most {limit} sockets per token",
+                                                            self.view.sockets.limit, limit=self.view.sockets.limit))
         except UnknownLanguage:
             await self.websocket.close(code=4400, reason=_("language is one of {languages}",
                                                            languages=", ".join(SUPPORTED)))
@@ -124,7 +124,8 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
             # strawberry answers the same limit with an error that has no code; this one has.
             limit = self.max_subscriptions_per_connection
             if limit is not None and len(self.operations) >= limit:
-                await self._refuse(message, _("at most {limit} operations may run at once on one socket", limit=limit),
+                await self._refuse(message, _n("at most {limit} operation may run at once on one socket",
+                                                 "at most {limit} operations may run at once on one socket", limit, limit=limit),
                                    code="too_many_subscriptions", limit=limit)
                 return
             # Queries and mutations run over a socket too: each operation takes from the budgets as a request does.

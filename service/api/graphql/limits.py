@@ -34,7 +34,7 @@ from graphql.validation.rules import overlapping_fields_can_be_merged
 
 from service.api.jsoninput import MAX_DEPTH as MAX_VALUE_DEPTH
 from service.api.jsoninput import UNSTORABLE
-from service.i18n.message import _
+from service.i18n.message import _, _n
 
 # graphql-core's own check that same-named fields can merge compares them in pairs, metered by a budget
 # (500,000 units by default: 1.6 s of validation for ~500 repeated `systems { id }`, well inside the token
@@ -182,8 +182,9 @@ def document_rule(limits: DocumentLimits) -> type[ValidationRule]:
         def _deeper(self, node) -> None:
             self.value_depth += 1
             if self.value_depth == MAX_VALUE_DEPTH + 1:
-                self.report_error(GraphQLError(_("a value nests deeper than {max_value_depth} levels",
-                                                 max_value_depth=MAX_VALUE_DEPTH), node,
+                self.report_error(GraphQLError(_n("a value nests deeper than {max_value_depth} level",
+                                                  "a value nests deeper than {max_value_depth} levels",
+                                                  MAX_VALUE_DEPTH, max_value_depth=MAX_VALUE_DEPTH), node,
                                                extensions={"code": "invalid_input", "status": 422}))
 
     return DocumentLimitsRule

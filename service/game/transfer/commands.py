@@ -30,7 +30,7 @@ from service.game.errors import GameError
 from service.game.webhooks.signing import Sealer, new_secret
 from service.game.tokens import hash_token, new_token
 from service.game.transfer.document import FORMAT, CampaignDocument, check_references
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.registry import SYSTEMS
 from service.store.records.clocks import CampaignClock
 from service.store.records.models import (Campaign, Character, Credential, DiceSession, EventRecord, MoveRecord,
@@ -130,8 +130,9 @@ async def import_campaign(svc: Services, doc: CampaignDocument, operator_key: st
                           caller: str = "") -> dict[str, Any]:
     check_import_allowed(svc.settings, operator_key)
     if len(doc.moves) > svc.settings.import_max_moves:
-        raise GameError(413, "import_too_long", _("this deployment imports documents with a number of moves up to {max_moves}",
-                                                  max_moves=svc.settings.import_max_moves), field="moves")
+        raise GameError(413, "import_too_long", _n("this deployment imports documents of at most {max_moves} move",
+                                                   "this deployment imports documents of at most {max_moves} moves",
+                                                   svc.settings.import_max_moves, max_moves=svc.settings.import_max_moves), field="moves")
     check_references(doc)
     key = hash_token(operator_key)[:32] if operator_key else caller
     if key in _RUNNING:

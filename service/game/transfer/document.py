@@ -17,7 +17,7 @@ from service.game.webhooks.egress import MAX_URL
 from service.game.errors import GameError, from_validation, invalid
 from service.game.inputs import Language, Name, SystemId
 from service.game.webhooks.endpoints import MAX_WEBHOOKS, EventType, Text, View
-from service.i18n.message import _
+from service.i18n.message import _, _n
 
 FORMAT = "rulekeeper-campaign/1"
 
@@ -210,7 +210,9 @@ def check_references(doc: CampaignDocument) -> None:
         if e.actor_player_id is not None and e.actor_player_id not in players:
             raise _bad(f"events.{i}.actor_player_id", _("not one of the document's players"))
     if doc.final.version != len(doc.moves):
-        raise _bad("final.version", _("the number of moves in the document: {count}", count=len(doc.moves)))
+        raise _bad("final.version", _n("the document holds {count} move, so the final version is {count}",
+                                      "the document holds {count} moves, so the final version is {count}",
+                                      len(doc.moves), count=len(doc.moves)))
 
 
 def _bad(field: str, detail) -> GameError:

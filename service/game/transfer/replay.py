@@ -27,7 +27,7 @@ from service.game.moves.dicesource import dice_events
 from service.game.errors import GameError, invalid
 from service.game.campaigns.history import MAX_UNDO
 from service.game.transfer.document import CampaignDocument, DocEvent
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.base import RuleSystem, RuleViolation
 from service.rules.move import ID_SALT, with_id_salt
 
@@ -274,7 +274,8 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
     except (RuleViolation, DiceError, movelog.ReplayDiverged, KeyError, TypeError, ValueError) as exc:
         raise diverged(i, m.version, str(exc)) from None
     if dice.unused:
-        raise diverged(i, m.version, _("it rolled dice the replay does not roll (unused: {count})", count=dice.unused))
+        raise diverged(i, m.version, _n("it rolled {count} die the replay does not roll", "it rolled {count} dice the replay does not roll",
+                                                     dice.unused, count=dice.unused))
     session = None
     if mode == "verifiable" and dice.rolled:
         number = next((e.data.get("dice_session") for e in logged if e.type == "dice_rolled"), None)

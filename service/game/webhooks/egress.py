@@ -20,7 +20,7 @@ import httpcore
 import httpx
 
 from service.game.errors import invalid
-from service.i18n.message import _
+from service.i18n.message import _, _n
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 MAX_URL = 2048
@@ -40,8 +40,9 @@ def address_allowed(ip: Address, allow_loopback: bool) -> bool:
 def split(url: str) -> tuple[str, int]:
     """The host and port of an http(s) URL; a 422 naming `url` for anything else."""
     if len(url) > MAX_URL or any(ord(ch) <= 32 or ord(ch) == 127 for ch in url):
-        raise invalid("invalid_webhook_url", _("a webhook URL is at most {max_url} characters, without spaces",
-                                               max_url=MAX_URL), "url")
+        raise invalid("invalid_webhook_url", _n("a webhook URL is at most {max_url} character, without spaces",
+                                                "a webhook URL is at most {max_url} characters, without spaces",
+                                                MAX_URL, max_url=MAX_URL), "url")
     try:
         parts = urlsplit(url)
         port = parts.port

@@ -21,7 +21,7 @@ from service.game.auth import Principal, authenticate, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, not_found
 from service.game.webhooks.signing import Sealer, new_secret
-from service.i18n.message import _
+from service.i18n.message import _n
 from service.store.records.models import EventRecord, Webhook, WebhookAttempt, WebhookDelivery, utcnow
 
 MAX_WEBHOOKS = 20
@@ -117,8 +117,9 @@ async def create(svc: Services, campaign_id: str, token: str | None, body: Webho
         await events.locked_campaign(s, campaign_id)   # two registrations at once still count each other
         count = await s.scalar(select(func.count()).select_from(Webhook).where(Webhook.campaign_id == campaign_id))
         if count >= MAX_WEBHOOKS:
-            raise GameError(409, "too_many_webhooks", _("a campaign has at most {max_webhooks} webhooks",
-                                                        max_webhooks=MAX_WEBHOOKS))
+            raise GameError(409, "too_many_webhooks", _n("a campaign has at most {max_webhooks} webhook",
+                                                         "a campaign has at most {max_webhooks} webhooks",
+                                                         MAX_WEBHOOKS, max_webhooks=MAX_WEBHOOKS))
         secret = new_secret()
         w = Webhook(id=str(uuid.uuid4()), campaign_id=campaign_id, url=body.url,
                     event_types=sorted(set(body.event_types or [])), view=body.view, status="active",

@@ -7,7 +7,7 @@ to go before a claimant that already started interrupts it instead.
 """
 from __future__ import annotations
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.action_deck import deck, draws, guards, surprise, turns
 from service.rules.action_deck.cards import is_joker, key
 from service.rules.action_deck.context import Ctx
@@ -53,8 +53,9 @@ def declare_turn(ctx: Ctx, a) -> None:
     guards.no_interrupt(ctx)
     o = ctx.options
     if len(a.actions) > o.multi_action_max:
-        raise violation("too_many_actions", _("at most {multi_action_max} actions per turn (seed 1.3)",
-                                              multi_action_max=o.multi_action_max), "actions")
+        raise violation("too_many_actions", _n("at most {multi_action_max} action per turn (seed 1.3)",
+                                               "at most {multi_action_max} actions per turn (seed 1.3)",
+                                               o.multi_action_max, multi_action_max=o.multi_action_max), "actions")
     if enc["current_turn"] == cid:
         if slot["turn"]["status"] == "acting":
             raise violation("turn_in_progress", _("this turn's actions are already declared (redeclare only "

@@ -83,9 +83,9 @@ def validate_draws(ctx: Ctx, n: int, cards: list[str] | None, field: str) -> Non
     """Everything a deal or a benny draw needs, checked before any die is rolled or card moved."""
     deck = ctx.deck
     if n > len(deck["draw_pile"]) + len(deck["discard_pile"]):
-        raise violation("deck_exhausted", _("{n} cards are needed but only {count} + {count_2} discards remain "
-                                            "(B4)",
-                                            n=n, count=len(deck['draw_pile']), count_2=len(deck['discard_pile'])))
+        raise violation("deck_exhausted", _n("{n} card is needed but only {count} + {count_2} discards remain (B4)",
+                                             "{n} cards are needed but only {count} + {count_2} discards remain (B4)", n,
+                                             n=n, count=len(deck['draw_pile']), count_2=len(deck['discard_pile'])))
     if not ctx.table_mode:
         if cards is not None:
             raise violation("cards_not_expected", _("the service deals from its own shuffled deck; send "

@@ -6,7 +6,7 @@ way triggers the reshuffle at once, Jokers Wild only when it is kept (B10).
 """
 from __future__ import annotations
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.action_deck import bennies, deck, guards
 from service.rules.action_deck.cards import highest, is_joker
 from service.rules.action_deck.context import Ctx
@@ -42,8 +42,8 @@ def draw_extra_card(ctx: Ctx, a) -> None:
     slot = _window(ctx, cid)
     limit = ctx.options.extra_card_draws_per_round
     if limit is not None and slot["draws"] >= limit:
-        raise violation("extra_draw_limit", _("at most {limit} extra card(s) per round in this campaign (B11)",
-                                              limit=limit))
+        raise violation("extra_draw_limit", _n("at most {limit} extra card per round in this campaign (B11)",
+                                               "at most {limit} extra cards per round in this campaign (B11)", limit, limit=limit))
     deck.validate_draws(ctx, 1, None if a.card is None else [a.card], "card")
     payer = bennies.spend(ctx, cid, a.benny_source, "draw_card")
     card = deck.draw(ctx, a.card)

@@ -1,5 +1,5 @@
-"""The Action Deck rule system (`SYSTEM`'s class) and one move: validate the action, authorize, auto-accept open
-tests (§5.5), dispatch to its handler, reveal due surprise, say whose move it is next."""
+"""The Action Deck rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move,
+open tests auto-accepted before a move (§5.5), due surprise revealed after it, then whose move it is next."""
 from __future__ import annotations
 
 from typing import Any
@@ -21,7 +21,8 @@ from service.rules.action_deck.sheet import ActionDeckCharacterInput, new_charac
 from service.rules.action_deck.state_model import ActionDeckCharacter, ActionDeckState
 from service.rules.action_deck.view import view
 from service.rules.awaiting import with_offers
-from service.rules.base import Actor, Event, RuleViolation, gm_only
+from service.rules import driver
+from service.rules.base import Actor, Event, RuleViolation
 
 HANDLERS = {
     "open_session": session.open_session, "close_session": session.close_session,
@@ -58,18 +59,12 @@ def auto_accept(ctx: Ctx, action: BaseModel) -> None:
         checks.finalize_open(ctx, subjects)
 
 
-def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor,
-          dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
-    if not isinstance(action, BaseModel):
-        action = ADAPTER.validate_python(action)
-    ctx = Ctx(state, actor, dice)
-    if action.sender == "gm" and not actor.is_gm:
-        raise gm_only(_("{type} is a GM move", type=action.type))
-    auto_accept(ctx, action)
-    HANDLERS[action.type](ctx, action)
-    surprise.reveal_due(ctx)
-    awaiting.refresh(ctx)
-    return ctx.state, ctx.events
+MOVES = driver.MoveTable(
+    adapter=ADAPTER, context=Ctx, handlers=HANDLERS, guards=(auto_accept,), after=(surprise.reveal_due,),
+    awaiting=awaiting.refresh,
+    # An owner move names its owner in different fields (a test's roller, a defender): guards.owner checks it.
+    owner_check=False,
+)
 
 
 class ActionDeckSystem:
@@ -95,8 +90,9 @@ class ActionDeckSystem:
         awaiting.refresh(ctx)
         return ctx.state
 
-    def apply(self, state, action, actor, dice):
-        return apply(state, action, actor, dice)
+    def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
+              ) -> tuple[dict[str, Any], list[Event]]:
+        return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor) -> dict[str, Any]:
         return with_offers(view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER)

@@ -1,33 +1,24 @@
 """Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The vocabulary every system shares, re-exported: this system's models take every field type from here.
+from service.rules.fields import Id as Id, Label as Label, Model as Model, Move as Move, Sender as Sender
+from service.rules.fields import Text as Text
 from service.rules.strings import trimmed
 
-Id = trimmed(64)
-Text = trimmed(2000)
-Label = trimmed(120)
 TraitName = trimmed(40, case="lower")
 Card = trimmed(5, min_length=2, case="upper")
 PlainDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Inches = Annotated[float, Field(ge=0, le=200, multiple_of=0.5)]
 BennySource = Literal["auto", "own", "gm_pool"]
-Sender = Literal["gm", "owner"]
 
 BENNY_SOURCE = Field("auto", description="Who pays: a PC's benny always comes from its player; an NPC Wild Card "
                                          "pays from its own ('own') or the GM pool ('gm_pool'); 'auto' uses its "
                                          "own first; Extras pay from the GM pool (seed 1.6).")
-
-
-class Move(BaseModel):
-    """Base of every action. `sender`: 'gm' = the GM only; 'owner' = the GM or the player controlling the
-    character the action names (for test follow-ups: the test's roller; for defend: the defender)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    sender: ClassVar[Sender] = "gm"
 
 
 class ActionDeckModifier(BaseModel):

@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
 from service.rules.base import gm_only, not_your_character
@@ -87,9 +87,9 @@ def action_slot(ctx: Ctx, turn: dict[str, Any], index: int | None, field: str = 
     """A declared action not yet taken (§4.20 take_action)."""
     declared = turn["declared"]
     if index is None or not 0 <= index < len(declared):
-        raise violation("action_not_declared", _("the turn declared {count} action(s); actions are "
-                                                 "declared at the start of the turn (seed 1.3)",
-                                                 count=len(declared)), field)
+        raise violation("action_not_declared", _n("the turn declared {count} action; actions are declared at the start of the turn (seed 1.3)",
+                                                  "the turn declared {count} actions; actions are declared at the start of the turn "
+                                                  "(seed 1.3)", len(declared), count=len(declared)), field)
     if declared[index]["taken"]:
         raise violation("action_already_taken", _("declared action {index} was already taken", index=index), field)
     return declared[index]

@@ -1,7 +1,7 @@
 """The moves that roll: a trait test, a group test, a damage roll (spec §4.2–§4.9)."""
 from __future__ import annotations
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -16,8 +16,8 @@ def trait_test(ctx: Ctx, a) -> None:
     if a.weapon is not None:
         w = weapon_of(sheet, a.weapon)
         if a.dice_count > w["rate_of_fire"]:
-            raise violation("rate_of_fire_exceeded", _("{name} fires {rate_of_fire} die/dice at most",
-                                                       name=w['name'], rate_of_fire=w['rate_of_fire']),
+            raise violation("rate_of_fire_exceeded", _n("{name} fires {rate_of_fire} die at most", "{name} fires {rate_of_fire} dice at most",
+                                                        w['rate_of_fire'], name=w['name'], rate_of_fire=w['rate_of_fire']),
                             "dice_count")
     elif a.dice_count > 1 and not ctx.actor.is_gm:
         raise violation("rate_of_fire_exceeded", _("several trait dice need a weapon with that "
@@ -67,8 +67,8 @@ def damage_roll(ctx: Ctx, a) -> None:
                             "attack_test_id")
         results = attack["result"]["results"]
         if a.hit_index >= len(results):
-            raise violation("invalid_attempt", _("the attack rolled {count} die/dice",
-                                                 count=len(results)), "hit_index")
+            raise violation("invalid_attempt", _n("the attack rolled {count} die", "the attack rolled {count} dice", len(results),
+                                                  count=len(results)), "hit_index")
         hit = results[a.hit_index]
         if attack["critical_failure"] or not hit["success"]:
             raise violation("attack_missed", _("the attack missed: there is no damage to roll"), "attack_test_id")

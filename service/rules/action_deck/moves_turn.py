@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.action_deck import checks, guards, turns
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
@@ -34,9 +34,10 @@ def redeclare(ctx: Ctx, a) -> None:
     total = len(taken) + len(a.actions)
     o = ctx.options
     if total > o.multi_action_max:
-        raise violation("too_many_actions", _("{count} taken + {count_2} new > {multi_action_max}",
-                                              count=len(taken), count_2=len(a.actions),
-                                              multi_action_max=o.multi_action_max),
+        raise violation("too_many_actions", _n("at most {multi_action_max} action per turn (seed 1.3): {count} taken + {count_2} new",
+                                               "at most {multi_action_max} actions per turn (seed 1.3): {count} taken + {count_2} new",
+                                               o.multi_action_max, count=len(taken), count_2=len(a.actions),
+                                               multi_action_max=o.multi_action_max),
                         "actions")
     turn["declared"] = taken + [{"kind": x.kind, "note": x.note, "taken": False} for x in a.actions]
     turn["multi_action_penalty"] = min(turn["multi_action_penalty"], o.multi_action_step * (total - 1))

@@ -8,18 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.timeouts import Kind
+from service.rules.timeouts import Kind, waited_as
 
 
 def kind(table: dict[str, Any], entry: dict[str, Any]) -> Kind | None:
-    may = set(entry["may"])
-    if entry["who"] != "character":
-        return None
-    if may & {"end_turn", "hold"}:
-        return "turn"
-    if may & {"accept_test", "defend"}:
-        return "choice"
-    return None
+    return waited_as(entry, {"end_turn", "hold"}, {"accept_test", "defend"})
 
 
 def _rolled_test(table: dict[str, Any], cid: str) -> str | None:

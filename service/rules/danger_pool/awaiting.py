@@ -79,6 +79,10 @@ def compute(ctx: Ctx) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return awaiting, requests
 
 
+def refresh(ctx: Ctx) -> None:
+    ctx.table["awaiting"], ctx.table["requests"] = compute(ctx)
+
+
 # Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
 # out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
 OPEN_GM = (

@@ -1,5 +1,5 @@
-"""The Danger Pool rule system (`SYSTEM`'s class) and one move: parse, authorize, run it on a private copy, say
-whose move it is next."""
+"""The Danger Pool rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move,
+then whose move it is next; a betrayer is the GM's character (§4.15.3)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,7 +10,8 @@ from pydantic import BaseModel
 from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.awaiting import with_offers
-from service.rules.base import Actor, Event, gm_only, not_your_character, not_yours
+from service.rules import driver
+from service.rules.base import Actor, Event, RuleViolation, not_yours
 from service.rules.danger_pool import aftermath, awaiting, bailout, records, rolls, rounds, scenes
 from service.rules.danger_pool.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.danger_pool.context import Ctx, initial_table
@@ -35,33 +36,14 @@ HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
 }
 
 
-def authorize(ctx: Ctx, action: BaseModel) -> None:
-    """GM-only moves are 403 for players; a player acts only for characters they control."""
-    sender = type(action).sender
-    if sender == "gm" and not ctx.actor.is_gm:
-        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
-    if sender == "owner":
-        sheet = ctx.sheet(action.character_id)
-        if not ctx.actor.controls(action.character_id):
-            raise not_your_character(_("you do not control {character_id}",
-                                       character_id=action.character_id), field="character_id")
-        if not ctx.actor.is_gm and sheet.get("status") == "traitor_npc":
-            raise not_yours(sheet["name"], _("betrayed the team and is a GM character (§4.15.3)"))
+def traitor(sheet: dict[str, Any]) -> RuleViolation | None:
+    if sheet.get("status") == "traitor_npc":
+        return not_yours(sheet["name"], _("betrayed the team and is a GM character (§4.15.3)"))
+    return None
 
 
-def refresh(ctx: Ctx) -> None:
-    ctx.table["awaiting"], ctx.table["requests"] = awaiting.compute(ctx)
-
-
-def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
-          ) -> tuple[dict[str, Any], list[Event]]:
-    if not isinstance(action, BaseModel):
-        action = ADAPTER.validate_python(action)
-    ctx = Ctx(state, actor, dice)
-    authorize(ctx, action)
-    HANDLERS[action.type](ctx, action)
-    refresh(ctx)
-    return ctx.state, ctx.events
+MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, awaiting=awaiting.refresh,
+                         taken_over=traitor)
 
 
 def _model(cls: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
@@ -93,12 +75,12 @@ class DangerPoolSystem:
         state = {"options": _model(Options, options).model_dump(mode="json"), "characters": {},
                  "table": initial_table()}
         ctx = Ctx(state, Actor(role="gm"), None)
-        refresh(ctx)
+        awaiting.refresh(ctx)
         return ctx.state
 
     def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
               ) -> tuple[dict[str, Any], list[Event]]:
-        return apply(state, action, actor, dice)
+        return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
         return with_offers(view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER)

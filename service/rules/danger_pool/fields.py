@@ -3,27 +3,13 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from service.rules.strings import trimmed
+# The vocabulary every system shares, re-exported: this system's models take every field type from here.
+from service.rules.fields import Id as Id, Label as Label, Model as Model, Move as Move, Sender as Sender
+from service.rules.fields import Text as Text
 
-Id = trimmed(64)
-Text = trimmed(2000)
-Label = trimmed(120)
 CpSpend = Literal["risk", "ignore_pain"]
-
-# Who may send a move: the GM only, or the GM or the player controlling `character_id`.
-Sender = Literal["gm", "owner"]
-
-
-class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Move(Model):
-    """Base of every action; `sender` says who may send it (checked in apply, not part of the schema)."""
-
-    sender: ClassVar[Sender] = "gm"
 
 
 class OwnMove(Move):

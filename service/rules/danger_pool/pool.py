@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.sheet import ability
@@ -39,13 +39,13 @@ def plan(ctx: Ctx, sheet: dict[str, Any], a: Any) -> dict[str, Any]:
     spends = list(a.cp_spends)
     limit = ctx.options.max_cp_spends_per_roll
     if limit is not None and len(spends) > limit:                # A16: "a point", singular
-        raise violation("too_many_character_point_spends", _("at most {limit} character point(s) "
-                                                             "per roll (max_cp_spends_per_roll)",
-                                                             limit=limit), "cp_spends")
+        raise violation("too_many_character_point_spends", _n("at most {limit} character point per roll (max_cp_spends_per_roll)",
+                                                              "at most {limit} character points per roll (max_cp_spends_per_roll)",
+                                                              limit, limit=limit), "cp_spends")
     if len(spends) > sheet["character_points"]:
-        raise violation("not_enough_character_points", _("{name} has {character_points} character "
-                                                         "point(s), needs {count}",
-                                                         name=sheet['name'],
+        raise violation("not_enough_character_points", _n("{name} has {character_points} character point, needs {count}",
+                                                          "{name} has {character_points} character points, needs {count}",
+                                                          sheet['character_points'], name=sheet['name'],
                                                          character_points=sheet['character_points'],
                                                          count=len(spends)), "cp_spends")
     risks = spends.count("risk")

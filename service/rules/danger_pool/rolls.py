@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
-from service.rules.danger_pool import guards, pool, rounds
+from service.i18n.message import _, _n
+from service.rules.danger_pool import extraction, guards, pool, rounds
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.lifecycle import take_out
@@ -65,7 +65,6 @@ def advance(ctx: Ctx, sc: dict[str, Any]) -> None:
 
 def resolve(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
     """§4.8, in A30 order: danger added (1s, Stupid), stamina per danger ten, then the outcome."""
-    from service.rules.danger_pool import bailout   # bailout builds on this module
     roll, opts = sc["roll"], ctx.options
     cid, sheet = roll["actor_id"], ctx.characters[roll["actor_id"]]
     roll["outcome"] = outcome
@@ -102,7 +101,7 @@ def resolve(ctx: Ctx, sc: dict[str, Any], outcome: str) -> None:
                                                      "ignored", "tie_choices", "effects", "state")})
     if roll["kind"] == "bail_out":
         if outcome == "lose":
-            bailout.finish(ctx, sc, [])
+            extraction.finish(ctx, sc, [])
         return
     sc["last_roll"], sc["roll"] = roll, None
     if sheet["stamina"] == 0:                                   # A22: the outcome first, then out
@@ -182,8 +181,9 @@ def element_reroll(ctx: Ctx, a: Any) -> None:
                                              element_id=a.element_id), "element_id")
     limit = ctx.options.element_rerolls_per_element_per_scene
     if limit is not None and el["rerolls_used"] >= limit:
-        raise violation("element_exhausted", _("{text} already rerolled {limit} time(s) this scene (A13)",
-                                               text=el['text'], limit=limit),
+        raise violation("element_exhausted", _n("{text} already rerolled {limit} time this scene (A13)",
+                                                "{text} already rerolled {limit} times this scene (A13)",
+                                                limit, text=el['text'], limit=limit),
                         "element_id")
     # ALL danger dice of this roll are rerolled; the new roll fully replaces the old one (A13, A44).
     dice = [ctx.roll("danger_reroll") for _n in roll["danger_dice"]]

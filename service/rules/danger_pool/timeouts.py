@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.timeouts import Kind
+from service.rules.timeouts import Kind, waited_as
 
 TURN = {"declare_action", "waive_first", "pass_turn"}
 
 
 def kind(table: dict[str, Any], entry: dict[str, Any]) -> Kind | None:
-    if entry["who"] != "character":
-        return None
-    return "turn" if TURN & set(entry["may"]) else "choice"
+    return waited_as(entry, TURN)
 
 
 def default(table: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:

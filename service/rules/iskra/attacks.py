@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.iskra import checks, derived, guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
@@ -62,8 +62,9 @@ def attack(ctx: Ctx, a: Any) -> None:
             if turns.current(enc) == a.character_id and \
                     budget.get("offhand_attacks", 0) >= ctx.options.offhand_attacks_per_turn:
                 limit = ctx.options.offhand_attacks_per_turn
-                raise violation("offhand_limit_reached", _("at most {offhand_attacks_per_turn} off-hand attack(s) "
-                                                           "per turn (7-B40)", offhand_attacks_per_turn=limit),
+                raise violation("offhand_limit_reached", _n("at most {offhand_attacks_per_turn} off-hand attack per turn (7-B40)",
+                                                            "at most {offhand_attacks_per_turn} off-hand attacks per turn (7-B40)",
+                                                            limit, offhand_attacks_per_turn=limit),
                                 "offhand")
         if turns.spend(ctx, a.character_id, "minor"):
             ctx.encounter["budget"][a.character_id]["offhand_attacks"] += 1

@@ -54,6 +54,10 @@ def compute(ctx: Ctx) -> list[dict[str, Any]]:
     return merged(_compute(ctx))
 
 
+def refresh(ctx: Ctx) -> None:
+    ctx.table["awaiting"] = compute(ctx)
+
+
 def _compute(ctx: Ctx) -> list[dict[str, Any]]:
     p = ctx.table["pending"]
     if p is not None:

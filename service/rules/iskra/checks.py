@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.iskra import derived
 from service.rules.iskra.catalogue import PHYSICAL
 from service.rules.iskra.context import Ctx
@@ -54,9 +54,9 @@ def recompute(ctx: Ctx, t: dict[str, Any]) -> None:
 def check_trait_indices(sheet: dict[str, Any], key: str, indices: list[int]) -> None:
     for i in indices:
         if not 0 <= i < len(sheet[key]):
-            raise violation("unknown_predisposition", _("{key}[{i}] does not exist on this sheet ({count} "
-                                                        "entries)",
-                                                        key=key, i=i, count=len(sheet[key])), key)
+            raise violation("unknown_predisposition", _n("{key}[{i}] does not exist on this sheet ({count} entry)",
+                                                         "{key}[{i}] does not exist on this sheet ({count} entries)",
+                                                         len(sheet[key]), key=key, i=i, count=len(sheet[key])), key)
 
 
 def build(ctx: Ctx, cid: str, attribute: str, purpose: str, *, context: str = "general",

@@ -1,22 +1,23 @@
-"""The Iskra rule system: authorize, gate on the pending step, dispatch one move, refresh whose move it is."""
+"""The Iskra rule system (`SYSTEM`'s class) and its move table for the shared driver: the pending step gates
+every other move, a handler per move, combat and Ether exposure refreshed after it, then whose move it is."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.awaiting import with_offers
-from service.rules.iskra import awaiting as _open
 from service.rules import awaiting as shared_awaiting
-from service.rules.base import Actor, Event, gm_only, not_your_character
+from service.rules import driver
+from service.rules.base import Actor, Event
 from service.rules.iskra import (
     attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves_turn, progress, reactions,
     recovery, resolve, world,
 )
-from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, Action
+from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.iskra.context import Ctx, initial_table
 from service.rules.iskra.errors import CODES, violation
 from service.rules.iskra.events_model import EVENT_PAYLOADS
@@ -55,23 +56,22 @@ ON_PENDING = frozenset({"roll", "accept_test", "reroll", "focus_adjust", "use_gl
                         "critical_note", "set_wounds", "help", "gm_note"})
 
 
-def _authorize(actor: Actor, action: BaseModel) -> None:
-    sender = ACTION_SENDERS[action.type]
-    if sender == "gm" and not actor.is_gm:
-        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
-    cid = getattr(action, "character_id", None)
-    if sender == "owner" and cid is not None and not actor.controls(cid):
-        raise not_your_character(_("a player acts only for their own characters, not {cid}",
-                                   cid=cid), field="character_id")
+def pending_first(ctx: Ctx, action: BaseModel) -> None:
+    held = ctx.table["pending"]
+    if held is not None and action.type not in ON_PENDING:
+        raise violation("pending_first", _("finish the pending {kind} {id} first (spec 5.1, 5.2)",
+                                           kind=held['kind'], id=held['id']), "type")
 
 
-def _refresh(ctx: Ctx) -> None:
-    combat.refresh(ctx)
+def ether_exposure(ctx: Ctx) -> None:
     flags = derived.ether_exposure(ctx.table, ctx.characters, ctx.options)
     if flags != ctx.table["ether_exposure"]:
         ctx.table["ether_exposure"] = flags  # spec 4.14: flagged for the GM, who decides the consequences
         ctx.emit("ether_exposure_changed", {"exposed": flags}, gm_only=True)
-    ctx.table["awaiting"] = awaiting.compute(ctx)
+
+
+MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, guards=(pending_first,),
+                         after=(combat.refresh, ether_exposure), awaiting=awaiting.refresh)
 
 
 def _coerce(model: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
@@ -95,9 +95,6 @@ class IskraSystem:
     Sheet = IskraCharacter
     EventPayloads = EVENT_PAYLOADS
 
-    def __init__(self) -> None:
-        self._adapter = TypeAdapter(Action)
-
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         return new_character(_coerce(IskraCharacterInput, data), _coerce(Options, options))
 
@@ -107,24 +104,14 @@ class IskraSystem:
         return {"options": _coerce(Options, options).model_dump(mode="json"), "characters": {}, "table": table}
 
     def parse_action(self, raw: dict[str, Any]) -> BaseModel:
-        return self._adapter.validate_python(raw)
+        return driver.validate(MOVES, raw)
 
     def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor,
               dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
-        if isinstance(action, dict):
-            action = self.parse_action(action)
-        _authorize(actor, action)
-        ctx = Ctx(state, actor, dice)
-        held = ctx.table["pending"]
-        if held is not None and action.type not in ON_PENDING:
-            raise violation("pending_first", _("finish the pending {kind} {id} first (spec 5.1, 5.2)",
-                                               kind=held['kind'], id=held['id']), "type")
-        HANDLERS[action.type](ctx, action)
-        _refresh(ctx)
-        return ctx.state, ctx.events
+        return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER)
+        return with_offers(view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER)
 
     def redact_event(self, event: Event, actor: Actor) -> dict[str, Any] | None:
         """An event's data as this actor may see it; None when it is GM-only (spec 8)."""

@@ -5,27 +5,16 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.rules.strings import trimmed
+# The vocabulary every system shares, re-exported: this system's models take every field type from here.
+from service.rules.fields import Id as Id, Label as Label, Model as Model, Move as Move, Sender as Sender
+from service.rules.fields import Text as Text
 
-Id = trimmed(64)
-Text = trimmed(2000)
-Label = trimmed(120)
 Attribute = Literal["strength", "dexterity", "intelligence", "charisma"]
 Species = Literal["human", "elf", "dwarf", "asrai"]
 EtherLevel = Literal["none", "low", "medium", "high", "very_high"]
 Distance = Literal["reach", "near", "not_far", "far"]
 # spec 4.2 context.kind: glory applies to the three social kinds (L120); detect drives Light Step (L292).
 TestContext = Literal["general", "influence", "intimidate", "persuade", "detect", "lift"]
-
-Sender = Literal["gm", "owner"]
-
-
-class Move(BaseModel):
-    """Base of every action. `sender`: "gm" (GM only) or "owner" (the GM, or the player controlling the
-    character the action names or the pending step belongs to)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    sender: ClassVar[Sender] = "gm"
 
 
 class OwnerMove(Move):

@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.iskra import abilities
 from service.rules.iskra.catalogue import (
     ATTR_MAX, ATTR_MIN, ATTRIBUTES, CREATION_PICKS, FOCUS_START, HEALTH_MAX, MAX_PREDISPOSITIONS, SPECIES_TRAITS,
@@ -77,14 +77,16 @@ def _check_traits(data: IskraCharacterInput) -> None:
         raise violation("predisposition_required", _("a character starts with at least one Predisposition (L84)"),
                         "predispositions")
     if p > MAX_PREDISPOSITIONS:
-        raise violation("too_many_predispositions", _("at most {max_predispositions} Predispositions (L86)",
-                                                      max_predispositions=MAX_PREDISPOSITIONS),
+        raise violation("too_many_predispositions", _n("at most {max_predispositions} Predisposition (L86)",
+                                                       "at most {max_predispositions} Predispositions (L86)",
+                                                       MAX_PREDISPOSITIONS, max_predispositions=MAX_PREDISPOSITIONS),
                         "predispositions")
     if w < max(1, p):
-        raise violation("weakness_per_predisposition", _("{p} Predisposition(s) need at least "
-                                                         "{max} Weakness(es): one, plus one per "
-                                                         "extra Predisposition (L84–L86)",
-                                                         p=p, max=max(1, p)), "weaknesses")
+        raise violation("weakness_per_predisposition", _n("{p} Predisposition needs at least {p} Weakness: one, plus one per "
+                                                          "extra Predisposition (L84–L86)",
+                                                          "{p} Predispositions need at least {p} Weaknesses: one, plus one per "
+                                                          "extra Predisposition (L84–L86)",
+                                                          p, p=p), "weaknesses")
 
 
 def _check_attributes(data: IskraCharacterInput, options: Options) -> dict[str, int]:
@@ -96,9 +98,9 @@ def _check_attributes(data: IskraCharacterInput, options: Options) -> dict[str, 
                             f"attributes.{name}")
     budget = options.attribute_point_budget
     if budget is not None and sum(attrs.values()) > budget:
-        raise violation("attribute_budget_exceeded", _("this campaign allows {budget} attribute "
-                                                       "points in total (7-B2), got {sum}",
-                                                       budget=budget, sum=sum(attrs.values())), "attributes")
+        raise violation("attribute_budget_exceeded", _n("this campaign allows {budget} attribute point in total (7-B2), got {sum}",
+                                                        "this campaign allows {budget} attribute points in total (7-B2), got {sum}",
+                                                        budget, budget=budget, sum=sum(attrs.values())), "attributes")
     return attrs
 
 
@@ -106,11 +108,13 @@ def _abilities(data: IskraCharacterInput, options: Options) -> list[dict[str, An
     owned = [{"ability_id": t, "level": 1, "source": "species", "param": None} for t in SPECIES_TRAITS[data.species]]
     picks = CREATION_PICKS + (VERSATILITY_PICKS if data.species == "human" else 0)  # Wszechstronność, L205
     if len(data.abilities) != picks:
-        raise violation("wrong_ability_pick_count", _("a {species} picks exactly {picks} abilities "
-                                                      "(L128{value}), got {count}",
-                                                      species=data.species, picks=picks,
-                                                      value=(_(", L205") if data.species == 'human' else ""),
-                                                      count=len(data.abilities)), "abilities")
+        # Outside the _n call: babel's extractor loses a plural message that has another marked call inside it.
+        versatility = _(", L205") if data.species == "human" else ""
+        raise violation("wrong_ability_pick_count",
+                        _n("a {species} picks exactly {picks} ability (L128{value}), got {count}",
+                           "a {species} picks exactly {picks} abilities (L128{value}), got {count}", picks,
+                           species=data.species, picks=picks, value=versatility, count=len(data.abilities)),
+                        "abilities")
     # Lower levels first, so "one ability and its second level" (L281) works in either order.
     for i, pick in sorted(enumerate(data.abilities), key=lambda x: x[1].level):
         owned.append(abilities.acquire(options, owned, pick.ability_id, pick.level, pick.param, 0, "creation",

@@ -1,7 +1,7 @@
 """Helping an ally in combat (seed §3.6, spec 4.5, 7-A12) and raising a downed ally (seed §7.2, 7-A24)."""
 from __future__ import annotations
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.stepdice import guards, health
 from service.rules.stepdice.actions_player import StepDiceHelp, StepDiceRaise
 from service.rules.stepdice.context import Ctx
@@ -23,10 +23,9 @@ def help_ally(ctx: Ctx, a: StepDiceHelp) -> None:
                         "target_character_id")
     limit = ctx.options.max_helpers_per_test
     if sum(t["target_character_id"] == target for t in enc["help_tokens"]) >= limit:
-        raise violation("too_many_helpers", _("{target} already has {limit} "
-                                              "helper(s) for its next test (seed "
-                                              "§3.6: no help towers)",
-                                              target=target, limit=limit), "target_character_id", status=CONFLICT)
+        raise violation("too_many_helpers", _n("{target} already has {limit} helper for its next test (seed §3.6: no help towers)",
+                                               "{target} already has {limit} helpers for its next test (seed §3.6: no help towers)",
+                                               limit, target=target, limit=limit), "target_character_id", status=CONFLICT)
     guards.spend_action(ctx, a.character_id, slot)
     token = {"helper_id": a.character_id, "target_character_id": target, "description": a.description,
              "created_round": enc["round"],

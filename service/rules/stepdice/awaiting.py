@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.awaiting import character, gm, merged
+from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.options import Options
 
 # Settling a pending choice (spec 5.1): the stage names its answer, and who gives it.
@@ -31,6 +32,10 @@ def compute(state: dict[str, Any], options: Options) -> list[dict[str, Any]]:
     out += [character(cid, "advance") for cid, sheet in state["characters"].items()
             if sheet.get("pending_advancements", 0) > 0 and sheet["condition"] != "dead"]
     return merged(out)
+
+
+def refresh(ctx: Ctx) -> None:
+    ctx.table["awaiting"] = compute(ctx.state, ctx.options)
 
 
 def _play(state: dict[str, Any], options: Options) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.stepdice import guards
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
@@ -23,8 +23,9 @@ def roll_fields(ctx: Ctx, a: RollFields, sheet: dict[str, Any]) -> list[str]:
     guards.option(ctx, "use_talents", "talents")
     limit = ctx.options.max_talents_per_test
     if len(a.talents) > limit or len({t.casefold() for t in a.talents}) != len(a.talents):
-        raise violation("too_many_talents", _("at most {limit} different Talent(s) count for one test (seed "
-                                              "§2.4)", limit=limit),
+        raise violation("too_many_talents", _n("at most {limit} different Talent counts for one test (seed §2.4)",
+                                               "at most {limit} different Talents count for one test (seed §2.4)",
+                                               limit, limit=limit),
                         "talents")
     own = {t.casefold(): t for t in sheet.get("talents", [])}
     for t in a.talents:
@@ -44,9 +45,9 @@ def helpers(ctx: Ctx, actor_id: str, helper_ids: list[str], in_combat: bool) -> 
                                                         "spec 7-A12)"), "helper_ids")
     limit = ctx.options.max_helpers_per_test
     if len(helper_ids) > limit or len(set(helper_ids)) != len(helper_ids):
-        raise violation("too_many_helpers", _("at most {limit} different helper(s) per test (seed "
-                                              "§3.6)",
-                                              limit=limit), "helper_ids")
+        raise violation("too_many_helpers", _n("at most {limit} helper per test (seed §3.6)",
+                                               "at most {limit} different helpers per test (seed §3.6)",
+                                               limit, limit=limit), "helper_ids")
     for h in helper_ids:
         if h == actor_id:
             raise violation("cannot_help_self", _("a character cannot help their own test"), "helper_ids")

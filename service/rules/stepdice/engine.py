@@ -1,21 +1,22 @@
-"""The Step Dice rule system: authorize, gate on a pending choice, dispatch one move, suggest an outcome."""
+"""The Step Dice rule system (`SYSTEM`'s class) and its move table for the shared driver: a pending choice
+gates every other move, a handler per move, the encounter's outcome suggested after it, then whose move it is."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.awaiting import with_offers
-from service.rules.stepdice import awaiting as _open
-from service.rules.base import Actor, Event, gm_only, not_your_character
+from service.rules import driver
+from service.rules.base import Actor, Event
 from service.rules.stepdice import (
     advancement, allies, attack, awaiting, checks, clocks, encounter, enemies, grid, health, magic, narrative, pending,
     scenes, turns,
 )
-from service.rules.stepdice.actions import ACTION_SENDERS, ACTION_TYPES, Action
+from service.rules.stepdice.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.stepdice.context import Ctx, initial_table
 from service.rules.stepdice.errors import CODES, violation
 from service.rules.stepdice.events_model import EVENT_PAYLOADS
@@ -47,14 +48,16 @@ NOT_BLOCKED = frozenset({"choose_benefit", "resolve_retaliation", "choose_armor"
                          "reveal_enemy", "grant_advancement", "advance", "discard_advancement"})
 
 
-def _authorize(actor: Actor, action: BaseModel) -> None:
-    sender = ACTION_SENDERS[action.type]
-    if sender == "gm" and not actor.is_gm:
-        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
-    cid = getattr(action, "character_id", None)
-    if sender == "owner" and cid is not None and not actor.controls(cid):
-        raise not_your_character(_("a player acts only for their own characters, not {cid}",
-                                   cid=cid), field="character_id")
+def choice_pending(ctx: Ctx, action: BaseModel) -> None:
+    held = ctx.table["pending"]
+    if held is not None and action.type not in NOT_BLOCKED:
+        raise violation("choice_pending", _("resolve the pending {stage} of {id} first",
+                                            stage=held['stage'], id=held['id']),
+                        "type")
+
+
+MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, guards=(choice_pending,),
+                         after=(encounter.refresh_suggestion,), awaiting=awaiting.refresh)
 
 
 class StepDiceSystem:
@@ -72,9 +75,6 @@ class StepDiceSystem:
     Sheet = StepDiceSheet
     EventPayloads = EVENT_PAYLOADS
 
-    def __init__(self) -> None:
-        self._adapter = TypeAdapter(Action)
-
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         data = data if isinstance(data, StepDiceCharacterInput) else StepDiceCharacterInput.model_validate(
             data if isinstance(data, dict) else data.model_dump())
@@ -90,26 +90,14 @@ class StepDiceSystem:
         return state
 
     def parse_action(self, raw: dict[str, Any]) -> BaseModel:
-        return self._adapter.validate_python(raw)
+        return driver.validate(MOVES, raw)
 
     def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor,
               dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
-        if isinstance(action, dict):
-            action = self.parse_action(action)
-        _authorize(actor, action)
-        ctx = Ctx(state, actor, dice)
-        held = ctx.table["pending"]
-        if held is not None and action.type not in NOT_BLOCKED:
-            raise violation("choice_pending", _("resolve the pending {stage} of {id} first",
-                                                stage=held['stage'], id=held['id']),
-                            "type")
-        HANDLERS[action.type](ctx, action)
-        encounter.refresh_suggestion(ctx)
-        ctx.table["awaiting"] = awaiting.compute(ctx.state, ctx.options)
-        return ctx.state, ctx.events
+        return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-        return with_offers(view(state, actor), _open.OPEN_GM, _open.OPEN_PLAYER)
+        return with_offers(view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER)
 
     def redact_event(self, event: Event, actor: Actor) -> dict[str, Any] | None:
         """An event's data as this actor may see it; None when it is GM-only (spec 8)."""

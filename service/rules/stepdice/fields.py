@@ -5,17 +5,14 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.rules.strings import trimmed
+# The vocabulary every system shares, re-exported: this system's models take every field type from here.
+from service.rules.fields import Id as Id, Label as Label, Model as Model, Move as Move, Sender as Sender
+from service.rules.fields import Text as Text
 
-Id = trimmed(64)
-Text = trimmed(2000)
-Label = trimmed(120)
 Attribute = Literal["strength", "dexterity", "magic"]
 BaseTn = Literal[4, 6, 8, 12]
 Tier = Literal["trick", "standard", "strong", "great_power"]
 Cover = Literal["none", "partial", "full"]
-
-Sender = Literal["gm", "owner"]
 
 
 class StepDicePosition(BaseModel):
@@ -32,14 +29,6 @@ class StepDiceStep(BaseModel):
 
     source: Label = Field(description="Why the step applies, e.g. 'darkness', 'preparation', 'extreme'.")
     delta: Literal[-2, -1, 1, 2] = Field(description="+1 worse conditions, −1 better, ±2 'extremely' (seed §3.5).")
-
-
-class Move(BaseModel):
-    """Base of every action. `sender` says who may send it: the GM only, or the player controlling
-    the character the action names (the GM may always send those too)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    sender: ClassVar[Sender] = "gm"
 
 
 class RollFields(Move):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.stepdice import guards
 from service.rules.stepdice.actions_player import StepDiceMove
 from service.rules.stepdice.context import Ctx
@@ -39,7 +39,8 @@ def check_melee(ctx: Ctx, character_id: str, enemy: dict[str, Any]) -> None:
     where = _known(ctx, character_id, enemy)
     if where and not adjacent(*where):
         # An unrevealed position is GM-only (spec 8): a player hears that the target is out of reach, not where.
-        far = (_("; it is {squares} squares away", squares=distance(*where))
+        far = (_n("; it is {squares} square away", "; it is {squares} squares away", distance(*where),
+                  squares=distance(*where))
                if ctx.actor.is_gm or enemy["position_revealed"] else "")
         raise violation("not_adjacent", _("melee needs the target on a neighbouring square{far} (seed §5.7)",
                                           far=far),
@@ -67,8 +68,9 @@ def check_jump(ctx: Ctx, character_id: str, to: dict[str, int]) -> None:
         raise violation("position_unknown", _("{character_id} has no position yet",
                                               character_id=character_id), "move_to")
     if distance(slot["position"], to) > SPELL_JUMP:
-        raise violation("out_of_range", _("a jump reaches at most {spell_jump} squares (seed §6.3)",
-                                          spell_jump=SPELL_JUMP), "move_to")
+        raise violation("out_of_range", _n("a jump reaches at most {spell_jump} square (seed §6.3)",
+                                           "a jump reaches at most {spell_jump} squares (seed §6.3)",
+                                           SPELL_JUMP, spell_jump=SPELL_JUMP), "move_to")
 
 
 def move(ctx: Ctx, a: StepDiceMove) -> None:

@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import PROFICIENCY_FOR_DIE
 from service.rules.stepdice.options import Options
@@ -50,14 +50,14 @@ def new_character(data: StepDiceCharacterInput, options: Options) -> dict[str, A
         raise violation("weapon_required", _("a character starts with one weapon or combat "
                                              "tool"), "equipment.weapon")
     if len(eq.items) != ITEM_COUNT:
-        raise violation("wrong_item_count", _("a character starts with exactly {item_count} "
-                                              "items, got {count}",
-                                              item_count=ITEM_COUNT, count=len(eq.items)), "equipment.items")
+        raise violation("wrong_item_count", _n("a character starts with exactly {item_count} item, got {count}",
+                                               "a character starts with exactly {item_count} items, got {count}",
+                                               ITEM_COUNT, item_count=ITEM_COUNT, count=len(eq.items)), "equipment.items")
     if options.use_talents:
         if len(data.talents) != TALENT_COUNT:
-            raise violation("wrong_talent_count", _("a character has exactly {talent_count} Talents, "
-                                                    "got {count}",
-                                                    talent_count=TALENT_COUNT, count=len(data.talents)), "talents")
+            raise violation("wrong_talent_count", _n("a character has exactly {talent_count} Talent, got {count}",
+                                                     "a character has exactly {talent_count} Talents, got {count}",
+                                                     TALENT_COUNT, talent_count=TALENT_COUNT, count=len(data.talents)), "talents")
         if len({t.casefold() for t in data.talents}) != len(data.talents):
             raise violation("duplicate_talent", _("the two Talents must differ"), "talents")
     elif data.talents:

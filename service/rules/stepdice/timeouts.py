@@ -5,18 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.timeouts import Kind
+from service.rules.timeouts import Kind, waited_as
 
 
 def kind(table: dict[str, Any], entry: dict[str, Any]) -> Kind | None:
-    may = set(entry["may"])
-    if entry["who"] != "character":
-        return None
-    if may & {"begin_turn", "end_turn"}:
-        return "turn"
-    if may & {"choose_benefit", "choose_armor"}:
-        return "choice"
-    return None
+    return waited_as(entry, {"begin_turn", "end_turn"}, {"choose_benefit", "choose_armor"})
 
 
 def default(table: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,5 +1,5 @@
-"""The Trikus rule system (`SYSTEM`'s class) and one move: parse, authorize, run it on a private copy, advance the
-state machine, say who is next."""
+"""The Trikus rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move, the
+activity state machine after it (flow), then who is next; a character turned to the dark side is the GM's (L300)."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +9,8 @@ from pydantic import BaseModel
 from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.awaiting import with_offers
-from service.rules.base import Actor, Event, gm_only, not_your_character, not_yours
+from service.rules import driver
+from service.rules.base import Actor, Event, RuleViolation, not_yours
 from service.rules.trikus import awaiting, flow, legal
 from service.rules.trikus.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.trikus.context import Ctx, initial_table
@@ -26,34 +27,14 @@ from service.rules.trikus.view import view
 HANDLERS = {**ACTIVITY, **CONTEST, **DECIDE, **PARTY}
 
 
-def authorize(ctx: Ctx, action: BaseModel) -> None:
-    """GM-only moves are 403 for players; a player acts only for characters they control."""
-    sender = type(action).sender
-    if sender == "gm" and not ctx.actor.is_gm:
-        raise gm_only(_("only the GM may send {type}", type=action.type), field="type")
-    cid = getattr(action, "character_id", None)
-    if sender != "gm" and cid is not None:
-        sheet = ctx.sheet(cid)
-        if not ctx.actor.controls(cid):
-            raise not_your_character(_("you do not control {cid}", cid=cid), field="character_id")
-        if not ctx.actor.is_gm and sheet.get("controller") == "gm":
-            raise not_yours(sheet["name"], _("has turned to the dark side (L300)"))
+def turned(sheet: dict[str, Any]) -> RuleViolation | None:
+    if sheet.get("controller") == "gm":
+        return not_yours(sheet["name"], _("has turned to the dark side (L300)"))
+    return None
 
 
-def refresh(ctx: Ctx) -> None:
-    ctx.table["awaiting"], ctx.table["requests"] = awaiting.compute(ctx)
-
-
-def apply(state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
-          ) -> tuple[dict[str, Any], list[Event]]:
-    if not isinstance(action, BaseModel):
-        action = ADAPTER.validate_python(action)
-    ctx = Ctx(state, actor, dice)
-    authorize(ctx, action)
-    HANDLERS[action.type](ctx, action)
-    flow.proceed(ctx)
-    refresh(ctx)
-    return ctx.state, ctx.events
+MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, after=(flow.proceed,),
+                         awaiting=awaiting.refresh, taken_over=turned)
 
 
 class TrikusSystem:
@@ -80,12 +61,12 @@ class TrikusSystem:
     def initial_state(self, options: BaseModel) -> dict[str, Any]:
         state = {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}
         ctx = Ctx(state, Actor(role="gm"), None)  # type: ignore[arg-type] - no dice are needed here
-        refresh(ctx)
+        awaiting.refresh(ctx)
         return ctx.state
 
     def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
               ) -> tuple[dict[str, Any], list[Event]]:
-        return apply(state, action, actor, dice)
+        return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
         return with_offers(view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER)

@@ -3,29 +3,15 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from service.rules.strings import trimmed
+# The vocabulary every system shares, re-exported: this system's models take every field type from here.
+from service.rules.fields import Id as Id, Label as Label, Model as Model, Move as Move, Sender as Sender
+from service.rules.fields import Text as Text
 
-Id = trimmed(64)
-Text = trimmed(2000)
-Label = trimmed(120)
 TraitKind = Literal["offensive", "defensive", "helpful", "single_use", "battle_meditation",
                     "unreliable", "black_hole", "renewable", "sith_artifact"]
 Result = Literal["success", "failure", "draw"]
-
-# Who may send a move: the GM only; the GM or the player controlling the named character; anyone.
-Sender = Literal["gm", "owner", "any"]
-
-
-class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Move(Model):
-    """Base of every action; `sender` says who may send it (checked in apply, not part of the schema)."""
-
-    sender: ClassVar[Sender] = "gm"
 
 
 class OwnMove(Move):

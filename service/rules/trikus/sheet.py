@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from service.i18n.message import _
+from service.i18n.message import _, _n
 from service.rules.trikus.constants import LINE_SHAPE, SIDE_COUNTS, Tier
 from service.rules.trikus.errors import violation
 from service.rules.trikus.fields import ItemInput, Label, Model, SideInput
@@ -43,12 +43,12 @@ def check_sides(tier: str, light: list[SideInput], dark: list[SideInput], option
     """Counts per tier (I5) and, under optional rule 1, who wrote a Master's dark sides (L256)."""
     want = SIDE_COUNTS[tier]
     if len(light) != want["light"]:
-        raise violation("wrong_side_count", _("a {tier} has {light} light sides (L248–L252)",
-                                              tier=tier, light=want['light']),
+        raise violation("wrong_side_count", _n("a {tier} has {light} light side (L248–L252)", "a {tier} has {light} light sides (L248–L252)",
+                                               want['light'], tier=tier, light=want['light']),
                         "light_sides", 422)
     if len(dark) != want["dark"]:
-        raise violation("wrong_side_count", _("a {tier} has {dark} dark sides (L248–L252)",
-                                              tier=tier, dark=want['dark']),
+        raise violation("wrong_side_count", _n("a {tier} has {dark} dark side (L248–L252)", "a {tier} has {dark} dark sides (L248–L252)",
+                                               want['dark'], tier=tier, dark=want['dark']),
                         "dark_sides", 422)
     if tier == "master" and options.opt1_master_dark_sides_by_others:
         own = sum(1 for s in dark if s.authored_by == "self")

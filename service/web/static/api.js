@@ -1,48 +1,135 @@
-// The public API as any front end calls it: REST with a bearer token and Accept-Language, and the GraphQL
-// subscription over graphql-transport-ws (written out here: a dozen messages, no library).
+// @ts-check
+// The public GraphQL API as any front end calls it: each of the page's named operations (graphql/*.graphql)
+// POSTed to /graphql with a bearer token and Accept-Language, and the event subscription over
+// graphql-transport-ws (written out here: a dozen messages, no library).
+
+/** @typedef {import("../../../web/types/operations").Operations} Operations */
+/** @typedef {import("../../../web/types/graphql").LoggedEventFragment} LoggedEvent */
+
+/** A refusal as the API words it: the error's `extensions` (code, HTTP-like status, the field at fault). */
 export class Problem extends Error {
-  constructor(status, body) {
-    super(body?.detail || `HTTP ${status}`);
-    this.status = status;
-    this.code = body?.code || "http_error";
-    this.detail = body?.detail || "";
-    this.field = body?.field || null;
+  /**
+   * @param {number} status
+   * @param {{ message?: string, extensions?: { code?: string, status?: number, field?: string | null } } | null} error
+   */
+  constructor(status, error) {
+    super(error?.message || `HTTP ${status}`);
+    this.status = error?.extensions?.status || status;
+    this.code = error?.extensions?.code || "http_error";
+    this.detail = error?.message || "";
+    this.field = error?.extensions?.field || null;
   }
 }
 
+/** @type {Promise<Map<string, string>> | null} */
+let definitions = null;
+
+// Each top-level definition of the page's documents by name. The documents are the page's own (no strings with
+// braces in them): a definition ends where its braces close.
+async function documents() {
+  definitions ??= Promise.all(["operations", "tables"].map(async (name) => {
+    const r = await fetch(new URL(`graphql/${name}.graphql`, import.meta.url));
+    if (!r.ok) throw new Error(`graphql/${name}.graphql: HTTP ${r.status}`);
+    return r.text();
+  })).then((texts) => {
+    const found = new Map();
+    const text = texts.join("\n").replace(/#[^\n]*/g, "");
+    let depth = 0, start = 0;
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === "{") depth++;
+      else if (text[i] === "}" && --depth === 0) {
+        const def = text.slice(start, i + 1).trim();
+        const name = /^(?:query|mutation|subscription|fragment)\s+([_A-Za-z]\w*)/.exec(def)?.[1];
+        if (name) found.set(name, def);
+        start = i + 1;
+      }
+    }
+    return found;
+  });
+  return definitions;
+}
+
+/**
+ * An operation with the fragments it spreads, as one document.
+ * @param {string} name
+ */
+export async function documentOf(name) {
+  const defs = await documents();
+  const need = [name];
+  for (let i = 0; i < need.length; i++) {
+    const def = defs.get(need[i]);
+    if (!def) throw new Error(`no GraphQL definition named ${need[i]}`);
+    for (const [, spread] of def.matchAll(/\.\.\.\s*([_A-Za-z]\w*)/g)) {
+      if (spread !== "on" && !need.includes(spread)) need.push(spread);
+    }
+  }
+  return need.map((n) => defs.get(n)).join("\n");
+}
+
 export class Api {
+  /** @param {string} base @param {string} language */
   constructor(base, language) {
     this.base = base.replace(/\/$/, "");
     this.language = language;
   }
 
-  async rest(method, path, { body, token, ifMatch } = {}) {
-    const headers = { "Accept-Language": this.language };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+  /**
+   * One of the page's operations over HTTP: its data, or the first error as a Problem.
+   * @template {keyof Operations} N
+   * @param {N} name
+   * @param {Operations[N][1]} variables
+   * @param {string} [token]
+   * @returns {Promise<Operations[N][0]>}
+   */
+  async call(name, variables, token) {
+    /** @type {Record<string, string>} */
+    const headers = { "Accept-Language": this.language, "Content-Type": "application/json",
+                      Accept: "application/graphql-response+json, application/json" };
     if (token) headers.Authorization = `Bearer ${token}`;
-    if (ifMatch !== undefined && ifMatch !== null) headers["If-Match"] = `"${ifMatch}"`;
-    const r = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const query = await documentOf(name);
+    const r = await fetch(`${this.base}/graphql`, { method: "POST", headers,
+                                                  body: JSON.stringify({ query, variables, operationName: name }) });
     const text = await r.text();
-    const data = text ? JSON.parse(text) : null;
-    if (!r.ok) throw new Problem(r.status, data);
-    return data;
+    /** @type {{ data?: any, errors?: any[] } | null} */
+    let body = null;
+    try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+    if (body?.errors?.length) throw new Problem(r.status, body.errors[0]);
+    if (!r.ok || !body?.data) throw new Problem(r.status, null);
+    return body.data;
   }
 
-  get(path, token) { return this.rest("GET", path, { token }); }
-  post(path, body, token) { return this.rest("POST", path, { body, token }); }
   socketUrl() { return this.base.replace(/^http/, "ws") + "/graphql"; }
 }
 
-const EVENTS = `subscription($c: ID!, $a: Int!) {
-  campaignEvents(campaignId: $c, after: $a) { seq type description actor { role playerId } createdAt } }`;
+/**
+ * @typedef {object} FeedOptions
+ * @property {Api} api
+ * @property {string} token
+ * @property {string} campaignId
+ * @property {string} language
+ * @property {number} [after]
+ * @property {(event: LoggedEvent) => void} onEvent
+ * @property {(status: string, error?: { message?: string }) => void} onStatus
+ */
 
 // A campaign's events, live. After a dropped socket (or a restarted server) it connects again and asks for
 // everything after the last seq it received, so nothing is lost and nothing repeats.
 export class Feed {
+  /** @param {FeedOptions} options */
   constructor({ api, token, campaignId, language, after = 0, onEvent, onStatus }) {
-    Object.assign(this, { api, token, campaignId, language, lastSeq: after, onEvent, onStatus });
+    this.api = api;
+    this.token = token;
+    this.campaignId = campaignId;
+    this.language = language;
+    this.lastSeq = after;
+    this.onEvent = onEvent;
+    this.onStatus = onStatus;
     this.stopped = false;
     this.delay = 500;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
   }
 
   start() { this.stopped = false; this.connect(); return this; }
@@ -53,9 +140,19 @@ export class Feed {
     if (this.ws) this.ws.close(1000);
   }
 
-  connect() {
+  async connect() {
+    /** @type {string} */
+    let query;
+    try {
+      query = await documentOf("CampaignEvents");
+    } catch (err) {
+      this.onStatus("error", { message: String(err) });
+      return;
+    }
+    if (this.stopped) return;
     const ws = new WebSocket(this.api.socketUrl(), "graphql-transport-ws");
     this.ws = ws;
+    /** @param {object} msg */
     const send = (msg) => ws.send(JSON.stringify(msg));
     ws.onopen = () => send({ type: "connection_init",
                              payload: { authorization: `Bearer ${this.token}`, language: this.language } });
@@ -64,14 +161,18 @@ export class Feed {
       if (msg.type === "connection_ack") {
         this.delay = 500;
         this.onStatus("live");
-        send({ id: "events", type: "subscribe", payload: { query: EVENTS,
-               variables: { c: this.campaignId, a: this.lastSeq } } });
+        /** @type {Operations["CampaignEvents"][1]} */
+        const variables = { campaignId: this.campaignId, after: this.lastSeq };
+        send({ id: "events", type: "subscribe",
+               payload: { query, variables, operationName: "CampaignEvents" } });
       } else if (msg.type === "ping") {
         send({ type: "pong" });
       } else if (msg.type === "next") {
         const errors = msg.payload.errors;
         if (errors?.length) { this.onStatus("error", errors[0]); return; }
-        const event = msg.payload.data.campaignEvents;
+        /** @type {Operations["CampaignEvents"][0]} */
+        const data = msg.payload.data;
+        const event = data.campaignEvents;
         if (event.seq <= this.lastSeq) return;
         this.lastSeq = event.seq;
         this.onEvent(event);

@@ -1,12 +1,19 @@
 // Elements without innerHTML (nothing the server or a player wrote is ever parsed as markup), and the page's
 // own words in the reader's language. Everything the rules say comes translated from the server.
+
+/**
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {...unknown} children
+ * @returns {HTMLElement}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === false || v === null || v === undefined) continue;
     node.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of /** @type {unknown[]} */ (children).flat()) {
     if (c === null || c === undefined || c === false) continue;
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -15,6 +22,7 @@ export function el(tag, attrs = {}, ...children) {
 
 export const LANGUAGES = { en: "English", pl: "Polski", ru: "Русский" };
 
+/** @type {Record<string, Record<string, string>>} */
 const WORDS = {
   en: {
     title: "Rulekeeper table", language: "Page language", new_campaign: "New campaign", system: "Rule system",
@@ -32,6 +40,7 @@ const WORDS = {
     dice_sessions: "Verifiable dice", close_session: "Close the dice session", check: "Check in this browser",
     verified: "Verified in this browser: every die and the commitment", not_verified: "NOT verified",
     session: "Session", dice_count: "dice", no_crypto: "This browser checks only on https or localhost",
+    session_open: "open", session_closed: "closed", session_unverifiable: "unverifiable", session_unrevealed: "unrevealed",
   },
   pl: {
     title: "Stół Rulekeeper", language: "Język strony", new_campaign: "Nowa kampania", system: "System gry",
@@ -50,6 +59,8 @@ const WORDS = {
     dice_sessions: "Weryfikowalne kości", close_session: "Zamknij sesję kości", check: "Sprawdź w tej przeglądarce",
     verified: "Sprawdzone w tej przeglądarce: każda kość i zobowiązanie", not_verified: "NIE zgadza się",
     session: "Sesja", dice_count: "kości", no_crypto: "Ta przeglądarka sprawdza tylko przez https lub localhost",
+    session_open: "otwarta", session_closed: "zamknięta", session_unverifiable: "nie do sprawdzenia",
+    session_unrevealed: "nieujawniona",
   },
   ru: {
     title: "Стол Rulekeeper", language: "Язык страницы", new_campaign: "Новая кампания", system: "Система правил",
@@ -70,10 +81,43 @@ const WORDS = {
     dice_sessions: "Проверяемые кубики", close_session: "Закрыть сессию кубиков", check: "Проверить в браузере",
     verified: "Проверено в этом браузере: каждый кубик и обязательство", not_verified: "НЕ сходится",
     session: "Сессия", dice_count: "кубиков", no_crypto: "Браузер проверяет только по https или на localhost",
+    session_open: "открыта", session_closed: "закрыта", session_unverifiable: "не проверить", session_unrevealed: "не раскрыта",
   },
 };
 
 let current = "en";
+/** @param {string} lang */
 export function setLanguage(lang) { current = WORDS[lang] ? lang : "en"; document.documentElement.lang = current; }
 export function language() { return current; }
+/** @param {string} key */
 export function t(key) { return WORDS[current][key] ?? WORDS.en[key] ?? key; }
+/** @type {Record<string, Promise<{ FIELDS: Record<string, string>, VALUES: Record<string, string> }>>} */
+const loading = {};
+/** @type {Record<string, { FIELDS: Record<string, string>, VALUES: Record<string, string> }>} */
+const labels = {};
+
+/**
+ * The forms' words in `lang` (labels/<lang>.js), loaded before a page in that language draws a form: a page in
+ * English loads none.
+ * @param {string} lang
+ */
+export async function loadLabels(lang) {
+  if (lang === "en" || labels[lang]) return;
+  loading[lang] ??= import(`./labels/${lang}.js`);
+  labels[lang] = await loading[lang];
+}
+
+/**
+ * A form field's label in the reader's language (the schema names its fields in English only).
+ * @param {string} name the GraphQL field's name
+ * @param {string} english
+ */
+export function fieldLabel(name, english) { return labels[current]?.FIELDS[name] ?? english; }
+/**
+ * A value a form offers (an enum value of the schema) in the reader's language; a language code as it is.
+ * @param {string} value
+ */
+export function valueLabel(value) {
+  if (value in LANGUAGES) return value;
+  return labels[current]?.VALUES[value] ?? value.replace(/_/g, " ");
+}

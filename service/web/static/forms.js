@@ -1,156 +1,242 @@
-// Forms built from the API's JSON Schemas (the OpenAPI document's components): a field per property, the value
-// read back as the JSON the API takes. What a plain control cannot express is asked for as JSON text.
-import { el, t } from "./dom.js";
+// @ts-check
+// Forms built from the GraphQL schema's input types, read by introspection (the InputType query) as a form needs
+// them: a field per input field, the value read back as the variables the API takes. What a plain control cannot
+// express (a map, a nested choice) is asked for as JSON text.
+import { el, fieldLabel, language, t, valueLabel } from "./dom.js";
+
+/** @typedef {import("../../../web/types/graphql").InputTypeQuery} InputTypeQuery */
+/** @typedef {NonNullable<InputTypeQuery["__type"]>} InputType */
+/** @typedef {import("../../../web/types/graphql").TypeRefFragment} TypeRef */
+/** @typedef {import("./api.js").Api} Api */
+/**
+ * @typedef {object} FormOptions
+ * @property {Record<string, string>} [labels] a field's name in the reader's language, from the API
+ * @property {Record<string, Array<[unknown, string]>>} [choices] a field's values to pick from: [value, shown text]
+ * @property {Record<string, any>} [defaults] a field's value to start with
+ * @property {string[]} [skip] fields the caller fills in
+ * @property {Record<string, string>} [oneOf] for a @oneOf input type, the member the caller chose (its field name)
+ */
+/** @typedef {{ node: HTMLElement | null, read: () => any }} Field */
 
 let counter = 0;
+/** @param {string} name */
 const uid = (name) => `f${++counter}-${String(name).replace(/[^a-z0-9_-]/gi, "")}`;
 
-export function resolve(doc, schema) {
-  let s = schema || {};
-  for (let i = 0; s.$ref && i < 20; i++) {
-    const rest = { ...s };
-    delete rest.$ref;
-    const target = s.$ref.replace(/^#\//, "").split("/").reduce((o, k) => o && o[k], doc);
-    s = { ...target, ...rest };
+// The input types, enums and scalars met so far, by name: a form asks for each type once per page.
+export class Types {
+  /** @param {() => Api} api */
+  constructor(api) {
+    this.api = api;
+    /** @type {Map<string, Promise<InputType>>} */
+    this.cache = new Map();
   }
-  return s;
-}
 
-// `anyOf: [X, null]` is an optional X.
-function unwrapNullable(doc, schema) {
-  const s = resolve(doc, schema);
-  const alts = s.anyOf || s.oneOf;
-  if (alts && !s.discriminator) {
-    const real = alts.filter((a) => a.type !== "null");
-    if (real.length === 1 && real.length < alts.length) {
-      const inner = resolve(doc, real[0]);
-      return { schema: { ...inner, title: s.title || inner.title, description: s.description || inner.description,
-                         default: s.default }, nullable: true };
+  /** @param {string} name */
+  one(name) {
+    let found = this.cache.get(name);
+    if (!found) {
+      found = this.api().call("InputType", { name }).then((r) => {
+        if (!r.__type) throw new Error(`the schema has no type ${name}`);
+        return r.__type;
+      });
+      this.cache.set(name, found);
+      found.catch(() => this.cache.delete(name));
     }
+    return found;
   }
-  return { schema: s, nullable: false };
+
+  /**
+   * A type and every input type and enum its fields reach, loaded before a form is drawn (a form is drawn at once).
+   * @param {string} name
+   * @param {Record<string, string>} [oneOf]
+   */
+  async load(name, oneOf = {}) {
+    /** @type {Map<string, InputType>} */
+    const loaded = new Map();
+    let wave = [name];
+    while (wave.length) {
+      const types = await Promise.all(wave.map((n) => this.one(n)));
+      wave = [];
+      for (const type of types) {
+        loaded.set(type.name || "", type);
+        const fields = type.inputFields || [];
+        const member = oneOf[type.name || ""];
+        for (const f of member ? fields.filter((x) => x.name === member) : fields) {
+          const inner = named(f.type);
+          if ((inner.kind === "INPUT_OBJECT" || inner.kind === "ENUM") && inner.name && !loaded.has(inner.name)
+              && !wave.includes(inner.name)) wave.push(inner.name);
+        }
+      }
+    }
+    return loaded;
+  }
 }
 
-export function humanize(key) {
-  const s = String(key).replace(/_/g, " ");
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** @param {TypeRef} ref @returns {{ kind: string, name: string }} */
+function named(ref) {
+  /** @type {any} */
+  let r = ref;
+  while (r.ofType) r = r.ofType;
+  return { kind: r.kind, name: r.name || "" };
 }
 
-function isScalar(s) {
-  return ["string", "integer", "number", "boolean"].includes(s.type) || s.enum;
+// A GraphQL default value is a literal: a string, number, boolean or null in JSON's spelling, an enum bare.
+/** @param {string | null | undefined} literal */
+function literal(literal) {
+  if (literal === null || literal === undefined) return undefined;
+  try { return JSON.parse(literal); } catch { /* not JSON */ }
+  return /^[_A-Za-z]\w*$/.test(literal) ? literal : undefined;
 }
 
-// A field: { node, read() } where read() gives the value, or undefined for "left out".
-function field(doc, name, rawSchema, required, opts) {
-  const { schema: s, nullable } = unwrapNullable(doc, rawSchema);
+/** `baseTn` reads "Base Tn", as the REST schema titles its `base_tn`. @param {string} name */
+export function humanize(name) {
+  return String(name).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/\b[a-z]/g, (c) => c.toUpperCase());
+}
+
+/** A map is a list of `{key, value}` entries in GraphQL. @param {InputType | undefined} type */
+const isEntry = (type) => {
+  const names = (type?.inputFields || []).map((f) => f.name).sort();
+  return names.length === 2 && names[0] === "key" && names[1] === "value";
+};
+
+/**
+ * @param {Map<string, InputType>} types
+ * @param {{ name: string, description?: string | null, defaultValue?: string | null, type: TypeRef }} input
+ * @param {FormOptions} opts
+ * @returns {Field}
+ */
+function field(types, input, opts) {
+  const { name } = input;
+  let ref = /** @type {any} */ (input.type);
+  const required = ref.kind === "NON_NULL";
+  if (required) ref = ref.ofType;
+  const list = ref.kind === "LIST";
+  const inner = named(ref);
   const id = uid(name);
-  // A referenced model's own title is its schema name (StepDiceEquipment): the property's name reads better.
-  const label = opts.labels?.[name] || rawSchema.title || humanize(name);
-  const hint = s.description ? el("small", { class: "hint", id: `${id}-hint` }, s.description) : null;
+  const label = opts.labels?.[name] || fieldLabel(name, humanize(name));
+  // The schema describes its fields in English only: a page in another language shows the translated label alone.
+  const hint = input.description && language() === "en"
+    ? el("small", { class: "hint", id: `${id}-hint` }, input.description) : null;
   const described = hint ? { "aria-describedby": `${id}-hint` } : {};
   const choices = opts.choices?.[name];
+  const preset = opts.defaults?.[name] ?? literal(input.defaultValue);
+  const type = types.get(inner.name);
+  /** @param {HTMLElement} control @param {string} [text] */
+  const row = (control, text = label) => el("div", { class: "field" }, el("label", { for: id }, text), control, hint);
 
-  if (s.const !== undefined) return { node: null, read: () => s.const };
-
-  // A yes/no that may be left unsaid (null lets the rules decide) is a choice of three, not a checkbox.
-  const tristate = s.type === "boolean" && nullable;
-  if (choices || s.enum || tristate) {
-    const values = choices || (tristate ? [[true, t("yes")], [false, t("no")]] : s.enum.map((v) => [v, v]));
-    const select = el("select", { id, name, ...described },
-      ...(required && values.length && !tristate ? [] : [el("option", { value: "" }, "—")]),
-      ...values.map(([v, text]) => el("option", { value: JSON.stringify(v) }, String(text))));
-    const preset = opts.defaults?.[name] ?? s.default;
+  if (!list && (choices || inner.kind === "ENUM" || inner.name === "Boolean")) {
+    // A yes/no that may be left unsaid (the rules decide) is a choice of three, not a checkbox.
+    const tristate = inner.name === "Boolean" && !required;
+    /** @type {Array<[unknown, string]>} */
+    const values = choices || (inner.name === "Boolean" ? [[true, t("yes")], [false, t("no")]]
+      : (type?.enumValues || []).map((v) => [v.name, valueLabel(v.name)]));
+    if (inner.name === "Boolean" && !tristate && !choices) {
+      const box = el("input", { type: "checkbox", id, name, ...described });
+      /** @type {HTMLInputElement} */ (box).checked = Boolean(preset);
+      return { node: el("div", { class: "field check" }, box, el("label", { for: id }, label), hint),
+               read: () => /** @type {HTMLInputElement} */ (box).checked };
+    }
+    const select = /** @type {HTMLSelectElement} */ (el("select", { id, name, ...described },
+      ...(required && values.length ? [] : [el("option", { value: "" }, "—")]),
+      ...values.map(([v, text]) => el("option", { value: JSON.stringify(v) }, String(text)))));
     if (preset !== undefined && preset !== null) select.value = JSON.stringify(preset);
-    return { node: el("div", { class: "field" }, el("label", { for: id }, label), select, hint),
-             read: () => (select.value === "" ? undefined : JSON.parse(select.value)) };
+    return { node: row(select), read: () => (select.value === "" ? undefined : JSON.parse(select.value)) };
   }
-  if (s.type === "boolean") {
-    const box = el("input", { type: "checkbox", id, name, ...described });
-    box.checked = Boolean(opts.defaults?.[name] ?? s.default);
-    return { node: el("div", { class: "field check" }, box, el("label", { for: id }, label), hint),
-             read: () => box.checked };
+  if (!list && (inner.name === "Int" || inner.name === "Float")) {
+    const input = /** @type {HTMLInputElement} */ (el("input", { type: "number", id, name, inputmode: "numeric",
+                                                                 step: inner.name === "Int" ? "1" : "any", ...described }));
+    if (preset !== undefined && preset !== null) input.value = String(preset);
+    return { node: row(input), read: () => (input.value.trim() === "" ? undefined : Number(input.value)) };
   }
-  if (s.type === "integer" || s.type === "number") {
-    const input = el("input", { type: "number", id, name, inputmode: "numeric", step: s.type === "integer" ? "1" : "any",
-                                ...(s.minimum !== undefined ? { min: s.minimum } : {}),
-                                ...(s.maximum !== undefined ? { max: s.maximum } : {}), ...described });
-    const preset = opts.defaults?.[name] ?? s.default;
-    if (preset !== undefined && preset !== null) input.value = preset;
-    return { node: el("div", { class: "field" }, el("label", { for: id }, label), input, hint),
-             read: () => (input.value.trim() === "" ? undefined : Number(input.value)) };
-  }
-  if (s.type === "string") {
-    const long = (s.maxLength || 0) > 200;
-    const input = el(long ? "textarea" : "input", { id, name, ...(long ? { rows: 2 } : { type: "text" }),
-                                                    ...(s.maxLength ? { maxlength: s.maxLength } : {}), ...described });
-    const preset = opts.defaults?.[name] ?? s.default;
+  if (!list && (inner.name === "String" || inner.name === "ID")) {
+    const long = /text|description|note|narrat/i.test(name);
+    const input = /** @type {HTMLInputElement} */ (el(long ? "textarea" : "input",
+      { id, name, ...(long ? { rows: 2 } : { type: "text" }), ...described }));
     if (typeof preset === "string") input.value = preset;
-    return { node: el("div", { class: "field" }, el("label", { for: id }, label), input, hint),
-             read: () => (input.value.trim() === "" ? undefined : input.value.trim()) };
+    return { node: row(input), read: () => (input.value.trim() === "" ? undefined : input.value.trim()) };
   }
-  if (s.type === "array") {
-    const items = resolve(doc, s.items);
-    if (isScalar(items)) {
-      const input = el("input", { type: "text", id, name, ...described });
-      const preset = opts.defaults?.[name] ?? s.default;
-      if (Array.isArray(preset)) input.value = preset.join(", ");
-      const note = el("small", { class: "hint" }, t("comma_separated"));
-      const cast = (v) => (items.type === "integer" || items.type === "number" || typeof items.enum?.[0] === "number"
-        ? Number(v) : v);
-      return { node: el("div", { class: "field" }, el("label", { for: id }, label), input, note, hint),
-               read: () => {
-                 const parts = input.value.split(",").map((v) => v.trim()).filter(Boolean);
-                 return parts.length ? parts.map(cast) : (required ? [] : undefined);
-               } };
-    }
-    if (items.type === "object" && items.properties) {
-      const rows = [];
-      const list = el("div", { class: "rows" });
-      const add = el("button", { type: "button", class: "small" }, `+ ${label}`);
-      add.addEventListener("click", () => {
-        const sub = objectFields(doc, items, { ...opts, defaults: {} });
-        const remove = el("button", { type: "button", class: "small", "aria-label": `${t("remove")} ${label}` }, "×");
-        const row = el("fieldset", { class: "row" }, sub.node, remove);
-        const entry = { read: sub.read };
-        rows.push(entry);
-        remove.addEventListener("click", () => { rows.splice(rows.indexOf(entry), 1); row.remove(); });
-        list.append(row);
-      });
-      return { node: el("fieldset", { class: "field" }, el("legend", {}, label), hint, list, add),
-               read: () => (rows.length ? rows.map((r) => r.read()) : (required ? [] : undefined)) };
-    }
+  if (list && inner.kind !== "INPUT_OBJECT" && inner.name !== "JSON") {
+    const input = /** @type {HTMLInputElement} */ (el("input", { type: "text", id, name, ...described }));
+    if (Array.isArray(preset)) input.value = preset.join(", ");
+    const note = el("small", { class: "hint" }, t("comma_separated"));
+    /** @param {string} v */
+    const cast = (v) => (inner.name === "Int" || inner.name === "Float" ? Number(v) : v);
+    return { node: el("div", { class: "field" }, el("label", { for: id }, label), input, note, hint),
+             read: () => {
+               const parts = input.value.split(",").map((v) => v.trim()).filter(Boolean);
+               return parts.length ? parts.map(cast) : (required ? [] : undefined);
+             } };
   }
-  if (s.type === "object" && s.properties) {
-    const sub = objectFields(doc, s, { ...opts, defaults: opts.defaults?.[name] || {} });
-    const box = el("fieldset", { class: "field" }, el("legend", {}, label), hint, sub.node);
-    if (required) return { node: box, read: sub.read };
-    const details = el("details", {}, el("summary", {}, label), hint, sub.node);
+  if (list && type && !isEntry(type)) {
+    /** @type {Array<{ read: () => any }>} */
+    const rows = [];
+    const box = el("div", { class: "rows" });
+    const add = el("button", { type: "button", class: "small" }, `+ ${label}`);
+    add.addEventListener("click", () => {
+      const sub = objectFields(types, type, { ...opts, defaults: {}, skip: [], oneOf: {} });
+      const remove = el("button", { type: "button", class: "small", "aria-label": `${t("remove")} ${label}` }, "×");
+      const item = el("fieldset", { class: "row" }, sub.node, remove);
+      const entry = { read: sub.read };
+      rows.push(entry);
+      remove.addEventListener("click", () => { rows.splice(rows.indexOf(entry), 1); item.remove(); });
+      box.append(item);
+    });
+    return { node: el("fieldset", { class: "field" }, el("legend", {}, label), hint, box, add),
+             read: () => (rows.length ? rows.map((r) => r.read()) : (required ? [] : undefined)) };
+  }
+  if (!list && type && inner.kind === "INPUT_OBJECT") {
+    const sub = objectFields(types, type, { ...opts, defaults: opts.defaults?.[name] || {}, skip: [] });
+    if (required) return { node: el("fieldset", { class: "field" }, el("legend", {}, label), hint, sub.node), read: sub.read };
+    const details = /** @type {HTMLDetailsElement} */ (el("details", {}, el("summary", {}, label), hint, sub.node));
     return { node: details, read: () => (details.open ? sub.read() : undefined) };
   }
-  // Anything else (maps, unions): JSON text, checked before it is sent.
-  const area = el("textarea", { id, name, rows: 2, class: "json", spellcheck: "false", ...described });
-  const preset = opts.defaults?.[name] ?? s.default;
+  // A map (a list of {key, value}) is written as a JSON object; anything else no control covers, as JSON.
+  const map = list && isEntry(type);
+  const area = /** @type {HTMLTextAreaElement} */ (el("textarea", { id, name, rows: 2, class: "json", spellcheck: "false",
+                                                                     ...described }));
   if (preset !== undefined && preset !== null) area.value = JSON.stringify(preset);
-  return { node: el("div", { class: "field" }, el("label", { for: id }, `${label} (JSON)`), area, hint),
+  return { node: row(area, `${label} (JSON)`),
            read: () => {
-             if (!area.value.trim()) return undefined;
-             try { return JSON.parse(area.value); } catch { throw new Error(`${label}: ${t("not_json")}`); }
+             if (!area.value.trim()) return required && map ? [] : undefined;
+             let value;
+             try { value = JSON.parse(area.value); } catch { throw new Error(`${label}: ${t("not_json")}`); }
+             return map && value && typeof value === "object" && !Array.isArray(value)
+               ? Object.entries(value).map(([key, v]) => ({ key, value: v })) : value;
            } };
 }
 
-function objectFields(doc, schema, opts) {
-  const s = resolve(doc, schema);
-  const required = new Set(s.required || []);
+/**
+ * @param {Map<string, InputType>} types
+ * @param {InputType} type
+ * @param {FormOptions} opts
+ */
+function objectFields(types, type, opts) {
   const skip = new Set(opts.skip || []);
+  const member = opts.oneOf?.[type.name || ""];
+  /** @type {Array<[string, Field]>} */
   const fields = [];
-  for (const [name, prop] of Object.entries(s.properties || {})) {
-    if (skip.has(name)) continue;
-    fields.push([name, field(doc, name, prop, required.has(name), { ...opts, skip: [] })]);
+  for (const input of type.inputFields || []) {
+    if (skip.has(input.name) || (member && input.name !== member)) continue;
+    const inner = named(input.type);
+    const chosen = inner.kind === "INPUT_OBJECT" ? opts.oneOf?.[inner.name] : undefined;
+    if (chosen) {
+      // A @oneOf input whose member the caller chose: its member's fields, sent under the member's name.
+      const memberType = (types.get(inner.name)?.inputFields || []).find((f) => f.name === chosen);
+      const sub = memberType && field(types, { ...memberType, name: input.name, description: input.description },
+                                      { ...opts, skip: [] });
+      if (sub) fields.push([input.name, { node: sub.node, read: () => {
+        const v = sub.read();
+        return v === undefined ? undefined : { [chosen]: v };
+      } }]);
+      continue;
+    }
+    fields.push([input.name, field(types, input, { ...opts, skip: [] })]);
   }
-  const node = el("div", { class: "fields" }, ...fields.map(([, f]) => f.node).filter(Boolean));
+  const node = el("div", { class: "fields" }, ...fields.map(([, f]) => f.node).filter((n) => n !== null));
   return {
     node,
     read: () => {
+      /** @type {Record<string, any>} */
       const out = {};
       for (const [name, f] of fields) {
         const v = f.read();
@@ -161,8 +247,14 @@ function objectFields(doc, schema, opts) {
   };
 }
 
-// The form for one object schema. opts: labels (name -> text), choices (name -> [[value, text]]),
-// defaults (name -> value), skip (names the caller fills in).
-export function schemaForm(doc, schema, opts = {}) {
-  return objectFields(doc, schema, opts);
+/**
+ * The form for one input type (its types loaded with Types.load).
+ * @param {Map<string, InputType>} types
+ * @param {string} name
+ * @param {FormOptions} [opts]
+ */
+export function inputForm(types, name, opts = {}) {
+  const type = types.get(name);
+  if (!type) throw new Error(`the schema has no input type ${name}`);
+  return objectFields(types, type, opts);
 }

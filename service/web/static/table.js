@@ -50,7 +50,7 @@ function grid(encounter, names) {
   }
   const label = pieces.map(([n, p]) => `${n} (${p.x}, ${p.y})`).join("; ");
   const board = el("div", { class: "grid", role: "img", "aria-label": label }, ...cells);
-  board.style.setProperty("--cols", w);  // through the CSSOM: the page's policy allows no style attributes
+  board.style.setProperty("--cols", String(w));  // through the CSSOM: the page's policy allows no style attributes
   return board;
 }
 

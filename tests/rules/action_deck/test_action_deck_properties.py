@@ -8,6 +8,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from action_deck_support import GM, SeededDice, Table, player
 from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
@@ -112,7 +113,7 @@ OPTIONS = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTIONS, seed=st.integers(0, 2**32), steps=st.integers(20, 120))
 def test_random_legal_sequences_keep_the_invariants(options, seed, steps):
     t = build(options)

@@ -12,6 +12,7 @@ from danger_pool_support import GM, Table, player
 from engine_moves import check_awaiting, check_one_entry_per_party, check_typed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from service.dice.table import TableDice
 from service.dice.types import DieRoll
@@ -137,7 +138,7 @@ def check(t: Table) -> None:
         assert sc["round"] == 0 or sc["alarm_used"] == (sc["alarm_amount"] is not None)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data(), st.sampled_from([{}, {"allow_pass": True, "alarm_timing": "any_time"},
                                    {"zero_pool_policy": "roll_one_die", "element_rerolls_per_element_per_scene": None}]))
 def test_random_legal_play_keeps_invariants_and_replays(data, options):

@@ -7,6 +7,7 @@ import copy
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from iskra_support import GM, Table, player
 from engine_moves import check_awaiting, check_offered, check_one_entry_per_party, check_typed
@@ -143,7 +144,7 @@ def _check(state: dict, dead: set[str]) -> None:
 
 
 @pytest.mark.parametrize("in_combat", [False, True])
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_legal_sequences_keep_invariants_and_replay(in_combat, data):
     t = _start(in_combat)

@@ -6,6 +6,7 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from service.dice.types import DieRoll
 from service.rules.base import Actor, RuleViolation
@@ -159,7 +160,7 @@ def _check(before: dict, after: dict) -> None:
         assert not enc["help_tokens"] or enc["phase"] == "player_phase"
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_legal_sequences_keep_invariants(data):
     opts = data.draw(st.fixed_dictionaries({

@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 from engine_moves import check_awaiting, check_typed, salted
 from trikus_support import GM, character_input, dice_in, player
 
@@ -129,7 +130,7 @@ def campaign(draw) -> dict[str, Any]:
     return state
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(start=campaign(), data=st.data())
 def test_property_random_legal_play(start, data):
     state = start
@@ -177,7 +178,7 @@ def test_property_random_legal_play(start, data):
         (e.type, e.data, e.visibility, e.redacted) for e in all_events]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(start=campaign(), data=st.data())
 def test_property_a_test_always_ends_under_auto(start, data):
     """Whatever the dice, a test driven by `auto` plus the first legal decision ends in bounded moves."""
