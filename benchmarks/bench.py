@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 from api_bench import free_port  # noqa: E402  (sibling scripts, not a package)
 from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
 from workload import WORKLOADS, Workload  # noqa: E402
+import yardstick  # noqa: E402
 
 ROLL_GQL = ("mutation($i: RollInput!) { rollExpression(input: $i) "
             "{ total text dice { sides face } events { seq type data { __typename } } } }")
@@ -78,6 +79,9 @@ class Run:
     baseline: list[Row] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     ceiling: float = 0.0
+    # pgbench on a move's own SQL: [False] on one campaign, [True] over --tables campaigns.
+    yardstick: dict[bool, yardstick.Yardstick] = field(default_factory=dict)
+    yardstick_script: str = ""
 
     def get(self, backend: str, scenario: str) -> Result | None:
         return next((r.result for r in self.rows if r.backend == backend and r.scenario == scenario), None)
@@ -85,10 +89,21 @@ class Run:
 
 # ---- servers ---------------------------------------------------------------------------------------------------
 
+def server_log():
+    """Where a server's stderr goes: a file, never a pipe nobody reads (a full pipe blocks the server's logging,
+    and with it the server, after a few dozen tracebacks of clients that hung up when wrk stopped)."""
+    return tempfile.TemporaryFile()
+
+
+def tail(log) -> str:
+    log.seek(0)
+    return log.read().decode(errors="replace")[-2000:]
+
+
 def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, str(HERE / "ceiling.py"), str(port), *(["plain"] if plain else [])], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=(log := server_log()))
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -98,18 +113,19 @@ def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"ceiling server did not start: {proc.stderr.read().decode()[-2000:]}")
+    raise SystemExit(f"ceiling server did not start: {tail(log)}")
 
 
-def start_service(env: dict[str, str], root: Path) -> tuple[subprocess.Popen, str]:
+def start_service(env: dict[str, str], root: Path, workers: int = 1) -> tuple[subprocess.Popen, str]:
     """`rulekeeper serve` from the checkout at `root` (`python -m` imports the package from the working
     directory), so an earlier commit's code can be measured beside this one."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], cwd=root,
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+                             *(["--workers", str(workers)] if workers > 1 else [])], cwd=root,
                             # One client and one token at full speed: rate limits would measure themselves.
                             env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
                                  "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", **env},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=(log := server_log()))
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -119,12 +135,33 @@ def start_service(env: dict[str, str], root: Path) -> tuple[subprocess.Popen, st
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}")
+    raise SystemExit(f"server did not start: {tail(log)}")
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of the process and of its live descendants (`--workers N` serves from child processes)."""
+    def stat(p: int) -> list[str]:
+        return Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                children.setdefault(int(stat(int(entry))[1]), []).append(int(entry))
+            except OSError:
+                continue
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = stat(p)
+        except OSError:
+            if p == pid:
+                raise
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        todo += children.get(p, [])
+    return total
 
 
 def timed(proc: subprocess.Popen, base: str, cycles: list[list[Req]], args, use_wrk: bool) -> tuple[Result, float | None]:
@@ -216,15 +253,41 @@ def _camel(name: str) -> str:
     return first + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
+def _flag_moves() -> set[tuple[str, str]]:
+    """(ActionInput type, move field) of the moves GraphQL takes as `Boolean` (no fields at all), from the exported
+    schema; a move whose fields are all optional takes an input object, `{}` when none is sent."""
+    import re
+
+    out, current = set(), None
+    for text in (ROOT / "schema" / "schema.graphql").read_text().splitlines():
+        if m := re.match(r"input (\w+ActionInput) ", text):
+            current = m.group(1)
+        elif text.startswith("}"):
+            current = None
+        elif current and (m := re.match(r"  (\w+): Boolean!?$", text)):
+            out.add((current, m.group(1)))
+    return out
+
+
+_FLAGS: set[tuple[str, str]] | None = None
+
+
 def gql_action(system: str, action: dict) -> dict:
-    """A REST move as GraphQL's `ActionInput`: `{system: {moveType: {camelCasedField: …}}}` (`true` if none)."""
+    """A REST move as GraphQL's `ActionInput`: `{system: {moveType: {camelCasedField: …}}}` (`true` for a move
+    the schema takes as a flag)."""
+    global _FLAGS
+    if _FLAGS is None:
+        _FLAGS = _flag_moves()
+
     def fields(value):
         if isinstance(value, dict):
             return {_camel(k): fields(v) for k, v in value.items()}
         return [fields(v) for v in value] if isinstance(value, list) else value
 
     rest = {k: v for k, v in action.items() if k != "type"}
-    return {_camel(system): {_camel(action["type"]): fields(rest) if rest else True}}
+    move = _camel(action["type"])
+    flag = not rest and any(t.lower() == f"{system.replace('_', '')}actioninput" and f == move for t, f in _FLAGS)
+    return {_camel(system): {move: True if flag else fields(rest)}}
 
 
 def move_body(w: Workload, action: dict) -> dict:
@@ -265,16 +328,83 @@ def roll_req(t: Table, graphql: bool) -> Req:
     return Req.json("POST", f"/v1/campaigns/{t.id}/rolls", {"expression": "3d10"}, t.gm)
 
 
+# ---- the yardstick: a move's own SQL under pgbench ------------------------------------------------------------
+
+YARDSTICK_WORKLOAD = WORKLOADS[0]   # Step Dice `test`: one move that repeats, two events, table dice
+
+
+async def yardstick_script(env: dict[str, str], tables: int) -> yardstick.Script:
+    """The statements of a real move, recorded from an in-process service on the yardstick's own database (which
+    keeps the `tables` campaigns it sets up, for pgbench to play on)."""
+    from sqlalchemy import text
+
+    from service.app import create_app
+    from service.game.tokens import hash_token
+    from service.settings import Settings
+
+    settings = Settings.from_env({**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", **env})
+    app = create_app(settings)
+    w = YARDSTICK_WORKLOAD
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://yardstick") as c:
+            tables = await tables_for(c, w, tables)
+            t = tables[0]
+
+            async def move(_) -> None:
+                r = await c.post(f"/v1/campaigns/{t.id}/actions", json=move_body(w, w.cycle(t.character)[0]),
+                                 headers={"Authorization": f"Bearer {t.gm}"})
+                if r.status_code != 200:
+                    raise SystemExit(f"yardstick move refused: {r.text[:500]}")
+
+            async def counters() -> tuple[int, int]:
+                async with app.state.services.read() as s:
+                    row = (await s.execute(text("SELECT last_seq, table_version FROM campaigns WHERE id = :id"),
+                                           {"id": t.id})).one()
+                    return int(row[0]), int(row[1])
+
+            moves = await yardstick.capture(app, move, counters)
+    return yardstick.build(moves, {"cid": t.id, "th": hash_token(t.gm), "chid": t.character})
+
+
+def measure_yardstick(run_: Run, tmp: str, args) -> None:
+    """pgbench, -c {tables} -j 2, over {tables} campaigns and on one, in a database of its own."""
+    if not yardstick.have_pgbench():
+        run_.notes.append(f"no yardstick: {yardstick.PGBENCH_INSTALL}")
+        print(f"pgbench not found: {yardstick.PGBENCH_INSTALL}")
+        return
+    backend = Backend("servers", tmp)
+    try:
+        script = asyncio.run(yardstick_script(backend.env(), args.tables))
+        print(f"  yardstick: a Step Dice test move's {script.statements} statements in one transaction: "
+              + "; ".join(script.summary), flush=True)
+        for campaigns in (args.tables, 1):
+            y = yardstick.run(script, backend.pg_url, campaigns=campaigns, clients=args.tables, threads=2,
+                              seconds=args.seconds)
+            name = f"a move's SQL, {campaigns} campaigns" if campaigns > 1 else "a move's SQL, one campaign"
+            run_.yardstick[campaigns > 1] = y
+            run_.rows.append(Row("pgbench", name, Result(y.tps, y.p50_ms, y.p99_ms, y.transactions, y.failed)))
+            print(f"  pgbench   {name:<40} {y.tps:>8.0f}/s p99 {y.p99_ms:>7.1f} ms", flush=True)
+        run_.yardstick_script = script.text
+    finally:
+        backend.drop()
+
+
+# Measured again with `rulekeeper serve --workers 2` (PostgreSQL + Redis), beside the one-worker figures.
+WORKER_SCENARIOS = ["REST stepdice moves, {n} tables", "GET state, {n} tables"]
+
+
 # ---- one backend -----------------------------------------------------------------------------------------------
 
 def measure_backend(run_: Run, kind: str, tmp: str, args, use_wrk: bool) -> None:
     """Every scenario on this checkout's server and, with --baseline, on the baseline's right after it."""
     servers = [("current", ROOT)] + ([("baseline", Path(args.baseline).resolve())] if args.baseline else [])
     started = []
+    envs = []
     try:
         for label, root in servers:
             backend = Backend(kind, tempfile.mkdtemp(dir=tmp))
-            proc, base = start_service(backend.env(), root)
+            envs.append(backend.env())
+            proc, base = start_service(envs[-1], root)
             started.append((label, backend, proc, base))
         prepared = [asyncio.run(prepare(base, backend, args)) for _, backend, _, base in started]
         names = [name for name, _ in prepared[0][0]]
@@ -293,9 +423,20 @@ def measure_backend(run_: Run, kind: str, tmp: str, args, use_wrk: bool) -> None
                 show(label, backend.title, name, result, cpu)
         if kind != "embedded":
             run_.notes += asyncio.run(redis_bytes(started[0][3], started[0][1]))
+            # The same tables, served by two worker processes (stopping the one-worker server first).
+            stop(started[0][2])
+            scenarios = dict(prepared[0][0])
+            proc, base = start_service(envs[0], ROOT, workers=2)
+            started.append(("workers", started[0][1], proc, base))
+            for name in WORKER_SCENARIOS:
+                full = name.format(n=args.tables)
+                result, cpu = timed(proc, base, scenarios[full], args, use_wrk)
+                run_.rows.append(Row(started[0][1].title, f"{full}, 2 workers", result, cpu))
+                show("current", started[0][1].title, f"{full}, 2 workers", result, cpu)
     finally:
-        for _, backend, proc, _ in started:
+        for _, _, proc, _ in started:
             stop(proc)
+        for _, backend, _, _ in started:
             backend.drop()
 
 
@@ -535,12 +676,18 @@ def baseline_in_process(args) -> tuple[list[EngineRow], list[tuple[str, float, f
 
 def report(run_: Run, engine_rows, roller_rows, args) -> None:
     print(f"\nceiling (bare Starlette JSON POST, same uvicorn): {run_.ceiling:,.0f}/s")
-    print(f"\n{'backend':<10}{'scenario':<42}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x ceiling':>11}{'failed':>8}"
-          f"{'CPU ms/req':>12}")
+    if run_.yardstick:
+        print("yardstick: pgbench -c {n} -j 2 running the SQL of one Step Dice test move, as the service executes "
+              "it (benchmarks/yardstick.py), over {n} campaigns and on one; each write's ratio is to the yardstick "
+              "with as many campaigns".format(n=args.tables))
+    print(f"\n{'backend':<10}{'scenario':<46}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x pgbench':>11}{'x ceiling':>11}"
+          f"{'failed':>8}{'CPU ms/req':>12}")
     for row in run_.rows:
         r = row.result
         cpu = f"{row.cpu_ms:>12.2f}" if row.cpu_ms is not None else f"{'-':>12}"
-        print(f"{row.backend:<10}{row.scenario:<42}{r.rps:>9.0f}{r.p50_ms:>9.1f}{r.p99_ms:>9.1f}"
+        ys = yardstick_for(run_, row)
+        beside = f"{r.rps / ys.tps:>10.3f}x" if ys else f"{'-':>11}"
+        print(f"{row.backend:<10}{row.scenario:<46}{r.rps:>9.0f}{r.p50_ms:>9.1f}{r.p99_ms:>9.1f}{beside}"
               f"{r.rps / run_.ceiling:>10.3f}x{r.failed:>8}{cpu}")
     if run_.baseline:
         print(f"\nbaseline ({args.baseline}) beside this checkout, each scenario back to back:")
@@ -562,6 +709,17 @@ def report(run_: Run, engine_rows, roller_rows, args) -> None:
     for note in run_.notes:
         print(note)
     targets(run_, engine_rows, args, roller_rows)
+
+
+def is_write(scenario: str) -> bool:
+    return " roll " in scenario or " move" in scenario
+
+
+def yardstick_for(run_: Run, row: Row) -> yardstick.Yardstick | None:
+    """The pgbench figure a write is read against: over as many campaigns, or on one for one table."""
+    if row.backend == "pgbench" or not is_write(row.scenario):
+        return None
+    return run_.yardstick.get("one table" not in row.scenario)
 
 
 def report_in_process(engine_rows: list[EngineRow], roller_rows, label: str = "") -> None:
@@ -599,7 +757,8 @@ def in_process_targets(engine_rows: list[EngineRow], roller_rows) -> None:
 
 
 def targets(run_: Run, engine_rows, args, roller_rows=()) -> None:
-    print("\ntargets (issue 12), this run:")
+    targets_now(run_, args)
+    print("\nearlier targets (issue 12), this run:")
 
     c = run_.ceiling
     for backend in ("pg+redis", "embedded"):
@@ -629,6 +788,50 @@ def targets(run_: Run, engine_rows, args, roller_rows=()) -> None:
                  f"{backend} event log, {sizes[0].scenario.split(' of ')[1]} -> {sizes[1].scenario.split(' of ')[1]}: "
                  f"{big.rps / small.rps:.2f} of the throughput, p99 {small.p99_ms:.1f} -> {big.p99_ms:.1f} ms (flat)")
     in_process_targets(engine_rows, roller_rows)
+
+
+def targets_now(run_: Run, args) -> None:
+    """Issue 20's targets: writes as a fraction of their own SQL under pgbench, CPU per move, reads from the
+    live store, two workers beside one, the embedded store beside PostgreSQL + Redis."""
+    print("\ntargets (issue 20), this run:")
+    many, one = run_.yardstick.get(True), run_.yardstick.get(False)
+    pg = [r for r in run_.rows if r.backend == "pg+redis"]
+    if not pg:
+        line(None, "PostgreSQL + Redis not measured (--backends servers): its targets are not checked")
+    for r in pg:
+        if not is_write(r.scenario) or "workers" in r.scenario:
+            continue
+        cpu = f"CPU {r.cpu_ms:.2f} ms/move (<= 0.6)" if r.cpu_ms is not None else "CPU not measured"
+        cpu_ok = r.cpu_ms is not None and r.cpu_ms <= 0.6
+        if "one table" in r.scenario:
+            if one is None:
+                line(None, f"pg+redis {r.scenario}: no pgbench yardstick; {cpu}")
+                continue
+            line(r.result.rps >= 0.5 * one.tps and r.result.p99_ms <= 2 * one.p99_ms and cpu_ok,
+                 f"pg+redis {r.scenario}: {r.result.rps / one.tps:.2f} of pgbench on one campaign (>= 0.5), p99 "
+                 f"{r.result.p99_ms:.0f} ms vs pgbench's {one.p99_ms:.0f} (<= 2x), {cpu}")
+        elif many is None:
+            line(None, f"pg+redis {r.scenario}: no pgbench yardstick; {cpu}")
+        else:
+            line(r.result.rps >= 0.5 * many.tps and r.result.p99_ms < 50 and cpu_ok,
+                 f"pg+redis {r.scenario}: {r.result.rps / many.tps:.2f} of pgbench over {args.tables} campaigns "
+                 f"(>= 0.5), p99 {r.result.p99_ms:.0f} ms (< 50), {cpu}")
+    for backend in ("pg+redis", "embedded"):
+        state = run_.get(backend, f"GET state, {args.tables} tables")
+        if state:
+            line(state.rps >= 5000, f"{backend} GET state, one worker: {state.rps:,.0f}/s (>= 5,000)")
+    for name in WORKER_SCENARIOS:
+        full = name.format(n=args.tables)
+        single, double = run_.get("pg+redis", full), run_.get("pg+redis", f"{full}, 2 workers")
+        if single and double:
+            line(double.rps >= 1.6 * single.rps, f"pg+redis {full}: 2 workers {double.rps / single.rps:.2f}x one "
+                 "worker (>= 1.6)")
+    for r in run_.rows:
+        if r.backend == "embedded" and is_write(r.scenario) and "one table" not in r.scenario:
+            other = run_.get("pg+redis", r.scenario)
+            if other:
+                line(r.result.rps >= 0.5 * other.rps, f"embedded {r.scenario}: {r.result.rps / other.rps:.2f} of "
+                     "PostgreSQL + Redis (>= 0.5)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -671,6 +874,9 @@ def main(argv: list[str] | None = None) -> int:
         run_.ceiling = run_.ceiling or ceiling.rps
         run_.rows.append(Row("-", name, ceiling, cpu))
         print(f"  {name} {ceiling.rps:,.0f}/s p99 {ceiling.p99_ms:.1f} ms", flush=True)
+    if "servers" in args.backends.split(","):
+        with tempfile.TemporaryDirectory() as tmp:
+            measure_yardstick(run_, tmp, args)
     for kind in args.backends.split(","):
         with tempfile.TemporaryDirectory() as tmp:
             measure_backend(run_, kind, tmp, args, use_wrk)

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from service.game.log.events import appended, last_seqs
 from service.game.webhooks import outbox
 from service.game.errors import GameError
+from service.game.log.views import Views
 from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
@@ -37,6 +38,8 @@ class Services:
     deliveries_due: asyncio.Event = field(default_factory=asyncio.Event)
     # This process's copies of the newest tables, in front of `live` (service/store/live/local.py).
     local_tables: LocalTables = field(default_factory=LocalTables)
+    # The newest tables as each viewer sees them (service/game/log/views.py).
+    views: Views = field(default_factory=Views)
 
     @property
     def is_sqlite(self) -> bool:
@@ -62,12 +65,19 @@ class Services:
                         await outbox.enqueue(session, records, self.deliveries_due)
             else:
                 async with self.sessions() as session, session.begin():
+                    session.info[AFTER_COMMIT] = []
                     yield session
                     records = appended(session)
                     await outbox.enqueue(session, records, self.deliveries_due)
         for campaign_id, seq in last_seqs(records).items():
             self.notifier.announce(campaign_id, seq)
+        for after in session.info.pop(AFTER_COMMIT, ()):
+            await after()
 
+
+# session.info key: what a `write()` block left to do once its transaction has committed (a list of coroutine
+# functions), such as copying the table to Redis (service/game/log/tables.py). Absent outside `write()`.
+AFTER_COMMIT = "rulekeeper.after_commit"
 
 RETRY_AFTER_SECONDS = 1
 

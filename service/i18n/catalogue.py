@@ -29,7 +29,8 @@ def translations(language: str) -> dict[str, str]:
         return {}
     with path.open("rb") as fh:
         catalog = read_po(fh, locale=language, domain=DOMAIN)
-    return {m.id: m.string for m in catalog if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+    return {m.id: m.string for m in catalog
+            if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string and not m.fuzzy}
 
 
 def gettext(language: str, msgid: str) -> str:
@@ -45,7 +46,8 @@ def _plurals(language: str) -> tuple[Callable[[int], int], dict[str, tuple[str, 
     with po_path(language).open("rb") as fh:
         catalog = read_po(fh, locale=language, domain=DOMAIN)
     entries = {m.id[0]: tuple(m.string) for m in catalog
-               if isinstance(m.id, (tuple, list)) and not m.fuzzy and all(m.string)}
+               if isinstance(m.id, (tuple, list)) and isinstance(m.string, (tuple, list)) and not m.fuzzy
+               and all(m.string)}
     return c2py(catalog.plural_expr), entries
 
 

@@ -43,7 +43,7 @@ def describe(event_type: str, data: dict[str, Any], lang: str | None = None) -> 
     fields = _Data({k: _text(v) for k, v in data.items()})
     fields["type"] = event_type
     if isinstance(template, PluralTemplate):
-        count = data.get(template.count)
+        count = data.get(template.count_key)
         # A count the reader's view lacks reads "?" in the form of 0, which every language's "many" covers.
         n = abs(count) if isinstance(count, int) and not isinstance(count, bool) else 0
         english = template.singular if n == 1 else template.plural

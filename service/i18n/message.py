@@ -97,7 +97,7 @@ class PluralTemplate(NamedTuple):
 
     singular: str
     plural: str
-    count: str
+    count_key: str
 
 
 def N_n(singular: str, plural: str, count: str, /) -> PluralTemplate:

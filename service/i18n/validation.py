@@ -66,7 +66,7 @@ def message(error: dict[str, Any]) -> str:
     except (KeyError, IndexError, ValueError):
         return Message.worded(english, OTHER, type=str(error.get("type", "")), english=english)
     if isinstance(template, PluralTemplate):
-        count = (error.get("ctx") or {}).get(template.count)
+        count = (error.get("ctx") or {}).get(template.count_key)
         if not isinstance(count, int) or isinstance(count, bool):
             return Message.worded(english, OTHER, type=str(error.get("type", "")), english=english)
         return PluralMessage.worded_count(english, template.singular, template.plural, count, **ctx)

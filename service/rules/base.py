@@ -105,8 +105,16 @@ class RuleSystem(Protocol):
 
     id: str
     name: str
-    Options: type[BaseModel]          # per-campaign toggles with the spec's defaults
-    CharacterInput: type[BaseModel]   # what a client sends to create a character
+    # Read-only here (a property), so a system may name its own subclass: a plain attribute of a protocol is
+    # invariant, and StepDiceOptions would not be a type[BaseModel] member.
+    @property
+    def Options(self) -> type[BaseModel]:  # noqa: N802 - the per-campaign toggles with the spec's defaults
+        ...
+
+    @property
+    def CharacterInput(self) -> type[BaseModel]:  # noqa: N802 - what a client sends to create a character
+        ...
+
     Action: Any                       # a pydantic discriminated union of every move (on "type")
     action_types: list[str]
 

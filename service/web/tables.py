@@ -51,7 +51,7 @@ def _clashing(union: GraphQLUnionType) -> set[str]:
     return {name for name, seen in types.items() if len(seen) > 1}
 
 
-def _fields(named: GraphQLObjectType, path: tuple[str, ...], indent: str, clashing: set[str] = frozenset(),
+def _fields(named: GraphQLObjectType, path: tuple[str, ...], indent: str, clashing: frozenset[str] | set[str] = frozenset(),
             member: str = "") -> str:
     inner = indent + "  "
     lines = []

@@ -167,7 +167,7 @@ def test_every_description_names_only_data_keys_or_its_type():
         names = set().union(*(placeholders(form) for form in forms))
         if any(not name.isidentifier() for name in names):
             bad[event_type] = d
-        if isinstance(d, PluralTemplate) and not all(d.count in placeholders(form) for form in forms):
+        if isinstance(d, PluralTemplate) and not all(d.count_key in placeholders(form) for form in forms):
             bad[event_type] = d
     assert not bad
 

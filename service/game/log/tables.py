@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 
 from service import metrics
-from service.game.context import Services
+from service.game.context import AFTER_COMMIT, Services
 from service.game.errors import GameError
 from service.game.log.moves import snapshot, state_at
 from service.i18n.message import _
@@ -138,20 +138,36 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
 
 async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -> None:
     """Put the table at the campaign's version into the live store (a failure of Redis only means the
-    next reader rebuilds). `s` is the writing transaction the embedded store joins; None: its own."""
+    next reader rebuilds). `s` is the writing transaction the embedded store joins; None: its own.
+
+    Redis is written once the transaction has committed, when `s` is a `Services.write()` session: not while
+    the campaign's row lock is held, where its round trip made every other writer of the campaign wait. The
+    next writer in this process takes the copy in `local_tables`; one elsewhere that comes before the copy
+    finds it behind and rebuilds, and `put_newer` keeps a late put from covering a newer copy. The request
+    still waits for the put before it answers, so a reader it tells about the move finds the copy."""
     if campaign.table_version < 1:
         return
     svc.local_tables.put(campaign.id, campaign.table_version, campaign.table_token, table)
-    try:
-        await svc.live.put_newer(table_key(campaign.id), campaign.table_version,
-                                 {"token": campaign.table_token, "table": table}, ttl=svc.settings.table_idle_ttl,
-                                 **await _on_session(svc, s))
-    except Exception as exc:
-        metrics.LIVE_STORE_ERRORS.labels("put").inc()
-        if _joins_transaction(svc) and s is not None:
-            raise
-        log.warning("live store unavailable on write (%s); table %s will be rebuilt on its next read",
-                    type(exc).__name__, campaign.id)
+    key, version = table_key(campaign.id), campaign.table_version
+    value = {"token": campaign.table_token, "table": table}
+    joins = _joins_transaction(svc)
+
+    async def put() -> None:
+        try:
+            await svc.live.put_newer(key, version, value, ttl=svc.settings.table_idle_ttl,
+                                     **await _on_session(svc, s))
+        except Exception as exc:
+            metrics.LIVE_STORE_ERRORS.labels("put").inc()
+            if joins and s is not None:
+                raise
+            log.warning("live store unavailable on write (%s); table %s will be rebuilt on its next read",
+                        type(exc).__name__, campaign.id)
+
+    after_commit = s.info.get(AFTER_COMMIT) if s is not None and not joins else None
+    if after_commit is not None:
+        after_commit.append(put)
+    else:
+        await put()
 
 
 async def evict(svc: Services, s, campaign_id: str) -> None:

@@ -12,7 +12,9 @@ from typing import Any
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from service.game.log import onetrip
 from service.game.log.events import EVENT_COLUMNS
+from service.store.records import pgdirect
 from service.store.records.models import Campaign, Character, EventRecord, MoveRecord, SnapshotRecord, utcnow
 
 _campaigns, _characters = Campaign.__table__, Character.__table__
@@ -29,7 +31,10 @@ async def write(s: AsyncSession, campaign: Campaign, records: list[EventRecord],
                 snapshot: SnapshotRecord | None = None, sheets: dict[str, dict[str, Any]] | None = None) -> None:
     """`campaign` is outside the session (service/game/moves/access.py), so its new counters are written here; the
     records are transient too. Without a move, only events (a free roll). The statements go to the session's
-    connection, past the ORM."""
+    connection, past the ORM; on PostgreSQL, as one statement (service/game/log/onetrip.py)."""
+    if pgdirect.on_postgres(s):
+        await onetrip.write(s, campaign, records, move, snapshot, sheets)
+        return
     conn = await s.connection()
     counters = {"last_seq": campaign.last_seq, "table_version": campaign.table_version,
                 "table_token": campaign.table_token}

@@ -1,5 +1,6 @@
-"""The first round trip of every move: who is asking, the campaign locked for writing, its characters, and
-whether any webhook listens, in one statement.
+"""The first round trip of every move: who is asking, the campaign locked for writing, its characters, its
+turn clock, and whether any webhook listens, in one statement (on PostgreSQL sent on asyncpg directly:
+service/store/records/pgdirect.py).
 
 Asked one after another these were four queries, each a round trip on the request's critical path while it
 holds the campaign's lock (service/game/log/events.py: the lock orders every writer of one campaign). The rows
@@ -8,22 +9,29 @@ session, and everything a move changes is written by service/game/log/write.py."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import and_, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.util import identity_key
 
+from service.game.deadlines import sync as deadline_sync
 from service.game.webhooks import outbox
 from service.game.auth import Principal, refused
 from service.game.errors import unauthorized
 from service.game.tokens import hash_token
 from service.i18n import context as i18n_context
 from service.i18n.message import _
+from service.store.records import pgdirect
+from service.store.records.clocks import CampaignClock
 from service.store.records.models import Campaign, Character, Credential, Player, Webhook
 
 _campaigns, _credentials, _characters = Campaign.__table__, Credential.__table__, Character.__table__
-_players = Player.__table__
+_players, _clocks = Player.__table__, CampaignClock.__table__
 _CAMPAIGN_COLUMNS = [c.key for c in _campaigns.columns]
 _CHARACTER_COLUMNS = [c.key for c in _characters.columns]
+_CLOCK_COLUMNS = [c.key for c in _clocks.columns]
 
 
 def _statement(with_characters: bool, lock: bool = True):
@@ -31,13 +39,15 @@ def _statement(with_characters: bool, lock: bool = True):
                            Webhook.__table__.c.status == "active").label("hooks")
     columns = [*_campaigns.columns, _credentials.c.id.label("credential_id"), _credentials.c.role,
                _credentials.c.player_id.label("credential_player_id"), _players.c.language.label("player_language"),
-               hooks]
+               hooks, *[c.label(f"clock_{c.key}") for c in _clocks.columns]]
     if with_characters:
         columns += [c.label(f"character_{c.key}") for c in _characters.columns]
     stmt = select(*columns).join(_credentials, and_(_credentials.c.campaign_id == _campaigns.c.id,
                                                     _credentials.c.token_hash == bindparam("token_hash")))
     # The player's own language comes along (service/i18n): no round trip of its own.
     stmt = stmt.outerjoin(_players, _players.c.id == _credentials.c.player_id)
+    # The turn clock too (service/game/deadline_sync.py): every move and every view of the table asks for it.
+    stmt = stmt.outerjoin(_clocks, _clocks.c.campaign_id == _campaigns.c.id)
     if with_characters:
         stmt = stmt.outerjoin(_characters, _characters.c.campaign_id == _campaigns.c.id)
     stmt = stmt.where(_campaigns.c.id == bindparam("campaign_id"))
@@ -48,6 +58,7 @@ def _statement(with_characters: bool, lock: bool = True):
 _WITH_CHARACTERS = _statement(True)
 _WITHOUT_CHARACTERS = _statement(False)
 _READING = _statement(True, lock=False)
+_DIRECT = {id(s): pgdirect.Direct(s) for s in (_WITH_CHARACTERS, _WITHOUT_CHARACTERS, _READING)}
 _PLAYERS_CHARACTERS = select(_characters.c.id).where(_characters.c.campaign_id == bindparam("campaign_id"),
                                                      _characters.c.player_id == bindparam("player_id"))
 
@@ -76,9 +87,12 @@ async def open_for_reading(s: AsyncSession, token: str | None, campaign_id: str)
 async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement, characters: bool) -> Opened:
     if not token:
         raise unauthorized()
-    conn = await s.connection()
     params = {"token_hash": hash_token(token), "campaign_id": campaign_id}
-    rows = (await conn.execute(statement, params)).mappings().all()
+    if pgdirect.on_postgres(s):
+        # A reader's statement needs no transaction of its own: it takes no lock.
+        rows: Any = await pgdirect.fetch(s, _DIRECT[id(statement)], params, begin=statement is not _READING)
+    else:
+        rows = (await (await s.connection()).execute(statement, params)).mappings().all()
     if not rows:
         refused()
         raise unauthorized(_("the bearer token is not valid for this campaign"))
@@ -91,13 +105,28 @@ async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement,
                  for row in rows if row["character_id"] is not None]
     if not first["hooks"]:
         outbox.no_webhooks(s, campaign.id)
+    deadline_sync.remember(s, campaign.id, _clock(s, first))
     player_id = first["credential_player_id"]
     own: frozenset[str] = frozenset()
     if player_id:
         if chars is None:
+            conn = await s.connection()
             own = frozenset((await conn.execute(_PLAYERS_CHARACTERS, {"campaign_id": campaign_id,
                                                                       "player_id": player_id})).scalars())
         else:
             own = frozenset(c.id for c in chars if c.player_id == player_id)
     principal = Principal(first["credential_id"], campaign.id, first["role"], player_id, own)
     return Opened(principal, campaign, chars)
+
+
+def _clock(s: AsyncSession, row: Any) -> CampaignClock | None:
+    """The campaign's clock from the row, in the session as if loaded there (a move may change it), or None."""
+    if row["clock_campaign_id"] is None:
+        return None
+    known = s.sync_session.identity_map.get(identity_key(CampaignClock, row["clock_campaign_id"]))
+    if known is not None:
+        return known
+    clock = CampaignClock(**{k: row[f"clock_{k}"] for k in _CLOCK_COLUMNS})
+    make_transient_to_detached(clock)
+    s.add(clock)
+    return clock

@@ -48,16 +48,26 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
         opened = await open_for_reading(s, token, campaign_id)
         principal, campaign = opened.principal, opened.campaign
         system = SYSTEMS[campaign.system]
+        viewer = principal.actor()
         if version is None or version == campaign.table_version:
-            state = await tables.load(svc, s, campaign, writing=False, characters=opened.characters)
             version = campaign.table_version
+            if campaign.table_version:
+                # Loaded and viewed only when no view is kept for this version (service/game/log/views.py).
+                async def viewed() -> dict[str, Any]:
+                    state = await tables.load(svc, s, campaign, writing=False, characters=opened.characters)
+                    return system.view(state, viewer)
+
+                seen = await svc.views.view(campaign, opened.characters or [], viewer, viewed,
+                                            max_age=svc.settings.table_idle_ttl)
+            else:
+                seen = system.view(await tables.load(svc, s, campaign, writing=False,
+                                                     characters=opened.characters), viewer)
         elif version > campaign.table_version:
             raise GameError(404, "not_found", _("the table is at version {table_version}; version {version} does "
                                                 "not exist yet",
                                                 table_version=campaign.table_version, version=version), field="version")
         else:
-            state = await movelog.state_at(s, campaign, version)
-        seen = system.view(state, principal.actor())
+            seen = system.view(await movelog.state_at(s, campaign, version), viewer)
         if version == campaign.table_version:   # deadlines belong to the table as it is now
             seen = await deadline_sync.annotate(s, campaign.id, seen)
         else:

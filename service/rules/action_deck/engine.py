@@ -81,8 +81,13 @@ class ActionDeckSystem:
     Sheet = ActionDeckCharacter
     EventPayloads = EVENT_PAYLOADS
 
-    def new_character(self, data: ActionDeckCharacterInput, options: Options) -> dict[str, Any]:
-        return new_character(data, options)
+    def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
+        # The same coercion as the other systems: the protocol promises any model or a dict of one.
+        sheet = data if isinstance(data, ActionDeckCharacterInput) else ActionDeckCharacterInput.model_validate(
+            data if isinstance(data, dict) else data.model_dump())
+        opts = options if isinstance(options, Options) else Options.model_validate(
+            options if isinstance(options, dict) else options.model_dump())
+        return new_character(sheet, opts)
 
     def initial_state(self, options: Options) -> dict[str, Any]:
         state = {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}

@@ -81,6 +81,7 @@ def _compute(ctx: Ctx) -> list[dict[str, Any]]:
 # out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
 OPEN_GM = (
     "end_session",
+    "open_test",   # whether to test is the GM's call (L22), also while recovery is due or a hazard acts
     "award_glory",
     "award_adversity",
     "start_session",
