@@ -9,6 +9,7 @@ campaign keeps turn deadlines, so a client learns from one field who must answer
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -68,8 +69,10 @@ def merged(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         may = out[key]["may"]
         may.extend(m for m in entry["may"] if m not in may)
     return list(out.values())
+
+
 def offers(awaiting: list[dict[str, Any]], character_ids: list[str], open_gm: tuple[str, ...],
-           open_player: tuple[str, ...], more: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+           open_player: tuple[str, ...], more: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """Every move each party may send now: what `awaiting` asks of it, and the moves its system leaves open
     outside any wait (`open_gm`; `open_player` for every character's player), which the engine still checks
     on their details, and `more`: entries a system offers beyond both (moves that depend on the table but are
@@ -87,7 +90,7 @@ def offers(awaiting: list[dict[str, Any]], character_ids: list[str], open_gm: tu
 
 
 def with_offers(view: dict[str, Any], open_gm: tuple[str, ...], open_player: tuple[str, ...],
-                more: list[dict[str, Any]] = ()) -> dict[str, Any]:
+                more: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """A system's view with `table.offers` (see `offers`)."""
     table = view.get("table")
     if not isinstance(table, dict):
