@@ -1,4 +1,5 @@
 """Alembic environment: async engines, and a connection handed in by the service at start-up."""
+
 from __future__ import annotations
 
 import asyncio
@@ -43,8 +44,7 @@ def run_migrations_online() -> None:
 
 
 if context.is_offline_mode():
-    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata,
-                      literal_binds=True)
+    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata, literal_binds=True)
     with context.begin_transaction():
         context.run_migrations()
 else:

@@ -8,6 +8,7 @@ then drives each scenario with a bounded number of requests from one async clien
 p50 and p99 per scenario, and ratios against the cheapest one. Every figure in one table comes from one run:
 these machines are shared and noisy, so compare ratios, not absolute numbers across runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,12 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-WARRIOR = {"name": "Brona", "role": "warrior", "talents": ["Athlete", "Medic"],
-           "equipment": {"weapon": "axe", "protection": None, "items": ["rope", "torch", "whetstone"]}}
+WARRIOR = {
+    "name": "Brona",
+    "role": "warrior",
+    "talents": ["Athlete", "Medic"],
+    "equipment": {"weapon": "axe", "protection": None, "items": ["rope", "torch", "whetstone"]},
+}
 
 
 def free_port() -> int:
@@ -38,11 +43,20 @@ def free_port() -> int:
 
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], cwd=ROOT,
-                            # One client and one token at full speed: rate limits would measure themselves.
-                            env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
-                                 "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", **env},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+        cwd=ROOT,
+        # One client and one token at full speed: rate limits would measure themselves.
+        env={
+            **os.environ,
+            "RULEKEEPER_LOG_LEVEL": "WARNING",
+            "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+            "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+            **env,
+        },
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -68,8 +82,10 @@ def scenarios(ctx: dict[str, str]) -> dict[str, Callable[[httpx.AsyncClient], Aw
     # A move that never leaves a pending choice behind (a test can: an exceptional success waits for the
     # player's benefit), so every request takes the whole path: auth, lock, load, engine, compare-and-set, log.
     note = {"type": "gm_note", "text": "the torches gutter"}
-    gql = {"query": "mutation($i: ActInput!) { act(input: $i) { version events { type } } }",
-           "variables": {"i": {"campaignId": cid, "action": {"stepdice": {"gmNote": {"text": note["text"]}}}}}}
+    gql = {
+        "query": "mutation($i: ActInput!) { act(input: $i) { version events { type } } }",
+        "variables": {"i": {"campaignId": cid, "action": {"stepdice": {"gmNote": {"text": note["text"]}}}}},
+    }
     return {
         "GET /healthz (floor)": lambda c: c.get("/healthz"),
         "GET state": lambda c: c.get(f"/v1/campaigns/{cid}/state", headers=h),
@@ -81,8 +97,7 @@ def scenarios(ctx: dict[str, str]) -> dict[str, Callable[[httpx.AsyncClient], Aw
 
 async def measure(base: str, requests: int, concurrency: int) -> dict[str, tuple[float, float, float]]:
     out = {}
-    async with httpx.AsyncClient(base_url=base, timeout=30,
-                                 limits=httpx.Limits(max_connections=concurrency)) as c:
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=concurrency)) as c:
         ctx = await setup(c)
         for name, fn in scenarios(ctx).items():
             for _ in range(20):  # warm-up: caches, connection pool
@@ -101,8 +116,11 @@ async def measure(base: str, requests: int, concurrency: int) -> dict[str, tuple
             await asyncio.gather(*[worker() for _ in range(concurrency)])
             elapsed = time.perf_counter() - t0
             latencies.sort()
-            out[name] = (requests / elapsed, statistics.median(latencies) * 1000,
-                         latencies[int(len(latencies) * 0.99) - 1] * 1000)
+            out[name] = (
+                requests / elapsed,
+                statistics.median(latencies) * 1000,
+                latencies[int(len(latencies) * 0.99) - 1] * 1000,
+            )
     return out
 
 
@@ -132,9 +150,11 @@ def main(argv: list[str] | None = None) -> int:
                 dbname = f"rk_bench_{uuid.uuid4().hex[:8]}"
                 admin = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
                 subprocess.run(["psql", admin, "-qc", f'CREATE DATABASE "{dbname}"'], check=True)
-                env = {"DATABASE_URL": admin.rsplit("/", 1)[0] + f"/{dbname}",
-                       "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
-                       "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets"}
+                env = {
+                    "DATABASE_URL": admin.rsplit("/", 1)[0] + f"/{dbname}",
+                    "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
+                    "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets",
+                }
             proc, base = start_server(env)
             try:
                 results[title] = asyncio.run(measure(base, args.requests, args.concurrency))

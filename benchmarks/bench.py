@@ -24,6 +24,7 @@ in a database of its own) are measured in the same run. It prints requests/s, p5
 ceiling for each scenario, then the issue's targets and whether this run reached them. Figures only: the
 machine is shared and noisy, so compare ratios within one run. --quick is the smoke run the tests use.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,10 +51,14 @@ from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
 from workload import WORKLOADS, Workload  # noqa: E402
 import yardstick  # noqa: E402
 
-ROLL_GQL = ("mutation($i: RollInput!) { rollExpression(input: $i) "
-            "{ total text dice { sides face } events { seq type data { __typename } } } }")
-ACT_GQL = ("mutation($i: ActInput!) { act(input: $i) { version state { __typename } "
-           "events { seq type data { __typename } } } }")
+ROLL_GQL = (
+    "mutation($i: RollInput!) { rollExpression(input: $i) "
+    "{ total text dice { sides face } events { seq type data { __typename } } } }"
+)
+ACT_GQL = (
+    "mutation($i: ActInput!) { act(input: $i) { version state { __typename } "
+    "events { seq type data { __typename } } } }"
+)
 EXPRESSIONS = ["1d20", "3d10", "4d6kh3", "10d10e10"]
 
 
@@ -69,7 +74,7 @@ class Row:
     backend: str
     scenario: str
     result: Result
-    cpu_ms: float | None = None   # the server's CPU time per request: steadier than req/s on a shared machine
+    cpu_ms: float | None = None  # the server's CPU time per request: steadier than req/s on a shared machine
 
 
 @dataclass
@@ -89,6 +94,7 @@ class Run:
 
 # ---- servers ---------------------------------------------------------------------------------------------------
 
+
 def server_log():
     """Where a server's stderr goes: a file, never a pipe nobody reads (a full pipe blocks the server's logging,
     and with it the server, after a few dozen tracebacks of clients that hung up when wrk stopped)."""
@@ -102,8 +108,12 @@ def tail(log) -> str:
 
 def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, str(HERE / "ceiling.py"), str(port), *(["plain"] if plain else [])], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=(log := server_log()))
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "ceiling.py"), str(port), *(["plain"] if plain else [])],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=(log := server_log()),
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -120,12 +130,28 @@ def start_service(env: dict[str, str], root: Path, workers: int = 1) -> tuple[su
     """`rulekeeper serve` from the checkout at `root` (`python -m` imports the package from the working
     directory), so an earlier commit's code can be measured beside this one."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                             *(["--workers", str(workers)] if workers > 1 else [])], cwd=root,
-                            # One client and one token at full speed: rate limits would measure themselves.
-                            env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
-                                 "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off", **env},
-                            stdout=subprocess.DEVNULL, stderr=(log := server_log()))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            *(["--workers", str(workers)] if workers > 1 else []),
+        ],
+        cwd=root,
+        # One client and one token at full speed: rate limits would measure themselves.
+        env={
+            **os.environ,
+            "RULEKEEPER_LOG_LEVEL": "WARNING",
+            "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+            "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+            **env,
+        },
+        stdout=subprocess.DEVNULL,
+        stderr=(log := server_log()),
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -140,6 +166,7 @@ def start_service(env: dict[str, str], root: Path, workers: int = 1) -> tuple[su
 
 def cpu_seconds(pid: int) -> float:
     """CPU time of the process and of its live descendants (`--workers N` serves from child processes)."""
+
     def stat(p: int) -> list[str]:
         return Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
 
@@ -164,10 +191,12 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def timed(proc: subprocess.Popen, base: str, cycles: list[list[Req]], args, use_wrk: bool) -> tuple[Result, float | None]:
+def timed(
+    proc: subprocess.Popen, base: str, cycles: list[list[Req]], args, use_wrk: bool
+) -> tuple[Result, float | None]:
     try:
         c0 = cpu_seconds(proc.pid)
-    except OSError:   # no /proc: figures without the CPU column
+    except OSError:  # no /proc: figures without the CPU column
         return run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk), None
     result = run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk)
     return result, (cpu_seconds(proc.pid) - c0) * 1000 / max(1, result.requests)
@@ -188,7 +217,8 @@ class Backend:
         self.kind = kind
         self.title = "embedded" if kind == "embedded" else "pg+redis"
         self.admin = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test").replace(
-            "postgresql+asyncpg://", "postgresql://")
+            "postgresql+asyncpg://", "postgresql://"
+        )
         self.redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
         self.sqlite_path = f"{tmp}/bench.db"
         self.dbname = f"rk_bench_{uuid.uuid4().hex[:8]}"
@@ -197,8 +227,11 @@ class Backend:
         if self.kind == "embedded":
             return {"DATABASE_URL": f"sqlite:///{self.sqlite_path}"}
         subprocess.run(["psql", self.admin, "-qc", f'CREATE DATABASE "{self.dbname}"'], check=True)
-        return {"DATABASE_URL": self.pg_url, "REDIS_URL": self.redis_url,
-                "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets"}
+        return {
+            "DATABASE_URL": self.pg_url,
+            "REDIS_URL": self.redis_url,
+            "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets",
+        }
 
     @property
     def pg_url(self) -> str:
@@ -206,8 +239,11 @@ class Backend:
 
     def drop(self) -> None:
         if self.kind != "embedded":
-            subprocess.run(["psql", self.admin, "-qc", f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)'],
-                           check=False, capture_output=True)
+            subprocess.run(
+                ["psql", self.admin, "-qc", f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)'],
+                check=False,
+                capture_output=True,
+            )
 
     def sql(self, statement: str) -> None:
         if self.kind == "embedded":
@@ -219,8 +255,11 @@ class Backend:
     def bulk_events(self, campaign: str, n: int) -> None:
         """n more events copied from the campaign's last one: the log a long campaign ends up with."""
         series = ("generate_series(1, {n}) AS g(x)" if self.kind != "embedded" else "g").format(n=n)
-        head = "" if self.kind != "embedded" else \
-            f"WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < {n}) "
+        head = (
+            ""
+            if self.kind != "embedded"
+            else f"WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < {n}) "
+        )
         self.sql(f"""{head}INSERT INTO events (campaign_id, seq, type, data, redacted, visibility, actor_role,
                        actor_player_id, request_id, created_at)
                      SELECT e.campaign_id, e.seq + g.x, e.type, e.data, e.redacted, e.visibility, e.actor_role,
@@ -232,6 +271,7 @@ class Backend:
 
 
 # ---- setting tables up -----------------------------------------------------------------------------------------
+
 
 async def new_table(c: httpx.AsyncClient, w: Workload) -> Table:
     r = await c.post("/v1/campaigns", json={"name": "bench", "system": w.system, "dice_mode": w.dice_mode})
@@ -298,8 +338,9 @@ def move_body(w: Workload, action: dict) -> dict:
 async def check_cycle(c: httpx.AsyncClient, w: Workload, t: Table) -> None:
     """Play the cycle once through, so a workload that stopped repeating fails here, not as a wall of 409s."""
     for action in w.cycle(t.character):
-        r = await c.post(f"/v1/campaigns/{t.id}/actions", json=move_body(w, action),
-                         headers={"Authorization": f"Bearer {t.gm}"})
+        r = await c.post(
+            f"/v1/campaigns/{t.id}/actions", json=move_body(w, action), headers={"Authorization": f"Bearer {t.gm}"}
+        )
         if r.status_code != 200:
             raise SystemExit(f"{w.system} move {action['type']} refused: {r.text[:500]}")
 
@@ -323,14 +364,18 @@ def act_req(w: Workload, t: Table, action: dict, graphql: bool) -> Req:
 
 def roll_req(t: Table, graphql: bool) -> Req:
     if graphql:
-        return Req.json("POST", "/graphql", {"query": ROLL_GQL, "variables": {"i": {"campaignId": t.id,
-                                                                                     "expression": "3d10"}}}, t.gm)
+        return Req.json(
+            "POST",
+            "/graphql",
+            {"query": ROLL_GQL, "variables": {"i": {"campaignId": t.id, "expression": "3d10"}}},
+            t.gm,
+        )
     return Req.json("POST", f"/v1/campaigns/{t.id}/rolls", {"expression": "3d10"}, t.gm)
 
 
 # ---- the yardstick: a move's own SQL under pgbench ------------------------------------------------------------
 
-YARDSTICK_WORKLOAD = WORKLOADS[0]   # Step Dice `test`: one move that repeats, two events, table dice
+YARDSTICK_WORKLOAD = WORKLOADS[0]  # Step Dice `test`: one move that repeats, two events, table dice
 
 
 async def yardstick_script(env: dict[str, str], tables: int) -> yardstick.Script:
@@ -351,15 +396,21 @@ async def yardstick_script(env: dict[str, str], tables: int) -> yardstick.Script
             t = tables[0]
 
             async def move(_) -> None:
-                r = await c.post(f"/v1/campaigns/{t.id}/actions", json=move_body(w, w.cycle(t.character)[0]),
-                                 headers={"Authorization": f"Bearer {t.gm}"})
+                r = await c.post(
+                    f"/v1/campaigns/{t.id}/actions",
+                    json=move_body(w, w.cycle(t.character)[0]),
+                    headers={"Authorization": f"Bearer {t.gm}"},
+                )
                 if r.status_code != 200:
                     raise SystemExit(f"yardstick move refused: {r.text[:500]}")
 
             async def counters() -> tuple[int, int]:
                 async with app.state.services.read() as s:
-                    row = (await s.execute(text("SELECT last_seq, table_version FROM campaigns WHERE id = :id"),
-                                           {"id": t.id})).one()
+                    row = (
+                        await s.execute(
+                            text("SELECT last_seq, table_version FROM campaigns WHERE id = :id"), {"id": t.id}
+                        )
+                    ).one()
                     return int(row[0]), int(row[1])
 
             moves = await yardstick.capture(app, move, counters)
@@ -375,11 +426,15 @@ def measure_yardstick(run_: Run, tmp: str, args) -> None:
     backend = Backend("servers", tmp)
     try:
         script = asyncio.run(yardstick_script(backend.env(), args.tables))
-        print(f"  yardstick: a Step Dice test move's {script.statements} statements in one transaction: "
-              + "; ".join(script.summary), flush=True)
+        print(
+            f"  yardstick: a Step Dice test move's {script.statements} statements in one transaction: "
+            + "; ".join(script.summary),
+            flush=True,
+        )
         for campaigns in (args.tables, 1):
-            y = yardstick.run(script, backend.pg_url, campaigns=campaigns, clients=args.tables, threads=2,
-                              seconds=args.seconds)
+            y = yardstick.run(
+                script, backend.pg_url, campaigns=campaigns, clients=args.tables, threads=2, seconds=args.seconds
+            )
             name = f"a move's SQL, {campaigns} campaigns" if campaigns > 1 else "a move's SQL, one campaign"
             run_.yardstick[campaigns > 1] = y
             run_.rows.append(Row("pgbench", name, Result(y.tps, y.p50_ms, y.p99_ms, y.transactions, y.failed)))
@@ -394,6 +449,7 @@ WORKER_SCENARIOS = ["REST stepdice moves, {n} tables", "GET state, {n} tables"]
 
 
 # ---- one backend -----------------------------------------------------------------------------------------------
+
 
 def measure_backend(run_: Run, kind: str, tmp: str, args, use_wrk: bool) -> None:
     """Every scenario on this checkout's server and, with --baseline, on the baseline's right after it."""
@@ -413,8 +469,10 @@ def measure_backend(run_: Run, kind: str, tmp: str, args, use_wrk: bool) -> None
                 result, cpu = timed(proc, base, scenarios[i][1], args, use_wrk)
                 (run_.rows if label == "current" else run_.baseline).append(Row(backend.title, name, result, cpu))
                 show(label, backend.title, name, result, cpu)
-        logs = [list(event_log_scenarios(base, backend, extra, args))
-                for (_, backend, _, base), (_, extra) in zip(started, prepared)]
+        logs = [
+            list(event_log_scenarios(base, backend, extra, args))
+            for (_, backend, _, base), (_, extra) in zip(started, prepared)
+        ]
         for i in range(len(logs[0])):
             for (label, backend, proc, base), scenarios in zip(started, logs):
                 name, cycles = scenarios[i]
@@ -441,16 +499,19 @@ def measure_backend(run_: Run, kind: str, tmp: str, args, use_wrk: bool) -> None
 
 
 def show(label: str, backend: str, name: str, r: Result, cpu: float | None) -> None:
-    print(f"  {label:<8} {backend:<9} {name:<40} {r.rps:>8.0f}/s p99 {r.p99_ms:>7.1f} ms"
-          + (f" cpu {cpu:.2f} ms/req" if cpu is not None else "") + (f"  ({r.failed} failed)" if r.failed else ""),
-          flush=True)
+    print(
+        f"  {label:<8} {backend:<9} {name:<40} {r.rps:>8.0f}/s p99 {r.p99_ms:>7.1f} ms"
+        + (f" cpu {cpu:.2f} ms/req" if cpu is not None else "")
+        + (f"  ({r.failed} failed)" if r.failed else ""),
+        flush=True,
+    )
 
 
 async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, list[list[Req]]]], dict]:
     n = args.tables
     scenarios: list[tuple[str, list[list[Req]]]] = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as c:
-        step = replace(WORKLOADS[0], dice_mode="server", dice=None)   # the service rolls the free rolls
+        step = replace(WORKLOADS[0], dice_mode="server", dice=None)  # the service rolls the free rolls
         rollers = await tables_for(c, step, n, check=False)
         contended = (await tables_for(c, step, 1, check=False))[0]
         scenarios += [
@@ -463,18 +524,25 @@ async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, li
             for graphql in (False, True):
                 tables = await tables_for(c, w, n)
                 api = "GraphQL" if graphql else "REST"
-                scenarios.append((f"{api} {w.system} moves, {n} tables",
-                                  [[act_req(w, t, a, graphql) for a in w.cycle(t.character)] for t in tables]))
+                scenarios.append(
+                    (
+                        f"{api} {w.system} moves, {n} tables",
+                        [[act_req(w, t, a, graphql) for a in w.cycle(t.character)] for t in tables],
+                    )
+                )
             if w.single_move:
                 for graphql in (False, True):
                     api = "GraphQL" if graphql else "REST"
                     t = (await tables_for(c, w, 1))[0]
-                    scenarios.append((f"{api} {w.system} move, one table",
-                                      [[act_req(w, t, w.cycle(t.character)[0], graphql)]]))
+                    scenarios.append(
+                        (f"{api} {w.system} move, one table", [[act_req(w, t, w.cycle(t.character)[0], graphql)]])
+                    )
         scenarios += [
             (f"GET state, {n} tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/state", token=t.gm)] for t in rollers]),
-            (f"GET events (last 100), {n} tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/events?after=0&limit=100",
-                                                            token=t.gm)] for t in rollers]),
+            (
+                f"GET events (last 100), {n} tables",
+                [[Req.json("GET", f"/v1/campaigns/{t.id}/events?after=0&limit=100", token=t.gm)] for t in rollers],
+            ),
         ]
         logs = {size: await tables_for(c, step, 1, check=False) for size in args.log_sizes}
     return scenarios, {"logs": {size: ts[0] for size, ts in logs.items()}}
@@ -485,8 +553,10 @@ def event_log_scenarios(base: str, backend: Backend, extra: dict, args):
         t0 = time.perf_counter()
         backend.bulk_events(t.id, size)
         print(f"  {backend.title:<9} (inserted {size:,} events in {time.perf_counter() - t0:.1f} s)", flush=True)
-        reads = [Req.json("GET", f"/v1/campaigns/{t.id}/events?after={after}&limit=100", token=t.gm)
-                 for after in (0, size // 2, size - 100)]
+        reads = [
+            Req.json("GET", f"/v1/campaigns/{t.id}/events?after={after}&limit=100", token=t.gm)
+            for after in (0, size // 2, size - 100)
+        ]
         yield f"GET events, log of {size:.0e} events".replace("+0", ""), [reads[i:] + reads[:i] for i in range(3)]
 
 
@@ -497,25 +567,49 @@ async def redis_bytes(base: str, backend: Backend) -> list[str]:
     notes = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as c:
         step = await new_table(c, WORKLOADS[0])
-        fight = [{"type": "create_encounter"}, {"type": "add_character", "character_id": step.character,
-                                                 "position": {"x": 0, "y": 0}}]
-        fight += [{"type": "add_enemy", "enemy_id": f"e{i}", "name": f"Goblin {i}", "kind": "minion",
-                   "position": {"x": 1 + i, "y": 0}} for i in range(4)]
+        fight = [
+            {"type": "create_encounter"},
+            {"type": "add_character", "character_id": step.character, "position": {"x": 0, "y": 0}},
+        ]
+        fight += [
+            {
+                "type": "add_enemy",
+                "enemy_id": f"e{i}",
+                "name": f"Goblin {i}",
+                "kind": "minion",
+                "position": {"x": 1 + i, "y": 0},
+            }
+            for i in range(4)
+        ]
         fight += [{"type": "start_encounter"}, {"type": "begin_turn", "character_id": step.character}]
         deck = await new_table(c, WORKLOADS[1])
-        r = await c.post(f"/v1/campaigns/{deck.id}/characters", headers={"Authorization": f"Bearer {deck.gm}"},
-                         json={"sheet": {**WORKLOADS[1].sheet, "name": "Goon", "kind": "extra", "side": "opposition"}})
+        r = await c.post(
+            f"/v1/campaigns/{deck.id}/characters",
+            headers={"Authorization": f"Bearer {deck.gm}"},
+            json={"sheet": {**WORKLOADS[1].sheet, "name": "Goon", "kind": "extra", "side": "opposition"}},
+        )
         goon = r.json()["id"]
-        cases = [("stepdice encounter (1 PC, 4 enemies)", step, fight),
-                 ("action_deck encounter (2 participants, dealt)", deck,
-                  [{"type": "open_session", "players": []},
-                   {"type": "start_encounter", "participants": [deck.character, goon]}, {"type": "deal"}])]
+        cases = [
+            ("stepdice encounter (1 PC, 4 enemies)", step, fight),
+            (
+                "action_deck encounter (2 participants, dealt)",
+                deck,
+                [
+                    {"type": "open_session", "players": []},
+                    {"type": "start_encounter", "participants": [deck.character, goon]},
+                    {"type": "deal"},
+                ],
+            ),
+        ]
         client = aioredis.Redis.from_url(backend.redis_url)
         try:
             for label, t, moves in cases:
                 for action in moves:
-                    r = await c.post(f"/v1/campaigns/{t.id}/actions", json={"action": action},
-                                     headers={"Authorization": f"Bearer {t.gm}"})
+                    r = await c.post(
+                        f"/v1/campaigns/{t.id}/actions",
+                        json={"action": action},
+                        headers={"Authorization": f"Bearer {t.gm}"},
+                    )
                     if r.status_code != 200:
                         notes.append(f"Redis bytes, {label}: setup move {action['type']} refused ({r.status_code})")
                         break
@@ -530,6 +624,7 @@ async def redis_bytes(base: str, backend: Backend) -> list[str]:
 
 
 # ---- in process ------------------------------------------------------------------------------------------------
+
 
 def rate(fn, seconds: float) -> float:
     n, t0 = 0, time.perf_counter()
@@ -553,13 +648,13 @@ def rates(ours, theirs, seconds: float, rounds: int = 5) -> tuple[float, float]:
 @dataclass
 class EngineRow:
     system: str
-    moves: int             # moves in the cycle
-    cycles: float          # whole cycles per second (every move through SYSTEM.apply)
-    cycle_d20: float       # d20 rolls per second of the dice one cycle throws
-    expr: str              # those dice, as d20 rolls them
-    resolutions: float     # the cycle's resolving moves (the ones that throw dice) per second, alone
-    resolve_moves: str     # which moves those are
-    resolve_d20: float     # d20 rolls per second of the dice those moves throw (the same dice as the cycle's)
+    moves: int  # moves in the cycle
+    cycles: float  # whole cycles per second (every move through SYSTEM.apply)
+    cycle_d20: float  # d20 rolls per second of the dice one cycle throws
+    expr: str  # those dice, as d20 rolls them
+    resolutions: float  # the cycle's resolving moves (the ones that throw dice) per second, alone
+    resolve_moves: str  # which moves those are
+    resolve_d20: float  # d20 rolls per second of the dice those moves throw (the same dice as the cycle's)
 
 
 def engines(seconds: float) -> list[EngineRow]:
@@ -633,8 +728,18 @@ def engines(seconds: float) -> list[EngineRow]:
         expr = thrown.most_common(1)[0][0]
         cycles, cycle_ref = rates(cycle, lambda: d20.roll(expr), seconds)
         resolutions, resolve_ref = rates(resolve, lambda: d20.roll(expr), seconds)
-        rows.append(EngineRow(system_id, len(actions), cycles, cycle_ref, expr, resolutions,
-                              ",".join(a.type for _, a in resolving), resolve_ref))
+        rows.append(
+            EngineRow(
+                system_id,
+                len(actions),
+                cycles,
+                cycle_ref,
+                expr,
+                resolutions,
+                ",".join(a.type for _, a in resolving),
+                resolve_ref,
+            )
+        )
     return rows
 
 
@@ -648,8 +753,9 @@ def roller(seconds: float) -> list[tuple[str, float, float]]:
 
     rows = []
     for expr in EXPRESSIONS:
-        ours, ref = rates(lambda: evaluate_expression(expr, parse_expression(expr), ServerDice()),
-                          lambda: d20.roll(expr), seconds)
+        ours, ref = rates(
+            lambda: evaluate_expression(expr, parse_expression(expr), ServerDice()), lambda: d20.roll(expr), seconds
+        )
         rows.append((expr, ours, ref))
     return rows
 
@@ -664,47 +770,77 @@ def baseline_in_process(args) -> tuple[list[EngineRow], list[tuple[str, float, f
     imports that checkout's `service` package first."""
     import json
 
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--only", "inprocess", "--code",
-                          str(Path(args.baseline).resolve()), "--json", "--inprocess-seconds",
-                          str(args.inprocess_seconds), *(["--quick"] if args.quick else [])],
-                         cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--only",
+            "inprocess",
+            "--code",
+            str(Path(args.baseline).resolve()),
+            "--json",
+            "--inprocess-seconds",
+            str(args.inprocess_seconds),
+            *(["--quick"] if args.quick else []),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(out.stdout.strip().splitlines()[-1])
     return [EngineRow(**row) for row in data["engines"]], [tuple(r) for r in data["roller"]]
 
 
 # ---- report ----------------------------------------------------------------------------------------------------
 
+
 def report(run_: Run, engine_rows, roller_rows, args) -> None:
     print(f"\nceiling (bare Starlette JSON POST, same uvicorn): {run_.ceiling:,.0f}/s")
     if run_.yardstick:
-        print("yardstick: pgbench -c {n} -j 2 running the SQL of one Step Dice test move, as the service executes "
-              "it (benchmarks/yardstick.py), over {n} campaigns and on one; each write's ratio is to the yardstick "
-              "with as many campaigns".format(n=args.tables))
-    print(f"\n{'backend':<10}{'scenario':<46}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x pgbench':>11}{'x ceiling':>11}"
-          f"{'failed':>8}{'CPU ms/req':>12}")
+        print(
+            "yardstick: pgbench -c {n} -j 2 running the SQL of one Step Dice test move, as the service executes "
+            "it (benchmarks/yardstick.py), over {n} campaigns and on one; each write's ratio is to the yardstick "
+            "with as many campaigns".format(n=args.tables)
+        )
+    print(
+        f"\n{'backend':<10}{'scenario':<46}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x pgbench':>11}{'x ceiling':>11}"
+        f"{'failed':>8}{'CPU ms/req':>12}"
+    )
     for row in run_.rows:
         r = row.result
         cpu = f"{row.cpu_ms:>12.2f}" if row.cpu_ms is not None else f"{'-':>12}"
         ys = yardstick_for(run_, row)
         beside = f"{r.rps / ys.tps:>10.3f}x" if ys else f"{'-':>11}"
-        print(f"{row.backend:<10}{row.scenario:<46}{r.rps:>9.0f}{r.p50_ms:>9.1f}{r.p99_ms:>9.1f}{beside}"
-              f"{r.rps / run_.ceiling:>10.3f}x{r.failed:>8}{cpu}")
+        print(
+            f"{row.backend:<10}{row.scenario:<46}{r.rps:>9.0f}{r.p50_ms:>9.1f}{r.p99_ms:>9.1f}{beside}"
+            f"{r.rps / run_.ceiling:>10.3f}x{r.failed:>8}{cpu}"
+        )
     if run_.baseline:
         print(f"\nbaseline ({args.baseline}) beside this checkout, each scenario back to back:")
-        print(f"{'backend':<10}{'scenario':<42}{'req/s before':>13}{'after':>8}{'ratio':>8}{'p99 before':>12}"
-              f"{'after':>8}{'CPU ms before':>15}{'after':>7}")
+        print(
+            f"{'backend':<10}{'scenario':<42}{'req/s before':>13}{'after':>8}{'ratio':>8}{'p99 before':>12}"
+            f"{'after':>8}{'CPU ms before':>15}{'after':>7}"
+        )
         for before in run_.baseline:
             after = next(r for r in run_.rows if r.backend == before.backend and r.scenario == before.scenario)
             b, a = before.result, after.result
-            cpu = (f"{before.cpu_ms:>15.2f}{after.cpu_ms:>7.2f}" if before.cpu_ms is not None and after.cpu_ms
-                   is not None else "")
+            cpu = (
+                f"{before.cpu_ms:>15.2f}{after.cpu_ms:>7.2f}"
+                if before.cpu_ms is not None and after.cpu_ms is not None
+                else ""
+            )
             if not b.requests or not a.requests:
                 # A server that answered nothing for a whole scenario has stalled: say so, no ratio.
-                print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}   "
-                      f"{'baseline' if not b.requests else 'this checkout'} answered nothing")
+                print(
+                    f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}   "
+                    f"{'baseline' if not b.requests else 'this checkout'} answered nothing"
+                )
                 continue
-            print(f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}{a.rps / b.rps:>7.2f}x"
-                  f"{b.p99_ms:>12.1f}{a.p99_ms:>8.1f}{cpu}")
+            print(
+                f"{before.backend:<10}{before.scenario:<42}{b.rps:>13.0f}{a.rps:>8.0f}{a.rps / b.rps:>7.2f}x"
+                f"{b.p99_ms:>12.1f}{a.p99_ms:>8.1f}{cpu}"
+            )
     report_in_process(engine_rows, roller_rows)
     for note in run_.notes:
         print(note)
@@ -723,19 +859,29 @@ def yardstick_for(run_: Run, row: Row) -> yardstick.Yardstick | None:
 
 
 def report_in_process(engine_rows: list[EngineRow], roller_rows, label: str = "") -> None:
-    print(f"\nengines{label}, whole cycle: every move of benchmarks/workload.py's cycle through SYSTEM.apply, "
-          "beside d20 rolling the dice the cycle throws")
-    print(f"{'engine':<14}{'moves':>6}{'moves/s':>10}{'cycles/s':>10}{'d20 same dice/s':>17}{'ratio':>8}"
-          "   dice of one cycle (as d20 rolls them)")
+    print(
+        f"\nengines{label}, whole cycle: every move of benchmarks/workload.py's cycle through SYSTEM.apply, "
+        "beside d20 rolling the dice the cycle throws"
+    )
+    print(
+        f"{'engine':<14}{'moves':>6}{'moves/s':>10}{'cycles/s':>10}{'d20 same dice/s':>17}{'ratio':>8}"
+        "   dice of one cycle (as d20 rolls them)"
+    )
     for e in engine_rows:
-        print(f"{e.system:<14}{e.moves:>6}{e.cycles * e.moves:>10.0f}{e.cycles:>10.0f}{e.cycle_d20:>17.0f}"
-              f"{e.cycles / e.cycle_d20:>7.2f}x   {e.expr}")
-    print(f"\nengines{label}, dice resolution: the cycle's moves that throw dice, alone, each from the state before "
-          "it (one resolution beside one d20 roll of its dice)")
+        print(
+            f"{e.system:<14}{e.moves:>6}{e.cycles * e.moves:>10.0f}{e.cycles:>10.0f}{e.cycle_d20:>17.0f}"
+            f"{e.cycles / e.cycle_d20:>7.2f}x   {e.expr}"
+        )
+    print(
+        f"\nengines{label}, dice resolution: the cycle's moves that throw dice, alone, each from the state before "
+        "it (one resolution beside one d20 roll of its dice)"
+    )
     print(f"{'engine':<14}{'resolving move':<16}{'resolutions/s':>14}{'d20 same dice/s':>17}{'ratio':>8}   dice")
     for e in engine_rows:
-        print(f"{e.system:<14}{e.resolve_moves:<16}{e.resolutions:>14.0f}{e.resolve_d20:>17.0f}"
-              f"{e.resolutions / e.resolve_d20:>7.2f}x   {e.expr}")
+        print(
+            f"{e.system:<14}{e.resolve_moves:<16}{e.resolutions:>14.0f}{e.resolve_d20:>17.0f}"
+            f"{e.resolutions / e.resolve_d20:>7.2f}x   {e.expr}"
+        )
     print(f"\nfree-expression roller{label} (parse + budget checks + evaluate, server dice) beside d20.roll")
     print(f"{'expression':<14}{'ours/s':>10}{'d20/s':>10}{'ratio':>8}")
     for expr, ours, ref in roller_rows:
@@ -748,10 +894,15 @@ def line(ok: bool | None, text: str) -> None:
 
 def in_process_targets(engine_rows: list[EngineRow], roller_rows) -> None:
     for e in engine_rows:
-        line(e.cycles / e.cycle_d20 >= 2, f"{e.system} engine, whole cycle: {e.cycles / e.cycle_d20:.2f}x d20 on the "
-             "same dice (>= 2)")
-        line(e.resolutions / e.resolve_d20 >= 2, f"{e.system} engine, dice resolution ({e.resolve_moves}): "
-             f"{e.resolutions / e.resolve_d20:.2f}x d20 on the same dice (>= 2)")
+        line(
+            e.cycles / e.cycle_d20 >= 2,
+            f"{e.system} engine, whole cycle: {e.cycles / e.cycle_d20:.2f}x d20 on the same dice (>= 2)",
+        )
+        line(
+            e.resolutions / e.resolve_d20 >= 2,
+            f"{e.system} engine, dice resolution ({e.resolve_moves}): "
+            f"{e.resolutions / e.resolve_d20:.2f}x d20 on the same dice (>= 2)",
+        )
     for expr, ours, ref in roller_rows:
         line(ours >= ref, f"roller {expr}: {ours / ref:.2f}x d20 (faster than d20)")
 
@@ -764,12 +915,17 @@ def targets(run_: Run, engine_rows, args, roller_rows=()) -> None:
     for backend in ("pg+redis", "embedded"):
         if not any(r.backend == backend for r in run_.rows):
             continue
-        writes = [(r.scenario, r.result) for r in run_.rows if r.backend == backend and r.scenario.endswith(" tables")
-                  and r.scenario.startswith("REST")]
+        writes = [
+            (r.scenario, r.result)
+            for r in run_.rows
+            if r.backend == backend and r.scenario.endswith(" tables") and r.scenario.startswith("REST")
+        ]
         for name, r in writes:
             if backend == "pg+redis":
-                line(r.rps / c >= 0.25 and r.p99_ms < 50,
-                     f"{backend} {name}: {r.rps / c:.3f} of the ceiling (>= 0.25), p99 {r.p99_ms:.0f} ms (< 50)")
+                line(
+                    r.rps / c >= 0.25 and r.p99_ms < 50,
+                    f"{backend} {name}: {r.rps / c:.3f} of the ceiling (>= 0.25), p99 {r.p99_ms:.0f} ms (< 50)",
+                )
             else:
                 line(r.rps / c >= 0.15, f"{backend} {name}: {r.rps / c:.3f} of the ceiling (>= 0.15)")
         for r in run_.rows:
@@ -779,14 +935,18 @@ def targets(run_: Run, engine_rows, args, roller_rows=()) -> None:
             if r.backend == backend and r.scenario.startswith("GraphQL"):
                 rest = run_.get(backend, r.scenario.replace("GraphQL", "REST", 1))
                 if rest:
-                    line(r.result.rps / rest.rps >= 0.6,
-                         f"{backend} {r.scenario}: {r.result.rps / rest.rps:.2f} of REST (>= 0.6)")
+                    line(
+                        r.result.rps / rest.rps >= 0.6,
+                        f"{backend} {r.scenario}: {r.result.rps / rest.rps:.2f} of REST (>= 0.6)",
+                    )
         sizes = [r for r in run_.rows if r.backend == backend and r.scenario.startswith("GET events, log of")]
         if len(sizes) == 2:
             small, big = sizes[0].result, sizes[1].result
-            line(big.rps / small.rps >= 0.8 and big.p99_ms <= 1.5 * small.p99_ms + 5,
-                 f"{backend} event log, {sizes[0].scenario.split(' of ')[1]} -> {sizes[1].scenario.split(' of ')[1]}: "
-                 f"{big.rps / small.rps:.2f} of the throughput, p99 {small.p99_ms:.1f} -> {big.p99_ms:.1f} ms (flat)")
+            line(
+                big.rps / small.rps >= 0.8 and big.p99_ms <= 1.5 * small.p99_ms + 5,
+                f"{backend} event log, {sizes[0].scenario.split(' of ')[1]} -> {sizes[1].scenario.split(' of ')[1]}: "
+                f"{big.rps / small.rps:.2f} of the throughput, p99 {small.p99_ms:.1f} -> {big.p99_ms:.1f} ms (flat)",
+            )
     in_process_targets(engine_rows, roller_rows)
 
 
@@ -807,15 +967,19 @@ def targets_now(run_: Run, args) -> None:
             if one is None:
                 line(None, f"pg+redis {r.scenario}: no pgbench yardstick; {cpu}")
                 continue
-            line(r.result.rps >= 0.5 * one.tps and r.result.p99_ms <= 2 * one.p99_ms and cpu_ok,
-                 f"pg+redis {r.scenario}: {r.result.rps / one.tps:.2f} of pgbench on one campaign (>= 0.5), p99 "
-                 f"{r.result.p99_ms:.0f} ms vs pgbench's {one.p99_ms:.0f} (<= 2x), {cpu}")
+            line(
+                r.result.rps >= 0.5 * one.tps and r.result.p99_ms <= 2 * one.p99_ms and cpu_ok,
+                f"pg+redis {r.scenario}: {r.result.rps / one.tps:.2f} of pgbench on one campaign (>= 0.5), p99 "
+                f"{r.result.p99_ms:.0f} ms vs pgbench's {one.p99_ms:.0f} (<= 2x), {cpu}",
+            )
         elif many is None:
             line(None, f"pg+redis {r.scenario}: no pgbench yardstick; {cpu}")
         else:
-            line(r.result.rps >= 0.5 * many.tps and r.result.p99_ms < 50 and cpu_ok,
-                 f"pg+redis {r.scenario}: {r.result.rps / many.tps:.2f} of pgbench over {args.tables} campaigns "
-                 f"(>= 0.5), p99 {r.result.p99_ms:.0f} ms (< 50), {cpu}")
+            line(
+                r.result.rps >= 0.5 * many.tps and r.result.p99_ms < 50 and cpu_ok,
+                f"pg+redis {r.scenario}: {r.result.rps / many.tps:.2f} of pgbench over {args.tables} campaigns "
+                f"(>= 0.5), p99 {r.result.p99_ms:.0f} ms (< 50), {cpu}",
+            )
     for backend in ("pg+redis", "embedded"):
         state = run_.get(backend, f"GET state, {args.tables} tables")
         if state:
@@ -824,14 +988,18 @@ def targets_now(run_: Run, args) -> None:
         full = name.format(n=args.tables)
         single, double = run_.get("pg+redis", full), run_.get("pg+redis", f"{full}, 2 workers")
         if single and double:
-            line(double.rps >= 1.6 * single.rps, f"pg+redis {full}: 2 workers {double.rps / single.rps:.2f}x one "
-                 "worker (>= 1.6)")
+            line(
+                double.rps >= 1.6 * single.rps,
+                f"pg+redis {full}: 2 workers {double.rps / single.rps:.2f}x one worker (>= 1.6)",
+            )
     for r in run_.rows:
         if r.backend == "embedded" and is_write(r.scenario) and "one table" not in r.scenario:
             other = run_.get("pg+redis", r.scenario)
             if other:
-                line(r.result.rps >= 0.5 * other.rps, f"embedded {r.scenario}: {r.result.rps / other.rps:.2f} of "
-                     "PostgreSQL + Redis (>= 0.5)")
+                line(
+                    r.result.rps >= 0.5 * other.rps,
+                    f"embedded {r.scenario}: {r.result.rps / other.rps:.2f} of PostgreSQL + Redis (>= 0.5)",
+                )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -841,12 +1009,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=int, default=32, help="tables at once = connections")
     ap.add_argument("--backends", default="embedded,servers")
     ap.add_argument("--no-wrk", action="store_true", help="use the in-process client even when wrk is installed")
-    ap.add_argument("--baseline", metavar="CHECKOUT", help="a checkout of an earlier commit (git archive REV | tar -x "
-                    "-C DIR) whose server runs every scenario right after this one's, for before/after in one run")
-    ap.add_argument("--only", choices=["inprocess"], help="inprocess: only the engines and the roller beside d20 "
-                    "(no servers); with --baseline, the baseline checkout's code is measured right after this one's")
+    ap.add_argument(
+        "--baseline",
+        metavar="CHECKOUT",
+        help="a checkout of an earlier commit (git archive REV | tar -x "
+        "-C DIR) whose server runs every scenario right after this one's, for before/after in one run",
+    )
+    ap.add_argument(
+        "--only",
+        choices=["inprocess"],
+        help="inprocess: only the engines and the roller beside d20 "
+        "(no servers); with --baseline, the baseline checkout's code is measured right after this one's",
+    )
     ap.add_argument("--inprocess-seconds", type=float, default=1.0, help="per in-process measurement")
-    ap.add_argument("--code", metavar="CHECKOUT", help=argparse.SUPPRESS)   # import `service` from there
+    ap.add_argument("--code", metavar="CHECKOUT", help=argparse.SUPPRESS)  # import `service` from there
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # in-process rows as JSON (for --code)
     args = ap.parse_args(argv)
     args.log_sizes = [10**4, 10**6]
@@ -859,8 +1035,10 @@ def main(argv: list[str] | None = None) -> int:
         if "--backends" not in (argv or sys.argv):
             args.backends = "embedded"
     use_wrk = have_wrk() and not args.no_wrk
-    print(f"load: {'wrk' if use_wrk else 'in-process asyncio client'}, {args.tables} connections, "
-          f"{args.seconds:g} s per scenario, one uvicorn worker")
+    print(
+        f"load: {'wrk' if use_wrk else 'in-process asyncio client'}, {args.tables} connections, "
+        f"{args.seconds:g} s per scenario, one uvicorn worker"
+    )
     if not have_wrk():
         print(f"wrk not found: {WRK_INSTALL}")
     run_ = Run()
@@ -898,9 +1076,11 @@ def only_in_process(args) -> int:
         report_in_process(before_engines, before_roller, f" (baseline {args.baseline})")
         print("\nbefore -> after (each ratio to d20 from its own process, measured back to back):")
         for b, a in zip(before_engines, engine_rows):
-            print(f"  {a.system:<12} whole cycle {b.cycles / b.cycle_d20:.3f}x -> {a.cycles / a.cycle_d20:.3f}x d20 "
-                  f"({a.cycles / b.cycles:.1f}x cycles/s); dice resolution {b.resolutions / b.resolve_d20:.3f}x -> "
-                  f"{a.resolutions / a.resolve_d20:.3f}x d20")
+            print(
+                f"  {a.system:<12} whole cycle {b.cycles / b.cycle_d20:.3f}x -> {a.cycles / a.cycle_d20:.3f}x d20 "
+                f"({a.cycles / b.cycles:.1f}x cycles/s); dice resolution {b.resolutions / b.resolve_d20:.3f}x -> "
+                f"{a.resolutions / a.resolve_d20:.3f}x d20"
+            )
         for (expr, b_ours, b_ref), (_, a_ours, a_ref) in zip(before_roller, roller_rows):
             print(f"  roller {expr:<10} {b_ours / b_ref:.2f}x -> {a_ours / a_ref:.2f}x d20")
     print("\ntargets (issue 12), in process, this run:")

@@ -5,6 +5,7 @@
 Served by uvicorn with the options `rulekeeper serve` uses (service.cli.server_options), so the ratio of a
 Rulekeeper endpoint to this one is what the service itself costs on top of the server stack. `plain`: on
 asyncio and h11 instead, what uvicorn serves with when uvloop and httptools are missing."""
+
 from __future__ import annotations
 
 import sys

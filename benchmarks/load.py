@@ -5,6 +5,7 @@ written in C, it leaves the server nearly all of the machine. Each wrk thread ow
 connection's Lua state holds its own table and its place in the cycle. Without wrk, an asyncio client in this
 process stands in; it takes a core of its own, so its figures are lower and only good for a smoke run.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -112,9 +113,22 @@ def _wrk(base: str, cycles: list[list[Req]], connections: int, seconds: float) -
     with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
         script.write(_lua_script(cycles))
         script.flush()
-        out = subprocess.run(["wrk", f"-t{connections}", f"-c{connections}", f"-d{max(1, round(seconds))}s",
-                              "--timeout", "10s", "-s", script.name, base],
-                             capture_output=True, text=True, timeout=seconds + 60)
+        out = subprocess.run(
+            [
+                "wrk",
+                f"-t{connections}",
+                f"-c{connections}",
+                f"-d{max(1, round(seconds))}s",
+                "--timeout",
+                "10s",
+                "-s",
+                script.name,
+                base,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + 60,
+        )
     m = re.search(r"RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)", out.stdout)
     if m is None:
         raise RuntimeError(f"wrk gave no result: {out.stdout[-1000:]} {out.stderr[-1000:]}")
@@ -160,5 +174,10 @@ async def _python(base: str, cycles: list[list[Req]], connections: int, seconds:
     latencies.sort()
     if not latencies:
         return Result(0.0, 0.0, 0.0, 0, failed)
-    return Result(len(latencies) / elapsed, statistics.median(latencies) * 1000,
-                  latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000, len(latencies), failed)
+    return Result(
+        len(latencies) / elapsed,
+        statistics.median(latencies) * 1000,
+        latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000,
+        len(latencies),
+        failed,
+    )

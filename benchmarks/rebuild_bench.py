@@ -7,6 +7,7 @@ a Step Dice table is played to 0, 25 and 49 moves past its latest snapshot (the 
 is 49: snapshots are taken every 50 moves), then `GET …/state` is timed with the live copy present and with
 it deleted before every read (a Redis that lost it). Prints medians and their ratio, from one run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,12 @@ async def measure(settings: Settings, reads: int) -> list[tuple[int, float, floa
     rows = []
     async with app.router.lifespan_context(app):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as c:
-            r = (await c.post("/v1/campaigns", json={"name": "bench", "system": "stepdice",
-                                                     "options": {"use_time_pressure_clocks": True}})).json()
+            r = (
+                await c.post(
+                    "/v1/campaigns",
+                    json={"name": "bench", "system": "stepdice", "options": {"use_time_pressure_clocks": True}},
+                )
+            ).json()
             cid, h = r["campaign"]["id"], {"Authorization": f"Bearer {r['gm_token']}"}
             act = lambda a: c.post(f"/v1/campaigns/{cid}/actions", json={"action": a}, headers=h)  # noqa: E731
             await act({"type": "start_scene", "kind": "narrative"})
@@ -86,15 +91,24 @@ async def main() -> None:
     parser.add_argument("--servers", action="store_true", help="also on PostgreSQL + Redis")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        show("embedded (SQLite + SQL live store)",
-             await measure(Settings(database_url=f"sqlite+aiosqlite:///{tmp}/bench.db"), args.reads))
+        show(
+            "embedded (SQLite + SQL live store)",
+            await measure(Settings(database_url=f"sqlite+aiosqlite:///{tmp}/bench.db"), args.reads),
+        )
     if args.servers:
         url, base = await pg_database()
         try:
-            show("PostgreSQL + Redis", await measure(
-                Settings(database_url=url, redis_url=os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0",
-                         webhooks_secrets_key="a benchmark key for sealing webhook secrets"),
-                args.reads))
+            show(
+                "PostgreSQL + Redis",
+                await measure(
+                    Settings(
+                        database_url=url,
+                        redis_url=os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0",
+                        webhooks_secrets_key="a benchmark key for sealing webhook secrets",
+                    ),
+                    args.reads,
+                ),
+            )
         finally:
             await drop(url, base)
 

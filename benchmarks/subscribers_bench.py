@@ -13,6 +13,7 @@ N `campaignEvents` subscriptions over graphql-transport-ws (the `websockets` cli
 
 Figures only, never asserted: the machine is shared and noisy.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,13 +42,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def subscriber(ws_url: str, token: str, campaign: str, after: int, ready: asyncio.Event,
-                     seen: dict[int, float]) -> None:
+async def subscriber(
+    ws_url: str, token: str, campaign: str, after: int, ready: asyncio.Event, seen: dict[int, float]
+) -> None:
     async with websockets.connect(ws_url, subprotocols=["graphql-transport-ws"]) as ws:
         await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
         assert json.loads(await ws.recv())["type"] == "connection_ack"
-        await ws.send(json.dumps({"id": "1", "type": "subscribe",
-                                  "payload": {"query": SUBSCRIPTION, "variables": {"c": campaign, "a": after}}}))
+        await ws.send(
+            json.dumps(
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {"query": SUBSCRIPTION, "variables": {"c": campaign, "a": after}},
+                }
+            )
+        )
         ready.set()
         async for raw in ws:
             msg = json.loads(raw)
@@ -67,8 +76,9 @@ async def run(base: str, pid: int, subscribers: int, seconds: float, moves: int)
         ws_url = base.replace("http://", "ws://") + "/graphql"
         seen: list[dict[int, float]] = [{} for _ in range(subscribers)]
         readies = [asyncio.Event() for _ in range(subscribers)]
-        tasks = [asyncio.create_task(subscriber(ws_url, gm, cid, after, readies[i], seen[i]))
-                 for i in range(subscribers)]
+        tasks = [
+            asyncio.create_task(subscriber(ws_url, gm, cid, after, readies[i], seen[i])) for i in range(subscribers)
+        ]
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in readies)), 60)
         await asyncio.sleep(1.0)  # let every subscription reach its first wait
         t0, c0 = time.perf_counter(), cpu_seconds(pid)
@@ -76,8 +86,11 @@ async def run(base: str, pid: int, subscribers: int, seconds: float, moves: int)
         idle = (cpu_seconds(pid) - c0) / (time.perf_counter() - t0) * 100
         lags = []
         for i in range(moves):
-            reply = (await c.post(f"/v1/campaigns/{cid}/actions", headers=h,
-                                  json={"action": {"type": "gm_note", "text": f"note {i}"}})).json()
+            reply = (
+                await c.post(
+                    f"/v1/campaigns/{cid}/actions", headers=h, json={"action": {"type": "gm_note", "text": f"note {i}"}}
+                )
+            ).json()
             sent = time.perf_counter()
             seq = reply["events"][-1]["seq"]
             deadline = sent + 30
@@ -108,9 +121,11 @@ def main() -> int:
                 admin = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
                 admin = admin.replace("postgresql+asyncpg://", "postgresql://")
                 subprocess.run(["psql", admin, "-qc", f'CREATE DATABASE "{dbname}"'], check=True)
-                env = {"DATABASE_URL": admin.rsplit("/", 1)[0] + f"/{dbname}",
-                       "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
-                       "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets"}
+                env = {
+                    "DATABASE_URL": admin.rsplit("/", 1)[0] + f"/{dbname}",
+                    "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
+                    "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a benchmark key for sealing webhook secrets",
+                }
             proc, base = start_server(env)
             try:
                 out = asyncio.run(run(base, proc.pid, args.subscribers, args.seconds, args.moves))

@@ -16,6 +16,7 @@ page loads from /static (and the page itself), as transferred (the service gzips
 beside it what the page reads from the API up to the first drawn table ("API": the contract it builds its forms
 from, the campaign, the table, the event log; not part of the page's weight).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,15 @@ sys.path.insert(0, str(HERE))
 from bench import start_service  # noqa: E402  (sibling scripts, not a package)
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 # Set before the page's scripts run: the moment the table is first drawn, on the page's own clock.
 WATCH = """
@@ -45,8 +53,12 @@ new MutationObserver((_, observer) => {
 """
 
 SHEETS = {
-    "stepdice": {"name": "Brona", "role": "warrior", "talents": ["Tough", "Loud"],
-                 "equipment": {"weapon": "sword", "items": ["rope", "torch", "flask"]}},
+    "stepdice": {
+        "name": "Brona",
+        "role": "warrior",
+        "talents": ["Tough", "Loud"],
+        "equipment": {"weapon": "sword", "items": ["rope", "torch", "flask"]},
+    },
 }
 
 
@@ -61,11 +73,18 @@ def set_up(base: str, system: str) -> str:
         char.raise_for_status()
         if system == "stepdice":
             pc = char.json()["id"]
-            for action in ({"type": "create_encounter"},
-                           {"type": "add_character", "character_id": pc, "position": {"x": 0, "y": 0}},
-                           {"type": "add_enemy", "enemy_id": "m", "name": "Goblin", "kind": "minion",
-                            "position": {"x": 1, "y": 0}},
-                           {"type": "start_encounter"}):
+            for action in (
+                {"type": "create_encounter"},
+                {"type": "add_character", "character_id": pc, "position": {"x": 0, "y": 0}},
+                {
+                    "type": "add_enemy",
+                    "enemy_id": "m",
+                    "name": "Goblin",
+                    "kind": "minion",
+                    "position": {"x": 1, "y": 0},
+                },
+                {"type": "start_encounter"},
+            ):
                 c.post(f"/v1/campaigns/{cid}/actions", json={"action": action}, headers=gm).raise_for_status()
     return f"{base}/#campaign={cid}&token={seat['token']}"
 

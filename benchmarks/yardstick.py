@@ -21,6 +21,7 @@ statement run with several parameter rows (`executemany`: the events) is replaye
 rows, one round trip as asyncpg sends it. pgbench runs in prepared mode: statements are prepared once per
 connection. It keeps a per-transaction latency log, read here for p50 and p99.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PGBENCH_INSTALL = "install pgbench for the yardstick: apt-get install postgresql-contrib (Debian/Ubuntu)"
-MOVES = 3   # recorded moves: two to tell what changes, a third to confirm it changes the same way
+MOVES = 3  # recorded moves: two to tell what changes, a third to confirm it changes the same way
 
 
 def have_pgbench() -> bool:
@@ -45,15 +46,15 @@ def have_pgbench() -> bool:
 @dataclass
 class Recorded:
     text: str
-    rows: list[tuple[Any, ...]]   # one tuple per execution (several for executemany)
+    rows: list[tuple[Any, ...]]  # one tuple per execution (several for executemany)
 
 
 @dataclass
 class Script:
-    text: str                                               # the pgbench custom script
+    text: str  # the pgbench custom script
     constants: dict[str, str] = field(default_factory=dict)  # -D name=value
-    statements: int = 0                                     # per move, as the service executes them
-    summary: list[str] = field(default_factory=list)        # the first words of each, for the report
+    statements: int = 0  # per move, as the service executes them
+    summary: list[str] = field(default_factory=list)  # the first words of each, for the report
 
 
 @dataclass
@@ -67,8 +68,10 @@ class Yardstick:
 
 # ---- capture ---------------------------------------------------------------------------------------------------
 
-async def capture(app, move: Callable[[Any], Awaitable[None]], counters: Callable[[], Awaitable[tuple[int, int]]]
-                  ) -> list[list[Recorded]]:
+
+async def capture(
+    app, move: Callable[[Any], Awaitable[None]], counters: Callable[[], Awaitable[tuple[int, int]]]
+) -> list[list[Recorded]]:
     """Every statement of MOVES consecutive moves, each move's statements after its counters
     (last_seq, table_version) as they stood before it. `move()` plays one move and fails unless it is applied."""
     from sqlalchemy import event
@@ -83,7 +86,7 @@ async def capture(app, move: Callable[[Any], Awaitable[None]], counters: Callabl
         rows = list(parameters) if executemany else [parameters]
         current.append(Recorded(statement, [tuple(r) for r in rows]))
 
-    def record_direct(statement: str, args) -> None:   # the hot path's statements, sent past SQLAlchemy
+    def record_direct(statement: str, args) -> None:  # the hot path's statements, sent past SQLAlchemy
         current.append(Recorded(statement, [tuple(args)]))
 
     before: list[tuple[int, int]] = []
@@ -116,8 +119,11 @@ def build(moves: list[list[Recorded]], per_client: dict[str, str]) -> Script:
     shapes = {tuple(r.text for r in m) for m in moves}
     if len(shapes) != 1:
         raise SystemExit("yardstick: the recorded moves executed different statements: " + repr(shapes))
-    if not moves[0] or not moves[0][0].text.lstrip().upper().startswith("SELECT") or "FOR UPDATE" not in \
-            moves[0][0].text.upper():
+    if (
+        not moves[0]
+        or not moves[0][0].text.lstrip().upper().startswith("SELECT")
+        or "FOR UPDATE" not in moves[0][0].text.upper()
+    ):
         raise SystemExit("yardstick: a move's first statement is expected to lock the campaign row")
     by_value = {v: k for k, v in per_client.items()}
     constants: dict[str, str] = {}
@@ -150,8 +156,14 @@ def build(moves: list[list[Recorded]], per_client: dict[str, str]) -> Script:
                         raise SystemExit(f"yardstick: an array parameter of statement {i} changed length")
                     elements = []
                     for e in range(len(seen[0])):
-                        name, setter = _classify(f"p{i}_{j}_{k}_{e}", [v[e] for v in seen], counters, by_value,
-                                                 constants, cast.removesuffix("[]"))
+                        name, setter = _classify(
+                            f"p{i}_{j}_{k}_{e}",
+                            [v[e] for v in seen],
+                            counters,
+                            by_value,
+                            constants,
+                            cast.removesuffix("[]"),
+                        )
                         derived += [setter] if setter else []
                         elements.append(name)
                     names.append(elements)
@@ -162,10 +174,9 @@ def build(moves: list[list[Recorded]], per_client: dict[str, str]) -> Script:
                 names.append(name)
             executions.append(_substitute(stmt.text, names))
         if i == 0:
-            executions = [executions[0] + " \\gset r_"]   # the locked row: counters to derive seqs from
+            executions = [executions[0] + " \\gset r_"]  # the locked row: counters to derive seqs from
         if len(executions) > 1:
-            lines += ["\\startpipeline", *[e + ";" if not e.endswith("r_") else e for e in executions],
-                      "\\endpipeline"]
+            lines += ["\\startpipeline", *[e + ";" if not e.endswith("r_") else e for e in executions], "\\endpipeline"]
         else:
             lines.append(executions[0] if executions[0].endswith("r_") else executions[0] + ";")
         if i == 0:
@@ -187,6 +198,7 @@ def _cast_of(text: str, n: int) -> str:
 def _substitute(text: str, names: list[str | list[str]]) -> str:
     """`$n` -> `:name` (pgbench prepares `:name` back into a parameter); a None -> NULL; an array ->
     `ARRAY[:name_0, ...]`. One line: pgbench reads a command per line."""
+
     def one(name: str) -> str:
         return name if name == "NULL" else f":{name}"
 
@@ -199,8 +211,14 @@ def _substitute(text: str, names: list[str | list[str]]) -> str:
     return " ".join(_PARAM.sub(repl, text).split())
 
 
-def _classify(name: str, seen: list[Any], counters: list[tuple[int, int]], by_value: dict[Any, str],
-              constants: dict[str, str], cast: str) -> tuple[str, str | None]:
+def _classify(
+    name: str,
+    seen: list[Any],
+    counters: list[tuple[int, int]],
+    by_value: dict[Any, str],
+    constants: dict[str, str],
+    cast: str,
+) -> tuple[str, str | None]:
     first = seen[0]
     if first is None and all(v is None for v in seen):
         return "NULL", None
@@ -217,7 +235,7 @@ def _classify(name: str, seen: list[Any], counters: list[tuple[int, int]], by_va
     if "VARCHAR" in cast or "TEXT" in cast:
         # A tag or an id that must not repeat: a random number, as text, of at most the captured length's digits.
         digits = max(6, min(18, len(str(first))))
-        return name, f"\\set {name} random(1, {10 ** digits - 1})"
+        return name, f"\\set {name} random(1, {10**digits - 1})"
     constants[name] = _text(first)
     return name, None
 
@@ -232,14 +250,30 @@ def _text(value: Any) -> str:
 
 # ---- running it ------------------------------------------------------------------------------------------------
 
+
 def run(script: Script, url: str, *, campaigns: int, clients: int, threads: int, seconds: float) -> Yardstick:
     """pgbench over the script: `clients` connections, prepared statements, a latency log for percentiles."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "move.sql")
         with open(path, "w") as f:
             f.write(script.text)
-        args = ["pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(min(threads, clients)),
-                "-T", str(max(1, round(seconds))), "-f", path, "-l", "--log-prefix", os.path.join(tmp, "log")]
+        args = [
+            "pgbench",
+            "-n",
+            "-M",
+            "prepared",
+            "-c",
+            str(clients),
+            "-j",
+            str(min(threads, clients)),
+            "-T",
+            str(max(1, round(seconds))),
+            "-f",
+            path,
+            "-l",
+            "--log-prefix",
+            os.path.join(tmp, "log"),
+        ]
         for k, v in {**script.constants, "campaigns": str(campaigns)}.items():
             args += ["-D", f"{k}={v}"]
         out = subprocess.run([*args, url], capture_output=True, text=True, timeout=seconds + 120)
@@ -254,6 +288,10 @@ def run(script: Script, url: str, *, campaigns: int, clients: int, threads: int,
     if m is None or not latencies:
         raise SystemExit(f"pgbench gave no result: {out.stdout[-2000:]}")
     latencies.sort()
-    return Yardstick(float(m.group(1)), latencies[len(latencies) // 2] / 1000,
-                     latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] / 1000, len(latencies),
-                     int(failed.group(1)) if failed else 0)
+    return Yardstick(
+        float(m.group(1)),
+        latencies[len(latencies) // 2] / 1000,
+        latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] / 1000,
+        len(latencies),
+        int(failed.group(1)) if failed else 0,
+    )

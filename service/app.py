@@ -1,4 +1,5 @@
 """The ASGI application, composed in one place: routes, middleware, exception handlers, lifespan."""
+
 from __future__ import annotations
 
 import contextlib
@@ -71,11 +72,22 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            method, path, ms = printable(scope["method"]), printable(scope["path"]), (time.perf_counter() - start) * 1000
+            method, path, ms = (
+                printable(scope["method"]),
+                printable(scope["path"]),
+                (time.perf_counter() - start) * 1000,
+            )
             # Probes and scrapes come every few seconds from every kubelet and Prometheus: DEBUG while they pass.
             level = logging.DEBUG if scope["path"] in QUIET and status["code"] == 200 else logging.INFO
-            log.log(level, "%s %s %s %.1fms", method, path, status["code"], ms,
-                    extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)})
+            log.log(
+                level,
+                "%s %s %s %.1fms",
+                method,
+                path,
+                status["code"],
+                ms,
+                extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)},
+            )
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -85,14 +97,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        sealed = sealkey.resolve(settings)   # before anything opens: PostgreSQL without the key does not start
+        sealed = sealkey.resolve(settings)  # before anything opens: PostgreSQL without the key does not start
         engine = make_engine(settings.database_url)
         if settings.auto_migrate:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
         notifier = open_notifier(settings.redis_url, database_url=settings.database_url)
-        services = Services(settings=sealed, engine=engine, sessions=sessionmaker(engine), live=live,
-                            notifier=notifier)
+        services = Services(settings=sealed, engine=engine, sessions=sessionmaker(engine), live=live, notifier=notifier)
         await sealkey.seal_plain(services.sessions, sealed)
         await notifier.start(functools.partial(feed.latest_seqs, services))
         app.state.services = services
@@ -103,8 +114,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.deadlines = deadlines
         limited = any((settings.rate_per_token, settings.rate_per_address, settings.rate_auth_failures))
         app.state.rate_buckets = open_buckets(settings.redis_url) if limited else None
-        log.info("rulekeeper ready: records on %s, live store %s, notifier %s", engine.dialect.name,
-                 type(live).__name__, type(notifier).__name__)
+        log.info(
+            "rulekeeper ready: records on %s, live store %s, notifier %s",
+            engine.dialect.name,
+            type(live).__name__,
+            type(notifier).__name__,
+        )
         try:
             yield
         finally:
@@ -135,19 +150,33 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # Outermost first: every request gets its id and its language, is measured and logged, compressed when it asks
         # for gzip (WebSockets pass by), answered with CORS headers (429s and 413s too), then rate limited, then
         # checked for size and characters.
-        middleware=[Middleware(RequestId), Middleware(Language), Middleware(httpmetrics.HttpMetrics, routes=routes),
-                    Middleware(AccessLog),
-                    Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, exclude_content_types=NOT_COMPRESSED),
-                    # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
-                    # (GraphQL clients add their own). The same list decides which pages may open a WebSocket.
-                    Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_headers=["*"],
-                               allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-                               expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
-                               max_age=600),
-                    Middleware(RateLimit, settings=settings),
-                    Middleware(RequestGuard, max_body_bytes=settings.max_body_bytes,
-                               larger={"/v1/campaigns/import": settings.max_import_bytes})],
-        exception_handlers={GameError: problems.game_error, HTTPException: problems.http_error,
-                            Exception: problems.unexpected},
+        middleware=[
+            Middleware(RequestId),
+            Middleware(Language),
+            Middleware(httpmetrics.HttpMetrics, routes=routes),
+            Middleware(AccessLog),
+            Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, exclude_content_types=NOT_COMPRESSED),
+            # Bearer tokens, never cookies: no credentials mode, and any request header may be sent
+            # (GraphQL clients add their own). The same list decides which pages may open a WebSocket.
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.cors_origins,
+                allow_headers=["*"],
+                allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+                expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
+                max_age=600,
+            ),
+            Middleware(RateLimit, settings=settings),
+            Middleware(
+                RequestGuard,
+                max_body_bytes=settings.max_body_bytes,
+                larger={"/v1/campaigns/import": settings.max_import_bytes},
+            ),
+        ],
+        exception_handlers={
+            GameError: problems.game_error,
+            HTTPException: problems.http_error,
+            Exception: problems.unexpected,
+        },
         lifespan=lifespan,
     )

@@ -1,4 +1,5 @@
 """The `rulekeeper` command: serve, migrate, verify, and export the API contracts."""
+
 from __future__ import annotations
 
 import argparse
@@ -52,15 +53,23 @@ def _serve(args) -> int:
 
     configure()
     settings = Settings.from_env()
-    os.environ[_ANNOUNCE] = (f"serving on http://{args.host}:{args.port} (REST /v1, GraphQL /graphql, "
-                             "contract /openapi.json)")
+    os.environ[_ANNOUNCE] = (
+        f"serving on http://{args.host}:{args.port} (REST /v1, GraphQL /graphql, contract /openapi.json)"
+    )
     # uvicorn buffers a whole WebSocket message (16 MiB by default) before the application sees it.
     # log_config=None: uvicorn's loggers go through ours (service/logs.py), one format for every line; the
     # access log is the service's own, which carries the request id.
     with _metrics_shared_by(args.workers):
-        uvicorn.run("service.cli:serving_app", factory=True, host=args.host, port=args.port, workers=args.workers,
-                    ws_max_size=settings.max_body_bytes, timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
-                    **server_options())
+        uvicorn.run(
+            "service.cli:serving_app",
+            factory=True,
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            ws_max_size=settings.max_body_bytes,
+            timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
+            **server_options(),
+        )
     return 0
 
 
@@ -90,10 +99,14 @@ def server_options() -> dict:
     X-Forwarded-For is read only when FORWARDED_ALLOW_IPS names the proxies to trust (uvicorn reads it itself):
     uvicorn's own default trusts loopback, so any process on the host could pick the address it is
     rate-limited as."""
-    return {"log_level": "warning", "proxy_headers": bool(os.environ.get("FORWARDED_ALLOW_IPS", "").strip()),
-            "log_config": None, "access_log": False,
-            "loop": "uvloop" if _installed("uvloop") else "asyncio",
-            "http": "httptools" if _installed("httptools") else "h11"}
+    return {
+        "log_level": "warning",
+        "proxy_headers": bool(os.environ.get("FORWARDED_ALLOW_IPS", "").strip()),
+        "log_config": None,
+        "access_log": False,
+        "loop": "uvloop" if _installed("uvloop") else "asyncio",
+        "http": "httptools" if _installed("httptools") else "h11",
+    }
 
 
 def _installed(module: str) -> bool:
@@ -128,7 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         from service.dice.verify_cli import run_verify
 
         return run_verify(argv[1:])
-    parser = argparse.ArgumentParser(prog="rulekeeper", description="Authoritative game-state service for tabletop RPGs.")
+    parser = argparse.ArgumentParser(
+        prog="rulekeeper", description="Authoritative game-state service for tabletop RPGs."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the HTTP service (migrates the database first)")
     serve.add_argument("--host", default="127.0.0.1")
@@ -137,10 +152,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(func=_serve)
     mig = sub.add_parser("migrate", help="upgrade the database in DATABASE_URL to the latest schema")
     mig.set_defaults(func=_migrate)
-    sub.add_parser("verify", help="check a closed verifiable dice session without trusting the service "
-                                  "(rulekeeper verify --help)")
-    exp = sub.add_parser("export-contracts", help="write openapi/openapi.yaml, schema/schema.graphql and the web table's "
-                                                        "GraphQL fragments from the code")
+    sub.add_parser(
+        "verify", help="check a closed verifiable dice session without trusting the service (rulekeeper verify --help)"
+    )
+    exp = sub.add_parser(
+        "export-contracts",
+        help="write openapi/openapi.yaml, schema/schema.graphql and the web table's GraphQL fragments from the code",
+    )
     exp.add_argument("--root", default=".")
     exp.set_defaults(func=_export)
     args = parser.parse_args(argv)

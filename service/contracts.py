@@ -1,4 +1,5 @@
 """The checked-in API contracts, rendered from code: the drift test and `rulekeeper export-contracts` share this."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -30,8 +31,11 @@ WEB_TABLE_FRAGMENTS = Path("service") / "web" / "static" / "graphql" / "tables.g
 
 
 def write_contracts(root: Path) -> list[Path]:
-    out = [(root / "openapi" / "openapi.yaml", openapi_yaml()), (root / "schema" / "schema.graphql", graphql_sdl()),
-           (root / WEB_TABLE_FRAGMENTS, web_table_fragments())]
+    out = [
+        (root / "openapi" / "openapi.yaml", openapi_yaml()),
+        (root / "schema" / "schema.graphql", graphql_sdl()),
+        (root / WEB_TABLE_FRAGMENTS, web_table_fragments()),
+    ]
     for path, text in out:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)

@@ -11,6 +11,7 @@ replicas stay ready until they are replaced. The live store is a cache: when it 
 from the records database (slower), so the replica reports `degraded` and stays in service. The answer is
 up or down per component and nothing more: an anonymous caller learns no address, version or error.
 """
+
 from __future__ import annotations
 
 import logging
@@ -43,14 +44,20 @@ class Schema:
         if set(current) == self.heads:
             return True
         if set(current) <= self.known:
-            log.warning("not ready: the database is at revision %s, this release needs %s; run `rulekeeper migrate`",
-                        ",".join(sorted(current)), ",".join(sorted(self.heads)))
+            log.warning(
+                "not ready: the database is at revision %s, this release needs %s; run `rulekeeper migrate`",
+                ",".join(sorted(current)),
+                ",".join(sorted(self.heads)),
+            )
             return False
         if not self._warned_ahead:
             self._warned_ahead = True
-            log.warning("the database is at revision %s, newer than this release knows (%s): a newer release "
-                        "migrated it; serving until this replica is replaced", ",".join(sorted(current)),
-                        ",".join(sorted(self.heads)))
+            log.warning(
+                "the database is at revision %s, newer than this release knows (%s): a newer release "
+                "migrated it; serving until this replica is replaced",
+                ",".join(sorted(current)),
+                ",".join(sorted(self.heads)),
+            )
         return True
 
 
@@ -82,8 +89,11 @@ def readiness(schema: Schema):
             await svc.live.get("readyz")
             checks["live_store"] = "up"
         except Exception as exc:
-            log.warning("degraded: the live store is down (tables are rebuilt from the records database): %s: %s",
-                        type(exc).__name__, exc)
+            log.warning(
+                "degraded: the live store is down (tables are rebuilt from the records database): %s: %s",
+                type(exc).__name__,
+                exc,
+            )
             checks["live_store"] = "down"
         ready = checks["database"] == "up" and checks["schema"] == "up"
         status = ("ok" if checks["live_store"] == "up" else "degraded") if ready else "unavailable"

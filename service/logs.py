@@ -5,6 +5,7 @@
 duration_ms) and the exception's traceback. `text` is the same in one human-readable line. Unset, the log is
 text when it goes to a terminal (someone reading it) and JSON otherwise (a collector parsing it).
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,9 @@ class _WithRequestId(logging.Filter):
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds")
-                    .replace("+00:00", "Z"),
+            "time": datetime.fromtimestamp(record.created, timezone.utc)
+            .isoformat(timespec="milliseconds")
+            .replace("+00:00", "Z"),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
@@ -76,7 +78,7 @@ def default_format(stream) -> str:
     """`text` on a terminal, `json` anywhere else (a file, a pipe, a container's log driver)."""
     try:
         return "text" if stream.isatty() else "json"
-    except (AttributeError, ValueError):    # no isatty, or a closed stream
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
         return "json"
 
 
@@ -108,5 +110,6 @@ def configure(level: str | None = None, kind: str | None = None, stream=None) ->
 
 def printable(text: str) -> str:
     """`text` on one line, unambiguously: a client-chosen value (a decoded path) cannot forge log lines."""
-    return _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256 else f"\\u{ord(m.group()):04x}",
-                       text)
+    return _UNSAFE.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256 else f"\\u{ord(m.group()):04x}", text
+    )

@@ -23,6 +23,7 @@ instead: the workers write their numbers to files in PROMETHEUS_MULTIPROC_DIR (a
 command makes, unless that is already set) and /metrics adds them up, so one scrape is the whole server;
 each gauge says how its workers' values combine (`multiprocess_mode`).
 """
+
 from __future__ import annotations
 
 import os
@@ -30,41 +31,63 @@ import os
 from prometheus_client import Counter, Gauge, Histogram
 
 REQUEST_SECONDS = Histogram(
-    "rulekeeper_http_request_duration_seconds", "Time to answer an HTTP request, by method and route template.",
-    ["method", "route"])
+    "rulekeeper_http_request_duration_seconds",
+    "Time to answer an HTTP request, by method and route template.",
+    ["method", "route"],
+)
 REQUESTS = Counter(
-    "rulekeeper_http_requests_total", "HTTP requests answered, by method, route template and status code.",
-    ["method", "route", "status"])
+    "rulekeeper_http_requests_total",
+    "HTTP requests answered, by method, route template and status code.",
+    ["method", "route", "status"],
+)
 MOVES = Counter(
-    "rulekeeper_moves_total", "Moves, by rule system and outcome (applied, refused, failed) with the problem code "
-    "of a refusal or failure.", ["system", "outcome", "code"])
+    "rulekeeper_moves_total",
+    "Moves, by rule system and outcome (applied, refused, failed) with the problem code of a refusal or failure.",
+    ["system", "outcome", "code"],
+)
 ROLLS = Counter(
-    "rulekeeper_rolls_total", "Free dice rolls, by rule system and outcome (applied, refused, failed) with the "
-    "problem code.", ["system", "outcome", "code"])
+    "rulekeeper_rolls_total",
+    "Free dice rolls, by rule system and outcome (applied, refused, failed) with the problem code.",
+    ["system", "outcome", "code"],
+)
 TABLE_LOOKUPS = Counter(
-    "rulekeeper_table_cache_lookups_total", "Tables looked up in the live store: hit, or miss (rebuilt from the "
-    "move log).", ["result"])
+    "rulekeeper_table_cache_lookups_total",
+    "Tables looked up in the live store: hit, or miss (rebuilt from the move log).",
+    ["result"],
+)
 REBUILDS = Counter(
-    "rulekeeper_table_rebuilds_total", "Tables rebuilt from the move log (snapshot plus moves), by rule system.",
-    ["system"])
+    "rulekeeper_table_rebuilds_total",
+    "Tables rebuilt from the move log (snapshot plus moves), by rule system.",
+    ["system"],
+)
 LIVE_STORE_ERRORS = Counter(
-    "rulekeeper_live_store_errors_total", "Live-store calls that failed (the table is rebuilt or left to expire), "
-    "by operation.", ["operation"])
+    "rulekeeper_live_store_errors_total",
+    "Live-store calls that failed (the table is rebuilt or left to expire), by operation.",
+    ["operation"],
+)
 WEBHOOK_DELIVERIES = Counter(
-    "rulekeeper_webhook_deliveries_total", "Webhook delivery attempts, by outcome: delivered, retrying (tried "
-    "again later), failed (given up after the last attempt).", ["outcome"])
+    "rulekeeper_webhook_deliveries_total",
+    "Webhook delivery attempts, by outcome: delivered, retrying (tried "
+    "again later), failed (given up after the last attempt).",
+    ["outcome"],
+)
 WEBHOOK_QUEUE = Gauge(
-    "rulekeeper_webhook_queue_depth", "Webhook deliveries waiting to be delivered (pending, to active endpoints), "
-    "as last polled.",
-    multiprocess_mode="max")
+    "rulekeeper_webhook_queue_depth",
+    "Webhook deliveries waiting to be delivered (pending, to active endpoints), as last polled.",
+    multiprocess_mode="max",
+)
 WEBHOOK_OLDEST_PENDING = Gauge(
-    "rulekeeper_webhook_oldest_pending_seconds", "How long the oldest pending webhook delivery has waited, as last "
-    "polled (0 with none).", multiprocess_mode="max")
-SUBSCRIBERS = Gauge(
-    "rulekeeper_subscribers", "Event subscriptions open.", multiprocess_mode="livesum")
+    "rulekeeper_webhook_oldest_pending_seconds",
+    "How long the oldest pending webhook delivery has waited, as last polled (0 with none).",
+    multiprocess_mode="max",
+)
+SUBSCRIBERS = Gauge("rulekeeper_subscribers", "Event subscriptions open.", multiprocess_mode="livesum")
 DEADLINE_LAG = Gauge(
-    "rulekeeper_deadline_lag_seconds", "How late the most overdue turn-deadline warning or expiry was when the "
-    "deadline worker's last scan found it (0 when none was overdue).", multiprocess_mode="max")
+    "rulekeeper_deadline_lag_seconds",
+    "How late the most overdue turn-deadline warning or expiry was when the "
+    "deadline worker's last scan found it (0 when none was overdue).",
+    multiprocess_mode="max",
+)
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 

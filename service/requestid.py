@@ -3,6 +3,7 @@ safe value, else a new UUID. It is echoed in the response, written on every log 
 (service/logs.py) and recorded on every event the request appends (events.request_id), so one id joins a
 client's report, the service's log and the records.
 """
+
 from __future__ import annotations
 
 import re

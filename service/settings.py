@@ -1,4 +1,5 @@
 """Settings, read once from the environment. Secrets stay out of reprs and tracebacks."""
+
 from __future__ import annotations
 
 import os
@@ -16,11 +17,11 @@ class Secret(str):
 def async_database_url(url: str) -> str:
     """Accept the URLs people paste (postgres://, postgresql://, sqlite:///) and pick the async driver."""
     if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     if url.startswith("postgresql://"):
-        return "postgresql+asyncpg://" + url[len("postgresql://"):]
+        return "postgresql+asyncpg://" + url[len("postgresql://") :]
     if url.startswith("sqlite://"):
-        return "sqlite+aiosqlite://" + url[len("sqlite://"):]
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
     return url
 
 
@@ -141,14 +142,18 @@ class Settings:
             redis_url=env.get("REDIS_URL") or None,
             operator_key=Secret(op) if op else None,
             log_level=(env.get("RULEKEEPER_LOG_LEVEL") or "INFO").upper(),
-            log_format=(_one_of(env, "RULEKEEPER_LOG_FORMAT", ("json", "text"), "json")
-                        if env.get("RULEKEEPER_LOG_FORMAT") else cls.log_format),
+            log_format=(
+                _one_of(env, "RULEKEEPER_LOG_FORMAT", ("json", "text"), "json")
+                if env.get("RULEKEEPER_LOG_FORMAT")
+                else cls.log_format
+            ),
             metrics_token=Secret(env["RULEKEEPER_METRICS_TOKEN"]) if env.get("RULEKEEPER_METRICS_TOKEN") else None,
             auto_migrate=(env.get("RULEKEEPER_AUTO_MIGRATE", "true").lower() not in {"0", "false", "no"}),
             table_idle_ttl=float(env.get("RULEKEEPER_TABLE_IDLE_TTL_SECONDS") or cls.table_idle_ttl),
             idempotency_ttl_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_TTL_SECONDS", cls.idempotency_ttl_seconds),
-            idempotency_lease_seconds=_seconds(env, "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS",
-                                               cls.idempotency_lease_seconds),
+            idempotency_lease_seconds=_seconds(
+                env, "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS", cls.idempotency_lease_seconds
+            ),
             graceful_shutdown_seconds=number("RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS", cls.graceful_shutdown_seconds),
             max_body_bytes=number("RULEKEEPER_MAX_BODY_BYTES", cls.max_body_bytes),
             max_import_bytes=number("RULEKEEPER_MAX_IMPORT_BYTES", cls.max_import_bytes),
@@ -168,17 +173,21 @@ class Settings:
             webhooks_max_attempts=_count(env, "RULEKEEPER_WEBHOOKS_MAX_ATTEMPTS", cls.webhooks_max_attempts),
             webhooks_backoff_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS", cls.webhooks_backoff_seconds),
             webhooks_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS", cls.webhooks_timeout_seconds),
-            webhooks_connect_timeout_seconds=_seconds(env, "RULEKEEPER_WEBHOOKS_CONNECT_TIMEOUT_SECONDS",
-                                                      cls.webhooks_connect_timeout_seconds),
+            webhooks_connect_timeout_seconds=_seconds(
+                env, "RULEKEEPER_WEBHOOKS_CONNECT_TIMEOUT_SECONDS", cls.webhooks_connect_timeout_seconds
+            ),
             webhooks_max_in_flight=_count(env, "RULEKEEPER_WEBHOOKS_MAX_IN_FLIGHT", cls.webhooks_max_in_flight),
-            webhooks_max_in_flight_per_campaign=_count(env, "RULEKEEPER_WEBHOOKS_MAX_IN_FLIGHT_PER_CAMPAIGN",
-                                                       cls.webhooks_max_in_flight_per_campaign),
-            webhooks_disable_after_timeouts=_count(env, "RULEKEEPER_WEBHOOKS_DISABLE_AFTER_TIMEOUTS",
-                                                   cls.webhooks_disable_after_timeouts),
+            webhooks_max_in_flight_per_campaign=_count(
+                env, "RULEKEEPER_WEBHOOKS_MAX_IN_FLIGHT_PER_CAMPAIGN", cls.webhooks_max_in_flight_per_campaign
+            ),
+            webhooks_disable_after_timeouts=_count(
+                env, "RULEKEEPER_WEBHOOKS_DISABLE_AFTER_TIMEOUTS", cls.webhooks_disable_after_timeouts
+            ),
             webhooks_secrets_key=Secret(wkey) if (wkey := env.get("RULEKEEPER_WEBHOOKS_SECRETS_KEY")) else None,
             deadline_scan_seconds=_seconds(env, "RULEKEEPER_DEADLINE_SCAN_SECONDS", cls.deadline_scan_seconds),
-            deadline_max_defaults_in_row=_count(env, "RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW",
-                                                cls.deadline_max_defaults_in_row),
+            deadline_max_defaults_in_row=_count(
+                env, "RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW", cls.deadline_max_defaults_in_row
+            ),
             web_table=_flag(env, "RULEKEEPER_WEB_TABLE", cls.web_table),
         )
 
@@ -194,8 +203,10 @@ def import_policy(raw: str | None, has_operator_key: bool) -> str:
     if value == "operator" and not has_operator_key:
         raise ValueError("RULEKEEPER_IMPORT=operator needs RULEKEEPER_OPERATOR_KEY")
     if value == "anyone" and has_operator_key:
-        raise ValueError("RULEKEEPER_IMPORT=anyone with RULEKEEPER_OPERATOR_KEY set: creating a campaign needs the "
-                         "key, so importing one does too (set operator, or off)")
+        raise ValueError(
+            "RULEKEEPER_IMPORT=anyone with RULEKEEPER_OPERATOR_KEY set: creating a campaign needs the "
+            "key, so importing one does too (set operator, or off)"
+        )
     return value
 
 
@@ -232,10 +243,14 @@ def cors_origins(raw: str) -> tuple[str, ...]:
         if not origin:
             continue
         if origin != "*" and not _ORIGIN.fullmatch(origin):
-            raise ValueError(f"RULEKEEPER_CORS_ORIGINS: {item.strip()!r} is not an origin like https://vtt.example.org "
-                             "(scheme://host[:port], no path), nor *")
+            raise ValueError(
+                f"RULEKEEPER_CORS_ORIGINS: {item.strip()!r} is not an origin like https://vtt.example.org "
+                "(scheme://host[:port], no path), nor *"
+            )
         origins.append(origin)
     return tuple(dict.fromkeys(origins))
+
+
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
     raw = (env.get(name) or "").strip().lower()
     if not raw:

@@ -4,6 +4,7 @@
 PostgreSQL + Redis. The servers are used when reachable; locally an unreachable one skips, and
 under CI=true it fails, because CI has both.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -29,10 +30,14 @@ from service.settings import Settings
 # The suite drives the service far faster than any table plays, with one token per campaign, from one
 # address, and on the servers backend every run shares one Redis: rate limits would throttle it at
 # random. They are tested on their own (tests/api/test_rate_limits.py); the other limits stay on.
-NO_RATE_LIMITS = {"rate_per_token": None, "rate_per_address": None, "rate_auth_failures": None,
-                  # Imports are off by default; the suite's deployment lets anyone import, and
-                  # tests/api/test_import_trust.py checks the default on its own.
-                  "import_policy": "anyone"}
+NO_RATE_LIMITS = {
+    "rate_per_token": None,
+    "rate_per_address": None,
+    "rate_auth_failures": None,
+    # Imports are off by default; the suite's deployment lets anyone import, and
+    # tests/api/test_import_trust.py checks the default on its own.
+    "import_policy": "anyone",
+}
 # PostgreSQL does not start without the key that seals webhook secrets (service/game/webhooks/sealkey.py).
 SECRETS_KEY = "the test suite's key for sealing webhook secrets"
 
@@ -40,12 +45,25 @@ SECRETS_KEY = "the test suite's key for sealing webhook secrets"
 # such process wants a core while it starts: beside two busy xdist workers their start-ups time out, so .ci/run
 # runs these one at a time in a step of their own (marker `processes`). A directory covers everything in it.
 PROCESS_TESTS = (
-    "faults/", "web/", "docs/", "deploy/",
-    "api/test_forwarded_for.py", "api/test_import_live.py", "api/test_limits_live.py", "api/test_metrics_workers.py",
-    "api/test_serve_ready.py", "api/test_subscriptions_live.py", "api/test_subscriptions_origin.py",
-    "contracts/test_example_bodies.py", "contracts/test_python_client.py", "contracts/test_schemathesis_cli.py",
-    "dice/test_dice_generated_http.py", "notify/test_redis_notifier.py", "store/test_live_servers.py",
-    "test_checkout_stays_clean.py", "test_log_format.py",
+    "faults/",
+    "web/",
+    "docs/",
+    "deploy/",
+    "api/test_forwarded_for.py",
+    "api/test_import_live.py",
+    "api/test_limits_live.py",
+    "api/test_metrics_workers.py",
+    "api/test_serve_ready.py",
+    "api/test_subscriptions_live.py",
+    "api/test_subscriptions_origin.py",
+    "contracts/test_example_bodies.py",
+    "contracts/test_python_client.py",
+    "contracts/test_schemathesis_cli.py",
+    "dice/test_dice_generated_http.py",
+    "notify/test_redis_notifier.py",
+    "store/test_live_servers.py",
+    "test_checkout_stays_clean.py",
+    "test_log_format.py",
 )
 _TESTS = Path(__file__).resolve().parent
 
@@ -114,8 +132,12 @@ def sqlite_settings(template: Path, tmp_path: Path) -> Settings:
 def settings(request, tmp_path) -> Settings:
     if request.param == "embedded":
         return sqlite_settings(request.getfixturevalue("migrated_sqlite"), tmp_path)
-    return Settings(database_url=request.getfixturevalue("postgres_database"),
-                    redis_url=request.getfixturevalue("redis_server"), webhooks_secrets_key=SECRETS_KEY, **NO_RATE_LIMITS)
+    return Settings(
+        database_url=request.getfixturevalue("postgres_database"),
+        redis_url=request.getfixturevalue("redis_server"),
+        webhooks_secrets_key=SECRETS_KEY,
+        **NO_RATE_LIMITS,
+    )
 
 
 @pytest.fixture
@@ -178,8 +200,14 @@ def live_server(tmp_path_factory) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", **NO_RATE_LIMITS)),
-                                           host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", **NO_RATE_LIMITS)),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"

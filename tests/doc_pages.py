@@ -1,4 +1,5 @@
 """The documentation pages the tests read: the README and the pages it points to, each a reader's."""
+
 from __future__ import annotations
 
 import re

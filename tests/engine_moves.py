@@ -4,6 +4,7 @@ the same state and events again when the move is replayed from the move log (its
 recorded dice) — so every worked example is also a test that the move log rebuilds it; and says whose move
 is next in the shape every system shares (`table.awaiting`, and `table.requests` where a system keeps it); and,
 where a system documents its shapes (`State`, `Sheet`), that both views fit them."""
+
 from __future__ import annotations
 
 import copy
@@ -29,14 +30,17 @@ def salted(state: dict[str, Any], salt: str = TEST_ID_SALT) -> dict[str, Any]:
     return state
 
 
-def checked_apply(system, state: dict[str, Any], action: dict[str, Any], actor: Actor,
-                  source) -> tuple[dict[str, Any], list[Event]]:
+def checked_apply(
+    system, state: dict[str, Any], action: dict[str, Any], actor: Actor, source
+) -> tuple[dict[str, Any], list[Event]]:
     before = copy.deepcopy(state)
     offered = check_offered(system, state, action, actor)
     new, events = system.apply(state, action, actor, source)
     assert state == before, "apply() mutated its input state"
-    assert offered, f"{system.id} accepted {_type(action)!r} from {actor.role} {sorted(actor.character_ids)}, " \
-                    f"which table.offers did not list"
+    assert offered, (
+        f"{system.id} accepted {_type(action)!r} from {actor.role} {sorted(actor.character_ids)}, "
+        f"which table.offers did not list"
+    )
     if isinstance(source, TableDice):
         assert source.unused == 0, f"{source.unused} injected dice left unused"
     logged = [d for ev in events for d in (ev.data.get("dice") or [])]
@@ -140,12 +144,14 @@ def _check_replay(system, before, action, actor: Actor, source, new, events) -> 
     again, again_events = system.apply(stored, parsed, movelog.actor_from(movelog.actor_record(actor)), dice)
     assert dice.unused == 0, "the replay rolled fewer dice than the move"
     assert json.loads(json.dumps(again)) == json.loads(json.dumps(new)), "replaying the move gave another state"
-    assert [(e.type, e.data, e.visibility, e.redacted) for e in again_events] == \
-        [(e.type, e.data, e.visibility, e.redacted) for e in events], "replaying the move gave other events"
+    assert [(e.type, e.data, e.visibility, e.redacted) for e in again_events] == [
+        (e.type, e.data, e.visibility, e.redacted) for e in events
+    ], "replaying the move gave other events"
 
 
-def checked_refusal(system, state: dict[str, Any], action: dict[str, Any], actor: Actor, source, code: str,
-                    status: int | None = None) -> RuleViolation:
+def checked_refusal(
+    system, state: dict[str, Any], action: dict[str, Any], actor: Actor, source, code: str, status: int | None = None
+) -> RuleViolation:
     """A refused move raises the named rule's code (and status) and leaves the state untouched."""
     before = copy.deepcopy(state)
     with pytest.raises(RuleViolation) as info:

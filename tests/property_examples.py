@@ -6,11 +6,12 @@ CI and a plain `pytest` run the full counts. The `dev` profile tries a fifth of 
         tests/rules tests/dice
 A test's own `@settings(max_examples=...)` would override any profile, so the counts go through `examples()`.
 """
+
 from __future__ import annotations
 
 from hypothesis import settings
 
-FULL = 100   # hypothesis's default max_examples: the profile every count here is written for
+FULL = 100  # hypothesis's default max_examples: the profile every count here is written for
 settings.register_profile("dev", max_examples=FULL // 5)
 
 

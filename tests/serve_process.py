@@ -1,4 +1,5 @@
 """`rulekeeper serve` as its README starts it: a subprocess on a free loopback port, waited for until ready."""
+
 from __future__ import annotations
 
 import os
@@ -30,9 +31,12 @@ class Service:
         self.url = f"http://127.0.0.1:{self.port}"
         exe = Path(sys.executable).with_name("rulekeeper")
         self._log = log.open("w")
-        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port)],
-                                     env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", **env},
-                                     stdout=self._log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [str(exe), "serve", "--port", str(self.port)],
+            env={**os.environ, "RULEKEEPER_LOG_LEVEL": "WARNING", **env},
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
         self._logfile = log
 
     def ready(self) -> "Service":

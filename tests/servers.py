@@ -4,6 +4,7 @@ Server backends run whenever reachable. When one is not, its tests are skipped l
 `CI=true` they fail: CI has both servers, so an unreachable one is a broken CI, not a reason to go
 green while testing only the embedded path. Both conftest files use these helpers.
 """
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """A clean clone stays clean after a test run: the caches the suite writes (schemathesis, hypothesis, pytest)
 are neither tracked nor reported as new files."""
+
 from __future__ import annotations
 
 import shutil
@@ -11,8 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CACHES = (".schemathesis", ".hypothesis", ".pytest_cache")
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
-                                reason="not a git checkout")
+pytestmark = pytest.mark.skipif(
+    shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout"
+)
 
 
 def git(*args: str) -> str:

@@ -2,6 +2,7 @@
 nothing from the layers above), each layer imports only the layers below it, the two transports share what
 they share through a module below both rather than through each other, and no module of the service is in an
 import circle (a circle hidden in a function-level import included)."""
+
 from __future__ import annotations
 
 import ast
@@ -11,18 +12,48 @@ from pathlib import Path
 import pytest
 
 SERVICE = Path(__file__).resolve().parents[1] / "service"
-IMPURE = {"random", "time", "datetime", "secrets", "os", "socket", "asyncio", "threading", "subprocess",
-          "sqlalchemy", "redis", "httpx", "starlette", "strawberry", "uvicorn", "logging"}
+IMPURE = {
+    "random",
+    "time",
+    "datetime",
+    "secrets",
+    "os",
+    "socket",
+    "asyncio",
+    "threading",
+    "subprocess",
+    "sqlalchemy",
+    "redis",
+    "httpx",
+    "starlette",
+    "strawberry",
+    "uvicorn",
+    "logging",
+}
 ABOVE_RULES = ("service.game", "service.api", "service.store", "service.app")
 
 # From the bottom up; a module may import its own layer and the ones below it, never one above.
 LAYERS = [
-    ("foundation", ("service.rules", "service.dice", "service.store", "service.notify", "service.i18n",
-                    "service.settings", "service.logs", "service.requestid", "service.metrics")),
+    (
+        "foundation",
+        (
+            "service.rules",
+            "service.dice",
+            "service.store",
+            "service.notify",
+            "service.i18n",
+            "service.settings",
+            "service.logs",
+            "service.requestid",
+            "service.metrics",
+        ),
+    ),
     ("application", ("service.game",)),
     ("transports", ("service.api",)),
-    ("composition", ("service.app", "service.asgi", "service.cli", "service.contracts", "service.health",
-                     "service.web")),
+    (
+        "composition",
+        ("service.app", "service.asgi", "service.cli", "service.contracts", "service.health", "service.web"),
+    ),
 ]
 TRANSPORTS = ("service.api.rest", "service.api.graphql")
 
@@ -75,7 +106,7 @@ def imported_modules(name: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
             for alias in node.names:
                 if f"{base}.{alias.name}" in known:

@@ -1,6 +1,7 @@
 """The log's format: text when it goes to a terminal, JSON lines otherwise (a pipe, a file, a container's log
 driver); RULEKEEPER_LOG_FORMAT, when set, wins either way. Checked on the handler `rulekeeper serve` installs,
 and on `rulekeeper serve` itself with its stderr on a pseudo-terminal and on a pipe."""
+
 from __future__ import annotations
 
 import io
@@ -61,8 +62,9 @@ def test_anything_else_gets_json_lines(restore_logging, monkeypatch):
     assert is_json(one_line(io.StringIO(), monkeypatch, None))
 
 
-@pytest.mark.parametrize("setting, terminal, json_lines", [("json", True, True), ("text", False, False),
-                                                          ("JSON", True, True)])
+@pytest.mark.parametrize(
+    "setting, terminal, json_lines", [("json", True, True), ("text", False, False), ("JSON", True, True)]
+)
 def test_the_setting_wins(restore_logging, monkeypatch, setting, terminal, json_lines):
     stream = Terminal() if terminal else io.StringIO()
     assert is_json(one_line(stream, monkeypatch, setting)) is json_lines
@@ -72,8 +74,12 @@ def serve_first_line(stderr, env: dict[str, str], tmp_path: Path, read) -> str:
     port = free_port()
     environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "RULEKEEPER_LOG_FORMAT"}}
     environ.update({"DATABASE_URL": f"sqlite:///{tmp_path}/rulekeeper.db", "RULEKEEPER_LOG_LEVEL": "INFO", **env})
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("rulekeeper")), "serve", "--port", str(port)],
-                            env=environ, stdout=subprocess.DEVNULL, stderr=stderr)
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("rulekeeper")), "serve", "--port", str(port)],
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+    )
     try:
         return read(proc)
     finally:
@@ -104,8 +110,9 @@ def test_rulekeeper_serve_on_a_terminal_prints_text_and_on_a_pipe_json(tmp_path)
     on_terminal = serve_first_line(follower, {}, tmp_path, from_terminal)
     assert not on_terminal.startswith("{") and " INFO " in on_terminal, on_terminal
 
-    on_pipe = serve_first_line(subprocess.PIPE, {}, tmp_path, lambda proc: _serving_line(iter(
-        lambda: proc.stderr.readline().decode(), "")))
+    on_pipe = serve_first_line(
+        subprocess.PIPE, {}, tmp_path, lambda proc: _serving_line(iter(lambda: proc.stderr.readline().decode(), ""))
+    )
     assert json.loads(on_pipe)["level"] == "INFO"
 
 

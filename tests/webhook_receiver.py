@@ -3,6 +3,7 @@
 The receiver is an http.server in a thread that records every request and answers as told (a status per
 request, a delay). Signatures are checked with the `standardwebhooks` package, as a VTT module or bot
 would, never with the service's own code."""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,9 +26,9 @@ from standardwebhooks import Webhook
 
 class Receiver:
     def __init__(self) -> None:
-        self.received: list[tuple[str, dict[str, str], str]] = []   # (path, headers, body)
-        self.arrivals: list[tuple[str, float]] = []                 # (path, time.monotonic())
-        self.plan: list[int] = []          # statuses for the next requests, then `status`
+        self.received: list[tuple[str, dict[str, str], str]] = []  # (path, headers, body)
+        self.arrivals: list[tuple[str, float]] = []  # (path, time.monotonic())
+        self.plan: list[int] = []  # statuses for the next requests, then `status`
         self.status = 204
         self.delay = 0.0
         self._lock = threading.Lock()
@@ -94,8 +95,10 @@ class Receiver:
             if time.monotonic() >= deadline:
                 break
             time.sleep(0.02)
-        raise AssertionError(f"expected {count} requests on {path}, got {len(self.requests(path))}: "
-                             f"{[json.loads(b).get('type') for _, b in self.requests(path)]}")
+        raise AssertionError(
+            f"expected {count} requests on {path}, got {len(self.requests(path))}: "
+            f"{[json.loads(b).get('type') for _, b in self.requests(path)]}"
+        )
 
     async def arrived(self, count: int, timeout: float = 10.0, path: str = "/hook") -> list[tuple[dict[str, str], str]]:
         """`wait_for` for a test whose event loop runs the service: waits without blocking it."""
@@ -124,7 +127,7 @@ class Silent:
                 conn, _ = self._listener.accept()
             except OSError:
                 return
-            conn.setblocking(False)      # the request waits, unread, in the socket's buffer
+            conn.setblocking(False)  # the request waits, unread, in the socket's buffer
             with self._lock:
                 self._conns.append(conn)
 
@@ -159,11 +162,17 @@ class Service:
 
     def __init__(self, database_url: str, **settings: str) -> None:
         self.port = free_port()
-        self.env = {**os.environ, "DATABASE_URL": database_url, "RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK": "true",
-                    "RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS": "0.1", "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS": "1",
-                    "RULEKEEPER_LOG_LEVEL": "WARNING",
-                    # Replicas on one PostgreSQL share the key that seals webhook secrets (required there).
-                    "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets", **settings}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK": "true",
+            "RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS": "0.1",
+            "RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS": "1",
+            "RULEKEEPER_LOG_LEVEL": "WARNING",
+            # Replicas on one PostgreSQL share the key that seals webhook secrets (required there).
+            "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
+            **settings,
+        }
         self.env.pop("REDIS_URL", None)
         self.proc: subprocess.Popen | None = None
 
@@ -173,8 +182,12 @@ class Service:
 
     def start(self) -> "Service":
         exe = Path(sys.executable).with_name("rulekeeper")
-        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port)], env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [str(exe), "serve", "--port", str(self.port)],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline and self.proc.poll() is None:
             try:
@@ -182,7 +195,7 @@ class Service:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.05)
-        self.kill()   # not left running behind a failed test
+        self.kill()  # not left running behind a failed test
         raise AssertionError("rulekeeper serve did not come up")
 
     def kill(self) -> None:

@@ -9,6 +9,7 @@
 - A path with control characters (a decoded %00 or %0a) names no resource: 404, before any handler
   turns it into a database query.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,8 +23,17 @@ _CTL = re.compile("[\x00-\x1f\x7f]")
 
 
 def too_large(limit: int) -> GameError:
-    return GameError(413, "payload_too_large", _n("request bodies are limited to {limit} byte",
-                                                         "request bodies are limited to {limit} bytes", limit, limit=limit), field="body")
+    return GameError(
+        413,
+        "payload_too_large",
+        _n(
+            "request bodies are limited to {limit} byte",
+            "request bodies are limited to {limit} bytes",
+            limit,
+            limit=limit,
+        ),
+        field="body",
+    )
 
 
 class RequestGuard:
@@ -48,8 +58,12 @@ class RequestGuard:
         for name, value in scope["headers"]:
             if _CTL_BYTES.search(value):
                 header = name.decode("latin-1")
-                return GameError(400, "invalid_header", _("the {header} header contains control characters",
-                                                          header=header), field=header)
+                return GameError(
+                    400,
+                    "invalid_header",
+                    _("the {header} header contains control characters", header=header),
+                    field=header,
+                )
             if name == b"content-length" and value.strip().isdigit() and int(value) > self.limit(scope):
                 return too_large(self.limit(scope))
         if _CTL.search(scope["path"]):
@@ -59,8 +73,9 @@ class RequestGuard:
     async def _http(self, scope, receive, send) -> None:
         refused = self._refusal(scope)
         if refused is not None:
-            response = problem(refused.status, refused.code, refused.detail, field=refused.field,
-                               graphql=scope["path"] == GRAPHQL_PATH)
+            response = problem(
+                refused.status, refused.code, refused.detail, field=refused.field, graphql=scope["path"] == GRAPHQL_PATH
+            )
             await response(scope, receive, send)
             return
         seen, limit = 0, self.limit(scope)

@@ -1,5 +1,6 @@
 """HTTP metrics and the /metrics endpoint (Prometheus text exposition format). The metric objects are in
 service/metrics.py."""
+
 from __future__ import annotations
 
 import hmac
@@ -78,8 +79,11 @@ def endpoint(token: str | None):
         if expected is not None:
             given = request.headers.get("authorization", "").encode("latin-1", "replace")
             if not hmac.compare_digest(given, expected):
-                raise GameError(401, "metrics_token_required", _("this deployment requires its metrics token "
-                                                                 "(RULEKEEPER_METRICS_TOKEN) to read metrics"))
+                raise GameError(
+                    401,
+                    "metrics_token_required",
+                    _("this deployment requires its metrics token (RULEKEEPER_METRICS_TOKEN) to read metrics"),
+                )
         return Response(generate_latest(_registry()), media_type=CONTENT_TYPE_LATEST)
 
     return metrics

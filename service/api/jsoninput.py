@@ -7,6 +7,7 @@ invalid_input): NUL (PostgreSQL text cannot hold it), lone UTF-16 surrogates (no
 neither the database nor the response can be written), integers outside int64, NaN and infinities (not
 JSON, and refused by the response encoder).
 """
+
 from __future__ import annotations
 
 import json
@@ -31,16 +32,28 @@ def loads(raw: bytes | str, *, where: str = "body") -> Any:
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as exc:
-        raise GameError(400, "invalid_json", _("the {where} is not UTF-8 (byte {start})",
-                                               where=where, start=exc.start), field=where) from None
+        raise GameError(
+            400, "invalid_json", _("the {where} is not UTF-8 (byte {start})", where=where, start=exc.start), field=where
+        ) from None
     try:
         data = json.loads(text, parse_constant=_constant)
     except RecursionError:
-        raise GameError(400, "invalid_json", _n("the {where} nests deeper than {max_depth} level",
-                                                "the {where} nests deeper than {max_depth} levels",
-                                                MAX_DEPTH, where=where, max_depth=MAX_DEPTH), field=where) from None
+        raise GameError(
+            400,
+            "invalid_json",
+            _n(
+                "the {where} nests deeper than {max_depth} level",
+                "the {where} nests deeper than {max_depth} levels",
+                MAX_DEPTH,
+                where=where,
+                max_depth=MAX_DEPTH,
+            ),
+            field=where,
+        ) from None
     except ValueError as exc:
-        raise GameError(400, "invalid_json", _("the {where} is not valid JSON: {exc}", where=where, exc=exc), field=where) from None
+        raise GameError(
+            400, "invalid_json", _("the {where} is not valid JSON: {exc}", where=where, exc=exc), field=where
+        ) from None
     check(data, where)
     return data
 
@@ -68,13 +81,19 @@ def check(data: Any, where: str = "body") -> None:
             continue
         elif isinstance(value, int):
             if not -INT64 <= value < INT64:
-                raise GameError(422, "invalid_input", _("{field}: integers are limited to 64 bits",
-                                                        field=_name(where, path)),
-                                field=_name(where, path))
+                raise GameError(
+                    422,
+                    "invalid_input",
+                    _("{field}: integers are limited to 64 bits", field=_name(where, path)),
+                    field=_name(where, path),
+                )
         elif isinstance(value, float) and not math.isfinite(value):
-            raise GameError(422, "invalid_input", _("{field}: the number is out of range",
-                                                    field=_name(where, path)),
-                            field=_name(where, path))
+            raise GameError(
+                422,
+                "invalid_input",
+                _("{field}: the number is out of range", field=_name(where, path)),
+                field=_name(where, path),
+            )
 
 
 def _name(where: str, path: tuple) -> str:
@@ -86,14 +105,25 @@ def _name(where: str, path: tuple) -> str:
 
 
 def _too_deep(where: str) -> GameError:
-    return GameError(400, "invalid_json", _n("the {where} nests deeper than {max_depth} level",
-                                             "the {where} nests deeper than {max_depth} levels",
-                                             MAX_DEPTH, where=where, max_depth=MAX_DEPTH), field=where)
+    return GameError(
+        400,
+        "invalid_json",
+        _n(
+            "the {where} nests deeper than {max_depth} level",
+            "the {where} nests deeper than {max_depth} levels",
+            MAX_DEPTH,
+            where=where,
+            max_depth=MAX_DEPTH,
+        ),
+        field=where,
+    )
 
 
 def _unstorable(where: str, path: tuple, what: str) -> GameError:
     name = _name(where, path)
-    return GameError(422, "invalid_input", _("{name}: {what} may not contain NUL or unpaired surrogates "
-                                             "(\\ud800-\\udfff)",
-                                             name=name, what=what),
-                     field=name)
+    return GameError(
+        422,
+        "invalid_input",
+        _("{name}: {what} may not contain NUL or unpaired surrogates (\\ud800-\\udfff)", name=name, what=what),
+        field=name,
+    )

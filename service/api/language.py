@@ -1,5 +1,6 @@
 """ASGI middleware: notes the request's Accept-Language before anything can refuse it, and says in the
 response which language it was answered in (`Content-Language`) and that the answer varies with the header."""
+
 from __future__ import annotations
 
 from service.i18n import SUPPORTED, context
@@ -34,8 +35,9 @@ class Language:
         async def send_with_language(message) -> None:
             if message["type"] == "http.response.start":
                 # Decided now: the handler has met the caller and noted their stored preferences.
-                headers = [(k, v) for k, v in message.get("headers") or ()
-                           if k.lower() not in (b"content-language", b"vary")]
+                headers = [
+                    (k, v) for k, v in message.get("headers") or () if k.lower() not in (b"content-language", b"vary")
+                ]
                 vary = [v for k, v in message.get("headers") or () if k.lower() == b"vary"]
                 headers.append((b"content-language", choice.language.encode("ascii")))
                 headers.append((b"vary", b", ".join([*vary, b"Accept-Language"])))

@@ -1,4 +1,5 @@
 """RFC 9457 problem details: the one shape every refused request takes."""
+
 from __future__ import annotations
 
 import logging
@@ -16,10 +17,21 @@ from service.logs import printable
 
 log = logging.getLogger("rulekeeper.errors")
 
-TITLES = {400: N_("Bad request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not found"),
-          405: N_("Method not allowed"), 409: N_("Conflict"), 412: N_("Precondition failed"),
-          413: N_("Payload too large"), 415: N_("Unsupported media type"), 422: N_("Unprocessable content"),
-          429: N_("Too many requests"), 500: N_("Internal server error"), 503: N_("Service unavailable")}
+TITLES = {
+    400: N_("Bad request"),
+    401: N_("Unauthorized"),
+    403: N_("Forbidden"),
+    404: N_("Not found"),
+    405: N_("Method not allowed"),
+    409: N_("Conflict"),
+    412: N_("Precondition failed"),
+    413: N_("Payload too large"),
+    415: N_("Unsupported media type"),
+    422: N_("Unprocessable content"),
+    429: N_("Too many requests"),
+    500: N_("Internal server error"),
+    503: N_("Service unavailable"),
+}
 GRAPHQL_PATH = "/graphql"
 
 
@@ -32,8 +44,16 @@ def extensions(status: int, code: str, field: str | None, extra: dict[str, Any] 
     return {"code": code, "status": status, "field": field, **(extra or {})}
 
 
-def problem(status: int, code: str, detail: str, *, field: str | None = None, extra: dict[str, Any] | None = None,
-            headers: dict[str, str] | None = None, graphql: bool = False) -> ProblemResponse:
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    field: str | None = None,
+    extra: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    graphql: bool = False,
+) -> ProblemResponse:
     """`graphql`: also a GraphQL response (an `errors` list with `extensions.code`), for refusals on
     /graphql that happen before GraphQL runs (too large, too many requests, not JSON). `detail` and `title`
     are rendered in the request's language; `code` and the field names never change with it."""
@@ -58,8 +78,14 @@ def problem(status: int, code: str, detail: str, *, field: str | None = None, ex
 
 async def game_error(_: Request, exc: GameError) -> ProblemResponse:
     retry = exc.extra.get("retry_after")
-    return problem(exc.status, exc.code, exc.detail, field=exc.field, extra=exc.extra,
-                   headers={"Retry-After": str(retry)} if retry is not None else None)
+    return problem(
+        exc.status,
+        exc.code,
+        exc.detail,
+        field=exc.field,
+        extra=exc.extra,
+        headers={"Retry-After": str(retry)} if retry is not None else None,
+    )
 
 
 async def http_error(_: Request, exc: HTTPException) -> ProblemResponse:
@@ -74,5 +100,9 @@ async def unexpected(request: Request, exc: Exception) -> ProblemResponse:
     # Answered outside the middleware that echoes the request id (service/requestid.py): echo it here, so the
     # caller can quote the id of the logged traceback.
     rid = requestid.current.get()
-    return problem(500, "internal_error", _("the service failed; this is a bug and has been logged"),
-                   headers={"X-Request-ID": rid} if rid else None)
+    return problem(
+        500,
+        "internal_error",
+        _("the service failed; this is a bug and has been logged"),
+        headers={"X-Request-ID": rid} if rid else None,
+    )

@@ -11,6 +11,7 @@ The client address is the connection's peer as the ASGI server reports it; behin
 server take it from X-Forwarded-For of trusted proxies only (uvicorn --proxy-headers with
 --forwarded-allow-ips; `rulekeeper serve` trusts 127.0.0.1), never from the header of anyone else.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -87,15 +88,20 @@ class RateLimit:
 
     async def __call__(self, scope, receive, send) -> None:
         store = store_of(scope["app"]) if "app" in scope else None
-        if (not self.budgets.enabled or store is None or scope["type"] not in ("http", "websocket")
-                or scope["path"] in EXEMPT):
+        if (
+            not self.budgets.enabled
+            or store is None
+            or scope["type"] not in ("http", "websocket")
+            or scope["path"] in EXEMPT
+        ):
             await self.app(scope, receive, send)
             return
         address = client_key((scope.get("client") or ("unknown", 0))[0])
         token = _bearer(scope)
         # A WebSocket's token comes later, in its first message: a handshake counts as presenting one.
-        wait = await store.take(self.budgets.request(address, token,
-                                                     credentials=bool(token) or scope["type"] == "websocket"))
+        wait = await store.take(
+            self.budgets.request(address, token, credentials=bool(token) or scope["type"] == "websocket")
+        )
         if wait > 0:
             await self._refuse(scope, receive, send, wait)
             return
@@ -113,7 +119,12 @@ class RateLimit:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1013})  # try again later; before accept: a 403
             return
-        response = problem(429, "rate_limited", _("too many requests; retry in {seconds} s", seconds=seconds),
-                           extra={"retry_after": seconds}, headers={"Retry-After": str(seconds)},
-                           graphql=scope["path"] == GRAPHQL_PATH)
+        response = problem(
+            429,
+            "rate_limited",
+            _("too many requests; retry in {seconds} s", seconds=seconds),
+            extra={"retry_after": seconds},
+            headers={"Retry-After": str(seconds)},
+            graphql=scope["path"] == GRAPHQL_PATH,
+        )
         await response(scope, receive, send)

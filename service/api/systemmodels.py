@@ -4,6 +4,7 @@ The OpenAPI schemas (service/api/rest/openapi.py) and the GraphQL types (service
 both rendered from these models, under the same names. A system that does not (yet) export a typed table state,
 sheet or event payloads gets an untyped object in their place, in both contracts alike.
 """
+
 from __future__ import annotations
 
 import typing
@@ -39,15 +40,20 @@ class SystemModels:
     prefix: str
     options: type[BaseModel]
     character_input: type[BaseModel]
-    action: Any                                   # the discriminated union, as the engine parses moves
-    actions: dict[str, type[BaseModel]]           # move type -> its model
+    action: Any  # the discriminated union, as the engine parses moves
+    actions: dict[str, type[BaseModel]]  # move type -> its model
     state: type[BaseModel] | None = None
     sheet: type[BaseModel] | None = None
     events: dict[str, type[BaseModel]] = field(default_factory=dict)
 
     def model(self, kind: str) -> Any:
-        return {"options": self.options, "character_input": self.character_input, "action": self.action,
-                "state": self.state, "sheet": self.sheet}[kind]
+        return {
+            "options": self.options,
+            "character_input": self.character_input,
+            "action": self.action,
+            "state": self.state,
+            "sheet": self.sheet,
+        }[kind]
 
 
 def reachable(tp: Any, seen: set[type[BaseModel]] | None = None) -> set[type[BaseModel]]:
@@ -93,9 +99,16 @@ def gather(system: Any) -> SystemModels:
     actions = {m.model_fields["type"].annotation.__args__[0]: m for m in _members(system.Action)}
     events = getattr(system, "EventPayloads", None) or {}
     return SystemModels(
-        id=system.id, prefix=prefix(system.id), options=system.Options, character_input=system.CharacterInput,
-        action=system.Action, actions=actions, state=_model(system, "State"), sheet=_model(system, "Sheet"),
-        events={t: m for t, m in events.items() if isinstance(m, type) and issubclass(m, BaseModel)})
+        id=system.id,
+        prefix=prefix(system.id),
+        options=system.Options,
+        character_input=system.CharacterInput,
+        action=system.Action,
+        actions=actions,
+        state=_model(system, "State"),
+        sheet=_model(system, "Sheet"),
+        events={t: m for t, m in events.items() if isinstance(m, type) and issubclass(m, BaseModel)},
+    )
 
 
 MODELS: dict[str, SystemModels] = {s.id: gather(s) for s in SYSTEMS.values()}
@@ -122,10 +135,14 @@ def _names() -> dict[type[BaseModel], str]:
     names: dict[type[BaseModel], str] = {}
     taken: set[str] = set()
     for models in MODELS.values():
-        roots: list[tuple[str, Any]] = [("options", models.options), ("character_input", models.character_input),
-                                        *(("action", m) for m in models.actions.values()),
-                                        ("state", models.state), ("sheet", models.sheet),
-                                        *(("event", models.events[t]) for t in sorted(models.events))]
+        roots: list[tuple[str, Any]] = [
+            ("options", models.options),
+            ("character_input", models.character_input),
+            *(("action", m) for m in models.actions.values()),
+            ("state", models.state),
+            ("sheet", models.sheet),
+            *(("event", models.events[t]) for t in sorted(models.events)),
+        ]
         for kind, root in roots:
             found: list[type[BaseModel]] = []
             _walk(root, found)

@@ -13,6 +13,7 @@ and read back by every client exactly.
 
 Explosions and rerolls can still stop a roll past the dice budget; the application logs those dice.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,14 @@ class _Bounds:
         lo, hi = self._of(node)
         limit = self._budget.max_number
         if lo < -limit or hi > limit:
-            raise too_large(_("{node}: a number in a dice expression, or anything it adds up to, may be at most "
-                              "{limit} either side of zero", node=_short(node), limit=limit))
+            raise too_large(
+                _(
+                    "{node}: a number in a dice expression, or anything it adds up to, may be at most "
+                    "{limit} either side of zero",
+                    node=_short(node),
+                    limit=limit,
+                )
+            )
         return lo, hi
 
     def _of(self, node: ast.Node) -> Interval:
@@ -109,9 +116,16 @@ class _Bounds:
             if b_lo == b_hi == 0:
                 raise invalid(_("{node}: cannot divide by zero", node=node))
             if b_lo <= 0 <= b_hi:
-                raise invalid(_("{node}: the divisor {right} can be zero (it ranges from {low} to "
-                                "{high}), so this roll is refused before any die is thrown",
-                                node=node, right=node.right, low=_text(b_lo), high=_text(b_hi)))
+                raise invalid(
+                    _(
+                        "{node}: the divisor {right} can be zero (it ranges from {low} to "
+                        "{high}), so this roll is refused before any die is thrown",
+                        node=node,
+                        right=node.right,
+                        low=_text(b_lo),
+                        high=_text(b_hi),
+                    )
+                )
         if op == "+":
             return a_lo + b_lo, a_hi + b_hi
         if op == "-":
@@ -130,8 +144,10 @@ def _comparison(op: str, a: Interval, b: Interval) -> Interval:
     """0 or 1; exactly one of them when the two ranges settle it."""
     (a_lo, a_hi), (b_lo, b_hi) = a, b
     settled = {
-        "<": (a_hi < b_lo, a_lo >= b_hi), ">": (a_lo > b_hi, a_hi <= b_lo),
-        "<=": (a_hi <= b_lo, a_lo > b_hi), ">=": (a_lo >= b_hi, a_hi < b_lo),
+        "<": (a_hi < b_lo, a_lo >= b_hi),
+        ">": (a_lo > b_hi, a_hi <= b_lo),
+        "<=": (a_hi <= b_lo, a_lo > b_hi),
+        ">=": (a_lo >= b_hi, a_hi < b_lo),
         "==": (a_lo == a_hi == b_lo == b_hi, a_hi < b_lo or b_hi < a_lo),
         "!=": (a_hi < b_lo or b_hi < a_lo, a_lo == a_hi == b_lo == b_hi),
     }

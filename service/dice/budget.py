@@ -5,6 +5,7 @@ expression tree alone is checked *before* the first die is thrown. That matters 
 mode, where every thrown die consumes a counter value that must then appear in the log.
 Only explosions and rerolls, whose count depends on the faces, are checked while rolling.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -3,6 +3,7 @@
 d20's own Roller draws from the global `random` module; this evaluator is the reason we do
 not use it. It reads the parsed tree and never changes it (the tree is cached and shared).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,8 +44,7 @@ class Evaluator:
         # Counted before the throw, so the budget stops us without a die too many.
         if len(self.thrown) >= self._budget.max_dice:
             raise too_large(
-                f"this roll needs more than {self._budget.max_dice} dice "
-                "(explosions and rerolls count); it was stopped"
+                f"this roll needs more than {self._budget.max_dice} dice (explosions and rerolls count); it was stopped"
             )
         die = self._dice.roll(sides, purpose=purpose)
         self.thrown.append(die)

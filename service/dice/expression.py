@@ -21,6 +21,7 @@ error) comes back as 12, and "1d2 0" as 1d20. Our cache is keyed on the exact te
 If the budget stops a roll half way (too many explosions), the dice already thrown are in the
 source's `rolled` list: log them, so a verifiable session shows no gap in its counter.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -39,10 +40,22 @@ from service.i18n.message import _
 
 # Lark's terminal names, as a player would say them.
 _EXPECTED = {
-    "LPAR": "(", "RPAR": ")", "COMMA": ",", "U_OP": "+ or -", "A_OP": "+ or -",
-    "M_OP": "* / // %", "COMP_OPERATOR": "a comparison", "INTEGER": "a number", "DECIMAL": "a number",
-    "D": "d", "DICE_VALUE": "a die size", "SELTYPE": "h l < >", "SET_OPERATOR": "k or p",
-    "DICE_OPERATOR": "a dice operator", "ANNOTATION": "an [annotation]", "$END": "the end",
+    "LPAR": "(",
+    "RPAR": ")",
+    "COMMA": ",",
+    "U_OP": "+ or -",
+    "A_OP": "+ or -",
+    "M_OP": "* / // %",
+    "COMP_OPERATOR": "a comparison",
+    "INTEGER": "a number",
+    "DECIMAL": "a number",
+    "D": "d",
+    "DICE_VALUE": "a die size",
+    "SELTYPE": "h l < >",
+    "SET_OPERATOR": "k or p",
+    "DICE_OPERATOR": "a dice operator",
+    "ANNOTATION": "an [annotation]",
+    "$END": "the end",
 }
 
 
@@ -109,8 +122,13 @@ def _syntax_message(expr: str, error: lark.UnexpectedInput) -> str:
     if len(got) > 12:
         got = got[:12] + "…"
     if token is not None and token.type == "COMMENT" and set(expected) == {"$END"}:
-        return _("unexpected {got!r} at position {position}{hint} (a label after a roll goes in square brackets, like "
-                 "1d6 [fire])", got=got, position=position, hint=hint)
+        return _(
+            "unexpected {got!r} at position {position}{hint} (a label after a roll goes in square brackets, like "
+            "1d6 [fire])",
+            got=got,
+            position=position,
+            hint=hint,
+        )
     return _("unexpected {got!r} at position {position}{hint}", got=got, position=position, hint=hint)
 
 
@@ -118,8 +136,9 @@ def roll_expression(expr: str, dice: DiceSource, *, budget: Budget = DEFAULT_BUD
     return evaluate_expression(expr, parse_expression(expr, budget), dice, budget=budget)
 
 
-def evaluate_expression(expr: str, tree: ast.Expression, dice: DiceSource, *,
-                        budget: Budget = DEFAULT_BUDGET) -> ExpressionResult:
+def evaluate_expression(
+    expr: str, tree: ast.Expression, dice: DiceSource, *, budget: Budget = DEFAULT_BUDGET
+) -> ExpressionResult:
     """Roll a tree `parse_expression` returned. Only the faces can still fail it: explosions or rerolls
     past the budget. The dice thrown before that are in the source's `rolled` list, to be logged."""
     evaluator = Evaluator(dice, budget)

@@ -1,4 +1,5 @@
 """Choosing a campaign's dice source from its dice mode."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -4,6 +4,7 @@ One deliberate difference: d20 keeps selections in Python sets, so when two dice
 at once, which new face goes to which die depends on memory addresses. Here a selection is
 always in the order the values appear, so the same faces in always give the same tree out.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

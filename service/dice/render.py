@@ -10,6 +10,7 @@ a face raised or lowered by mi/ma shows its history with ->. Unlike d20's Markdo
 the total is not in backticks and 1s and maxima are not bold: this text goes to every kind of
 client, most of which do not render Markdown.
 """
+
 from __future__ import annotations
 
 from service.dice import rolled as r

@@ -6,6 +6,7 @@ mutated only while its own operators run: keep/drop mark nodes, rerolls and expl
 Numbers are ints, or exact Fractions once `/` or a decimal literal is involved; the final total
 is truncated toward zero, as d20 does with int().
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -101,8 +102,7 @@ class Face(Rolled):
         return self.values[-1] if self.kept else 0
 
     def _fields(self) -> dict:
-        return {"face": self.roll.face, "seq": self.roll.seq, "exploded": self.exploded,
-                "forced": self.values[1:]}
+        return {"face": self.roll.face, "seq": self.roll.seq, "exploded": self.exploded, "forced": self.values[1:]}
 
 
 class Die(Rolled):
@@ -164,8 +164,12 @@ class Dice(_Operated):
         return list(self.dice)
 
     def _fields(self) -> dict:
-        return {"num": self.num, "sides": self.sides, "operations": "".join(self.operations),
-                "dice": [d.to_dict() for d in self.dice]}
+        return {
+            "num": self.num,
+            "sides": self.sides,
+            "operations": "".join(self.operations),
+            "dice": [d.to_dict() for d in self.dice],
+        }
 
 
 class Set(_Operated):

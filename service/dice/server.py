@@ -3,6 +3,7 @@
 The OS's RNG rather than `random`: the global Mersenne Twister can be predicted from
 a few hundred outputs, and a player who can predict the next die can choose when to act.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -27,8 +28,7 @@ class ServerDice:
         if type(sides) is not int or sides < 1:  # bool is an int too, and no die size
             # A rule engine asking for a d0 is a bug in the engine, not a player error.
             raise ValueError(f"a die needs a whole number of sides >= 1, got {sides!r}")
-        die = DieRoll(sides=sides, face=self._below(sides) + 1, source="server", purpose=purpose,
-                      visibility=visibility)
+        die = DieRoll(sides=sides, face=self._below(sides) + 1, source="server", purpose=purpose, visibility=visibility)
         self._rolled.append(die)
         return die
 
@@ -45,7 +45,7 @@ class ServerDice:
             if at + n > len(self._pool):
                 self._pool, at = urandom(max(_POOL, n)), 0
             self._at = at + n
-            x = self._pool[at] if n == 1 else int.from_bytes(self._pool[at:at + n])
+            x = self._pool[at] if n == 1 else int.from_bytes(self._pool[at : at + n])
             if x < limit:
                 return x % sides
 
@@ -53,5 +53,5 @@ class ServerDice:
 @lru_cache(maxsize=64)
 def _draw(sides: int) -> tuple[int, int]:
     n = max(1, (sides.bit_length() + 7) // 8)
-    span = 256 ** n
+    span = 256**n
     return n, span - span % sides

@@ -4,6 +4,7 @@ The same class feeds dice into engines in tests: the faces are consumed in order
 checked against the size of the die the rules ask for, and running out is an error that says
 how many more faces the move needs.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -25,9 +26,14 @@ class TableDice:
         if self._next >= len(self._faces):
             raise DiceError(
                 "dice_required",
-                _n("this move needs a d{sides} ({purpose}); only {count} table die was given",
-                   "this move needs a d{sides} ({purpose}); only {count} table dice were given", len(self._faces),
-                   sides=sides, purpose=purpose or "roll", count=len(self._faces)),
+                _n(
+                    "this move needs a d{sides} ({purpose}); only {count} table die was given",
+                    "this move needs a d{sides} ({purpose}); only {count} table dice were given",
+                    len(self._faces),
+                    sides=sides,
+                    purpose=purpose or "roll",
+                    count=len(self._faces),
+                ),
                 f"{self._field}[{self._next}]",
             )
         face = self._faces[self._next]

@@ -1,4 +1,5 @@
 """The vocabulary every dice source and rule engine shares."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,8 +29,15 @@ class DieRoll:
     # Where the die may be shown, not part of it: the log groups dice by it (service/game/moves/dicesource.py).
     visibility: DieVisibility = field(default="all", compare=False)
 
-    def __init__(self, sides: int, face: int, source: DiceMode, seq: int | None = None, purpose: str = "",
-                 visibility: DieVisibility = "all") -> None:
+    def __init__(
+        self,
+        sides: int,
+        face: int,
+        source: DiceMode,
+        seq: int | None = None,
+        purpose: str = "",
+        visibility: DieVisibility = "all",
+    ) -> None:
         # The generated frozen __init__ sets each field through object.__setattr__, which costs more than the
         # rest of throwing a die; writing the instance dict once gives the same frozen object.
         self.__dict__.update(sides=sides, face=face, source=source, seq=seq, purpose=purpose, visibility=visibility)
@@ -37,8 +45,7 @@ class DieRoll:
     def to_dict(self) -> dict:
         # Spelled out rather than dataclasses.asdict: every die of every move passes here, and asdict's
         # recursive walk cost more than the throw. Every field but visibility, in field order.
-        return {"sides": self.sides, "face": self.face, "source": self.source, "seq": self.seq,
-                "purpose": self.purpose}
+        return {"sides": self.sides, "face": self.face, "source": self.source, "seq": self.seq, "purpose": self.purpose}
 
 
 class DiceError(Exception):

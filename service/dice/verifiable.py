@@ -50,6 +50,7 @@ Test vectors (checked by tests/dice/test_dice_verifiable.py):
     client_seed = "table", sides = 2**63 + 1 (half of all x are rejected), counter 3
                 -> face 3094589869364614925 after 3 draws (attempts 0 and 1 rejected)
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -121,8 +122,9 @@ class VerifiableDice:
 
     def roll(self, sides: int, *, purpose: str = "", visibility: DieVisibility = "all") -> DieRoll:
         face, _ = derive_face(self._seed, self.client_seed, self._counter, sides)
-        die = DieRoll(sides=sides, face=face, source="verifiable", seq=self._counter, purpose=purpose,
-                      visibility=visibility)
+        die = DieRoll(
+            sides=sides, face=face, source="verifiable", seq=self._counter, purpose=purpose, visibility=visibility
+        )
         self._counter += 1
         self._rolled.append(die)
         return die

@@ -8,6 +8,7 @@ The document is {"seed", "commitment", "client_seed", "rolls": [{"seq", "sides",
 other keys are ignored. Exit status, as with diff and grep: 0 every die checks out, 1 the
 session does not verify, 2 the document could not be read or is malformed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("document", nargs="?", help="path to the JSON document, or - for stdin")
     source.add_argument("--url", help="GET the document from a running service")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--token", default=os.environ.get("RULEKEEPER_TOKEN"),
-                        help="bearer token for --url (default: $RULEKEEPER_TOKEN); any token of the campaign works")
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("RULEKEEPER_TOKEN"),
+        help="bearer token for --url (default: $RULEKEEPER_TOKEN); any token of the campaign works",
+    )
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for --url")
     return parser
 

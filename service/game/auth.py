@@ -1,4 +1,5 @@
 """Who is asking, from a bearer token; and the checks every command makes on it."""
+
 from __future__ import annotations
 
 import hmac
@@ -48,8 +49,7 @@ class Principal:
         return self.role == "gm"
 
     def actor(self) -> Actor:
-        return Actor(role="gm" if self.is_gm else "player", player_id=self.player_id,
-                     character_ids=self.character_ids)
+        return Actor(role="gm" if self.is_gm else "player", player_id=self.player_id, character_ids=self.character_ids)
 
 
 async def authenticate(session: AsyncSession, token: str | None, campaign_id: str) -> Principal:
@@ -59,11 +59,14 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
         raise unauthorized()
     # The languages come with the credential, in the same round trip: the reply is in the player's or the
     # campaign's language unless the request's Accept-Language says otherwise (service/i18n/negotiate.py).
-    row = (await session.execute(
-        select(Credential, Campaign.language, Player.language)
-        .join(Campaign, Campaign.id == Credential.campaign_id)
-        .outerjoin(Player, Player.id == Credential.player_id)
-        .where(Credential.token_hash == hash_token(token)))).first()
+    row = (
+        await session.execute(
+            select(Credential, Campaign.language, Player.language)
+            .join(Campaign, Campaign.id == Credential.campaign_id)
+            .outerjoin(Player, Player.id == Credential.player_id)
+            .where(Credential.token_hash == hash_token(token))
+        )
+    ).first()
     cred = row[0] if row is not None else None
     if cred is None or cred.campaign_id != campaign_id:
         refused()
@@ -91,9 +94,12 @@ def check_operator_key(settings: Settings, given: str | None) -> None:
     if not given or not hmac.compare_digest(given.encode(), str(expected).encode()):
         if given:
             refused()
-        raise GameError(401, "operator_key_required", _("this deployment requires the operator key to create "
-                                                        "campaigns"),
-                        field="Authorization")
+        raise GameError(
+            401,
+            "operator_key_required",
+            _("this deployment requires the operator key to create campaigns"),
+            field="Authorization",
+        )
 
 
 def check_import_allowed(settings: Settings, given: str | None) -> None:
@@ -104,5 +110,8 @@ def check_import_allowed(settings: Settings, given: str | None) -> None:
         return
     if policy == "anyone":
         return
-    raise GameError(403, "import_disabled", _("this deployment does not accept campaign imports; the operator "
-                                              "turns them on with RULEKEEPER_IMPORT"))
+    raise GameError(
+        403,
+        "import_disabled",
+        _("this deployment does not accept campaign imports; the operator turns them on with RULEKEEPER_IMPORT"),
+    )

@@ -1,4 +1,5 @@
 """The resources one running service holds: made in the lifespan, passed to every command."""
+
 from __future__ import annotations
 
 import asyncio
@@ -87,8 +88,9 @@ def is_unavailable(exc: BaseException) -> bool:
     (or, if the commit went through before the drop, an Idempotency-Key retry finds its reply)."""
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
-    return isinstance(exc, (OperationalError, InterfaceError, sa_exc.TimeoutError, ConnectionError, OSError,
-                            TimeoutError))
+    return isinstance(
+        exc, (OperationalError, InterfaceError, sa_exc.TimeoutError, ConnectionError, OSError, TimeoutError)
+    )
 
 
 @contextmanager
@@ -101,5 +103,9 @@ def unavailable_as_503() -> Iterator[None]:
         if not is_unavailable(exc):
             raise
         log.warning("records database unavailable: %s", type(exc).__name__)
-        raise GameError(503, "service_unavailable", _("the service's database is unreachable; nothing was "
-                                                      "changed, retry shortly"), extra={"retry_after": RETRY_AFTER_SECONDS}) from None
+        raise GameError(
+            503,
+            "service_unavailable",
+            _("the service's database is unreachable; nothing was changed, retry shortly"),
+            extra={"retry_after": RETRY_AFTER_SECONDS},
+        ) from None

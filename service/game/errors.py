@@ -1,4 +1,5 @@
 """Errors the application layer raises; the API layers turn them into problem bodies."""
+
 from __future__ import annotations
 
 from service.i18n import validation
@@ -8,8 +9,9 @@ from service.i18n.message import _
 class GameError(Exception):
     """A refused request with a stable machine-readable `code` and the offending `field`."""
 
-    def __init__(self, status: int, code: str, detail: str, *, field: str | None = None,
-                 extra: dict | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, detail: str, *, field: str | None = None, extra: dict | None = None
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.code = code
@@ -19,9 +21,14 @@ class GameError(Exception):
 
 
 # What not_found names, in words a translation can inflect.
-NOT_FOUND = {"campaign": _("campaign not found"), "character": _("character not found"),
-             "webhook": _("webhook not found"), "delivery": _("delivery not found"),
-             "dice session": _("dice session not found"), "player": _("player not found")}
+NOT_FOUND = {
+    "campaign": _("campaign not found"),
+    "character": _("character not found"),
+    "webhook": _("webhook not found"),
+    "delivery": _("delivery not found"),
+    "dice session": _("dice session not found"),
+    "player": _("player not found"),
+}
 
 
 def not_found(what: str, field: str | None = None) -> GameError:
@@ -51,13 +58,25 @@ def from_validation(exc, prefix: str = "", shift: int = 0) -> GameError:
     error came from a slice of a list starting there, so its first index is moved on by it."""
     errs = exc.errors(include_url=False, include_context=True, include_input=False)
     if shift:
-        errs = [{**e, "loc": (e["loc"][0] + shift, *e["loc"][1:])} if e["loc"] and isinstance(e["loc"][0], int)
-                else e for e in errs]
+        errs = [
+            {**e, "loc": (e["loc"][0] + shift, *e["loc"][1:])} if e["loc"] and isinstance(e["loc"][0], int) else e
+            for e in errs
+        ]
     first = errs[0] if errs else {"loc": (), "msg": "invalid input"}
     loc = ".".join(str(p) for p in (prefix.split(".") if prefix else []) + list(first["loc"]))
     return GameError(
-        422, "invalid_input", _("{field}: {message}", field=loc or "body", message=validation.message(first)),
+        422,
+        "invalid_input",
+        _("{field}: {message}", field=loc or "body", message=validation.message(first)),
         field=loc or None,
-        extra={"errors": [{"field": ".".join(str(p) for p in ((prefix.split(".") if prefix else []) + list(e["loc"]))),
-                           "message": e["msg"], "type": e["type"]} for e in errs]},
+        extra={
+            "errors": [
+                {
+                    "field": ".".join(str(p) for p in ((prefix.split(".") if prefix else []) + list(e["loc"]))),
+                    "message": e["msg"],
+                    "type": e["type"],
+                }
+                for e in errs
+            ]
+        },
     )

@@ -17,6 +17,7 @@ after the lease and a retry takes it over by compare-and-set; should the origina
 finds the lease gone and its transaction rolls back. Records expire after the TTL and are purged now and
 then by the requests that use keys.
 """
+
 from __future__ import annotations
 
 import base64
@@ -55,13 +56,18 @@ MAX_KEY = 200
 MIN_ANONYMOUS_KEY = 32
 PURGE_EVERY_SECONDS = 60.0
 
-clock: Callable[[], float] = time.time   # unix seconds; tests move time by replacing this
+clock: Callable[[], float] = time.time  # unix seconds; tests move time by replacing this
 
 
 def _in_progress(seconds_left: float = 1) -> GameError:
     """Retry-After: by then the first request has answered, or its lease is over and a retry may run it."""
-    return GameError(409, "request_in_progress", _("a request with this Idempotency-Key is still running"),
-                     field="Idempotency-Key", extra={"retry_after": max(1, math.ceil(seconds_left))})
+    return GameError(
+        409,
+        "request_in_progress",
+        _("a request with this Idempotency-Key is still running"),
+        field="Idempotency-Key",
+        extra={"retry_after": max(1, math.ceil(seconds_left))},
+    )
 
 
 class LeaseLost(GameError):
@@ -129,17 +135,31 @@ async def _caller(svc: Services, token: str | None, campaign_id: str | None) -> 
 
 def _check_key(key: str, anonymous: bool) -> None:
     if len(key) > MAX_KEY:
-        raise GameError(400, "invalid_idempotency_key", _n("Idempotency-Key is limited to {max_key} character",
-                                                           "Idempotency-Key is limited to {max_key} characters",
-                                                           MAX_KEY, max_key=MAX_KEY),
-                        field="Idempotency-Key")
+        raise GameError(
+            400,
+            "invalid_idempotency_key",
+            _n(
+                "Idempotency-Key is limited to {max_key} character",
+                "Idempotency-Key is limited to {max_key} characters",
+                MAX_KEY,
+                max_key=MAX_KEY,
+            ),
+            field="Idempotency-Key",
+        )
     if anonymous and len(key) < MIN_ANONYMOUS_KEY:
-        raise GameError(400, "invalid_idempotency_key",
-                        _n("without a bearer token the Idempotency-Key is the request's only secret: send at "
-                           "least {min_anonymous_key} random character (a UUID will do)",
-                           "without a bearer token the Idempotency-Key is the request's only secret: send at "
-                           "least {min_anonymous_key} random characters (a UUID will do)",
-                           MIN_ANONYMOUS_KEY, min_anonymous_key=MIN_ANONYMOUS_KEY), field="Idempotency-Key")
+        raise GameError(
+            400,
+            "invalid_idempotency_key",
+            _n(
+                "without a bearer token the Idempotency-Key is the request's only secret: send at "
+                "least {min_anonymous_key} random character (a UUID will do)",
+                "without a bearer token the Idempotency-Key is the request's only secret: send at "
+                "least {min_anonymous_key} random characters (a UUID will do)",
+                MIN_ANONYMOUS_KEY,
+                min_anonymous_key=MIN_ANONYMOUS_KEY,
+            ),
+            field="Idempotency-Key",
+        )
 
 
 def fingerprint(*parts: Any) -> bytes:
@@ -148,8 +168,15 @@ def fingerprint(*parts: Any) -> bytes:
     return json.dumps(list(parts), sort_keys=True).encode()
 
 
-async def run_once(svc: Services, token: str | None, campaign_id: str | None, key: str, fingerprint: bytes,
-                   run: Callable[[], Awaitable[T]], replay: Callable[[Any], T]) -> T:
+async def run_once(
+    svc: Services,
+    token: str | None,
+    campaign_id: str | None,
+    key: str,
+    fingerprint: bytes,
+    run: Callable[[], Awaitable[T]],
+    replay: Callable[[Any], T],
+) -> T:
     """Run the command once per key: `run` the first time, `replay(stored reply)` on every retry.
 
     `campaign_id` is the campaign the request writes to (None for campaign creation); `fingerprint`
@@ -197,10 +224,15 @@ async def complete(s, body: T) -> T:
     slot = claim.slot
     done = await s.execute(
         update(IdempotencyRecord)
-        .where(IdempotencyRecord.owner == slot.owner, IdempotencyRecord.key_hash == slot.key_hash,
-               IdempotencyRecord.lease == claim.lease, IdempotencyRecord.reply.is_(None))
+        .where(
+            IdempotencyRecord.owner == slot.owner,
+            IdempotencyRecord.key_hash == slot.key_hash,
+            IdempotencyRecord.lease == claim.lease,
+            IdempotencyRecord.reply.is_(None),
+        )
         .values(reply=slot.seal(body), expires_at=clock() + claim.ttl)
-        .execution_options(synchronize_session=False))
+        .execution_options(synchronize_session=False)
+    )
     if done.rowcount != 1:
         raise LeaseLost()
     claim.recorded = True
@@ -213,8 +245,13 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
     lease = secrets.token_hex(16)
     claim = _Claim(slot, lease, settings.idempotency_ttl_seconds)
     now = clock()
-    fresh = {"request_mac": request_mac, "lease": lease, "lease_until": now + settings.idempotency_lease_seconds,
-             "reply": None, "expires_at": now + settings.idempotency_ttl_seconds}
+    fresh = {
+        "request_mac": request_mac,
+        "lease": lease,
+        "lease_until": now + settings.idempotency_lease_seconds,
+        "reply": None,
+        "expires_at": now + settings.idempotency_ttl_seconds,
+    }
     try:
         async with svc.write() as s:
             rec = await s.get(IdempotencyRecord, (slot.owner, slot.key_hash))
@@ -224,8 +261,12 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
             expired = rec.expires_at <= now
             if not expired:
                 if not hmac.compare_digest(rec.request_mac, request_mac):
-                    raise GameError(422, "idempotency_key_reused",
-                                    _("this Idempotency-Key was used for a different request"), field="Idempotency-Key")
+                    raise GameError(
+                        422,
+                        "idempotency_key_reused",
+                        _("this Idempotency-Key was used for a different request"),
+                        field="Idempotency-Key",
+                    )
                 if rec.reply is not None:
                     return None, slot.open(rec.reply)
                 if rec.lease_until > now:
@@ -233,10 +274,14 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
             # Expired, or claimed by a request that died: take it over, unless another retry just did.
             taken = await s.execute(
                 update(IdempotencyRecord)
-                .where(IdempotencyRecord.owner == slot.owner, IdempotencyRecord.key_hash == slot.key_hash,
-                       IdempotencyRecord.lease == rec.lease)
+                .where(
+                    IdempotencyRecord.owner == slot.owner,
+                    IdempotencyRecord.key_hash == slot.key_hash,
+                    IdempotencyRecord.lease == rec.lease,
+                )
                 .values(**fresh)
-                .execution_options(synchronize_session=False))
+                .execution_options(synchronize_session=False)
+            )
             if taken.rowcount != 1:
                 raise _in_progress()
             return claim, None
@@ -255,9 +300,14 @@ async def _release(svc: Services, claim: _Claim) -> None:
     did commit (and failed afterwards) keeps it."""
     slot = claim.slot
     async with svc.write() as s:
-        await s.execute(delete(IdempotencyRecord).where(
-            IdempotencyRecord.owner == slot.owner, IdempotencyRecord.key_hash == slot.key_hash,
-            IdempotencyRecord.lease == claim.lease, IdempotencyRecord.reply.is_(None)))
+        await s.execute(
+            delete(IdempotencyRecord).where(
+                IdempotencyRecord.owner == slot.owner,
+                IdempotencyRecord.key_hash == slot.key_hash,
+                IdempotencyRecord.lease == claim.lease,
+                IdempotencyRecord.reply.is_(None),
+            )
+        )
 
 
 async def _purge_now_and_then(svc: Services) -> None:

@@ -1,4 +1,5 @@
 """Request bodies shared by REST and GraphQL: one definition, two transports."""
+
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
@@ -38,15 +39,26 @@ class _In(BaseModel):
 class CampaignCreate(_In):
     name: Name = Field(description="What the table calls this campaign.")
     system: SystemId = Field(description="The rule system the campaign plays.")
-    options: dict[str, Any] = Field(default_factory=dict,
-                                    description="Per-campaign toggles of the rule system; omitted ones take the spec's default.")
-    dice_mode: DiceMode = Field("server", description="server: the service rolls; verifiable: commit-reveal rolls anyone can "
-                                                      "check after the session closes; table: clients enter physical dice.")
-    language: Language = Field("en", description="The campaign's default language for messages, event descriptions "
-                                                  "and rule terms: en, pl or ru. The GM may change it later.")
-    turn_deadlines: TurnDeadlines | None = Field(None, description="Time limits for players' turns and pending "
-                                                 "choices, kept by the server; omitted: no deadlines (the GM may "
-                                                 "set them later).")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Per-campaign toggles of the rule system; omitted ones take the spec's default.",
+    )
+    dice_mode: DiceMode = Field(
+        "server",
+        description="server: the service rolls; verifiable: commit-reveal rolls anyone can "
+        "check after the session closes; table: clients enter physical dice.",
+    )
+    language: Language = Field(
+        "en",
+        description="The campaign's default language for messages, event descriptions "
+        "and rule terms: en, pl or ru. The GM may change it later.",
+    )
+    turn_deadlines: TurnDeadlines | None = Field(
+        None,
+        description="Time limits for players' turns and pending "
+        "choices, kept by the server; omitted: no deadlines (the GM may "
+        "set them later).",
+    )
 
 
 class PlayerInvite(_In):
@@ -66,15 +78,24 @@ class CharacterAssign(_In):
 
 
 class ActionRequest(_In):
-    system: SystemId | None = Field(None, description="The campaign's rule system, when the client wants it checked: "
-                                                      "a move meant for another system is refused (409 `system_mismatch`).")
-    action: dict[str, Any] = Field(description="The move, with its `type`; see the rule system's actions.",
-                                   json_schema_extra={"x-per-system": "action"})
-    dice: Faces | None = Field(None, max_length=100, description="Table mode only: the physical faces, in the order the move rolls them.")
+    system: SystemId | None = Field(
+        None,
+        description="The campaign's rule system, when the client wants it checked: "
+        "a move meant for another system is refused (409 `system_mismatch`).",
+    )
+    action: dict[str, Any] = Field(
+        description="The move, with its `type`; see the rule system's actions.",
+        json_schema_extra={"x-per-system": "action"},
+    )
+    dice: Faces | None = Field(
+        None, max_length=100, description="Table mode only: the physical faces, in the order the move rolls them."
+    )
 
 
 class RollRequest(_In):
-    expression: str = Field(min_length=1, max_length=200, description="A dice expression, e.g. `4d6kh3`, `1d20+5`, `3d10e10`.")
+    expression: str = Field(
+        min_length=1, max_length=200, description="A dice expression, e.g. `4d6kh3`, `1d20+5`, `3d10e10`."
+    )
     label: Name | None = None
     dice: Faces | None = Field(None, max_length=100, description="Table mode only: the faces, in order.")
 

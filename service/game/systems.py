@@ -1,5 +1,6 @@
 """The rule systems this service runs, as clients discover them: options with defaults, and actions; their
 names in the request's language, in the rulebooks' own terms (service/i18n/terms.py)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,14 @@ def summaries() -> list[dict[str, Any]]:
     out = []
     for s in SYSTEMS.values():
         options = s.Options().model_dump(mode="json")
-        out.append({"id": s.id, "name": render(terms.NAMES.get(s.id, s.name)), "options": options,
-                    "actions": list(s.action_types),
-                    "option_labels": _labels(terms.OPTIONS.get(s.id, {}), list(options)),
-                    "action_labels": _labels(terms.ACTIONS.get(s.id, {}), list(s.action_types))})
+        out.append(
+            {
+                "id": s.id,
+                "name": render(terms.NAMES.get(s.id, s.name)),
+                "options": options,
+                "actions": list(s.action_types),
+                "option_labels": _labels(terms.OPTIONS.get(s.id, {}), list(options)),
+                "action_labels": _labels(terms.ACTIONS.get(s.id, {}), list(s.action_types)),
+            }
+        )
     return out

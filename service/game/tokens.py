@@ -1,4 +1,5 @@
 """Opaque bearer tokens: shown once, stored as SHA-256."""
+
 from __future__ import annotations
 
 import hashlib

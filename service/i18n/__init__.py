@@ -4,6 +4,7 @@
 catalogues under service/locale; `negotiate` picks a language for a request; `context` carries that
 choice through one request; `render` turns a message into the chosen language at the API boundary.
 """
+
 from __future__ import annotations
 
 SUPPORTED: tuple[str, ...] = ("en", "pl", "ru")

@@ -3,6 +3,7 @@
 The .po files are read directly with Babel, so an editable install, a wheel and a checkout all serve the same
 text without a compile step; fuzzy entries are ignored, as gettext would.
 """
+
 from __future__ import annotations
 
 import functools
@@ -29,8 +30,11 @@ def translations(language: str) -> dict[str, str]:
         return {}
     with path.open("rb") as fh:
         catalog = read_po(fh, locale=language, domain=DOMAIN)
-    return {m.id: m.string for m in catalog
-            if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string and not m.fuzzy}
+    return {
+        m.id: m.string
+        for m in catalog
+        if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string and not m.fuzzy
+    }
 
 
 def gettext(language: str, msgid: str) -> str:
@@ -45,9 +49,11 @@ def _plurals(language: str) -> tuple[Callable[[int], int], dict[str, tuple[str, 
         return (lambda n: int(n != 1)), {}
     with po_path(language).open("rb") as fh:
         catalog = read_po(fh, locale=language, domain=DOMAIN)
-    entries = {m.id[0]: tuple(m.string) for m in catalog
-               if isinstance(m.id, (tuple, list)) and isinstance(m.string, (tuple, list)) and not m.fuzzy
-               and all(m.string)}
+    entries = {
+        m.id[0]: tuple(m.string)
+        for m in catalog
+        if isinstance(m.id, (tuple, list)) and isinstance(m.string, (tuple, list)) and not m.fuzzy and all(m.string)
+    }
     return c2py(catalog.plural_expr), entries
 
 

@@ -5,6 +5,7 @@ application layer notes the player's and the campaign's stored languages once it
 (service.game.auth). Both write into one shared `Choice`, so a note made inside a task the request
 spawned (GraphQL resolvers, a subscription) still counts; the language is decided when something is rendered.
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -4,6 +4,7 @@ The templates live in service/i18n/descriptions.py (marked for the catalogue); a
 the event's data. A key the reader's view lacks (redacted for players) reads as "?", so a description never
 shows more than the data beside it.
 """
+
 from __future__ import annotations
 
 import string

@@ -1,6 +1,7 @@
 """One description template per event type (service/i18n/describe.py formats them). Placeholders name keys of
 the event's data; the catalogue test checks that every event type the code emits has one. A description that
 names a count is marked with `N_n` and the data key of that count, which chooses its language's form."""
+
 from __future__ import annotations
 
 from service.i18n.message import N_, N_n, PluralTemplate
@@ -18,13 +19,18 @@ DESCRIPTIONS: dict[str, str | PluralTemplate] = {
     "deadline_settings_changed": N_("The turn deadlines changed"),
     "deadlines_paused": N_("The GM paused the deadlines"),
     "deadlines_resumed": N_("The GM resumed the deadlines"),
-    "deadlines_paused_unattended": N_n("Nobody at the table moved through {defaults_in_row} default move: the "
-                                       "deadlines are paused until the GM resumes them",
-                                       "Nobody at the table moved through {defaults_in_row} default moves: the "
-                                       "deadlines are paused until the GM resumes them", "defaults_in_row"),
-    "webhook_disabled": N_n("A webhook was disabled after {timeouts_in_row} attempt in a row got no answer",
-                            "A webhook was disabled after {timeouts_in_row} attempts in a row got no answer",
-                            "timeouts_in_row"),
+    "deadlines_paused_unattended": N_n(
+        "Nobody at the table moved through {defaults_in_row} default move: the "
+        "deadlines are paused until the GM resumes them",
+        "Nobody at the table moved through {defaults_in_row} default moves: the "
+        "deadlines are paused until the GM resumes them",
+        "defaults_in_row",
+    ),
+    "webhook_disabled": N_n(
+        "A webhook was disabled after {timeouts_in_row} attempt in a row got no answer",
+        "A webhook was disabled after {timeouts_in_row} attempts in a row got no answer",
+        "timeouts_in_row",
+    ),
     "campaign_created": N_("Campaign “{name}” created ({system}, dice: {dice_mode})"),
     "campaign_language_changed": N_("The campaign's language is now {language}"),
     "player_invited": N_("Player {name} invited"),
@@ -103,16 +109,24 @@ DESCRIPTIONS: dict[str, str | PluralTemplate] = {
     "damage_incoming": N_n("{wounds} wound incoming", "{wounds} wounds incoming", "wounds"),
     "damage_resolved": N_("The damage was resolved"),
     "damage_rolled": N_("Damage was rolled"),
-    "danger_added_alarm": N_n("The alarm adds {added} danger die: the pool is {danger_pool_size}",
-                              "The alarm adds {added} danger dice: the pool is {danger_pool_size}", "added"),
-    "danger_added_new_round": N_n("A new round adds {added} danger die: the pool is {danger_pool_size}",
-                                  "A new round adds {added} danger dice: the pool is {danger_pool_size}", "added"),
+    "danger_added_alarm": N_n(
+        "The alarm adds {added} danger die: the pool is {danger_pool_size}",
+        "The alarm adds {added} danger dice: the pool is {danger_pool_size}",
+        "added",
+    ),
+    "danger_added_new_round": N_n(
+        "A new round adds {added} danger die: the pool is {danger_pool_size}",
+        "A new round adds {added} danger dice: the pool is {danger_pool_size}",
+        "added",
+    ),
     "danger_added_player_ones": N_("The players' ones add danger"),
     "danger_added_stupid": N_("Doing something stupid adds danger"),
     "danger_initialized": N_("The danger pool starts at {danger_pool_size}"),
-    "danger_removed_hold_back": N_n("Holding back removes {removed} danger die: the pool is {danger_pool_size}",
-                                    "Holding back removes {removed} danger dice: the pool is {danger_pool_size}",
-                                    "removed"),
+    "danger_removed_hold_back": N_n(
+        "Holding back removes {removed} danger die: the pool is {danger_pool_size}",
+        "Holding back removes {removed} danger dice: the pool is {danger_pool_size}",
+        "removed",
+    ),
     "danger_rerolled_with_element": N_("The GM rerolled with an element"),
     "dark_side_acknowledged": N_("A dark side came out"),
     "dark_token_added": N_("A dark-side token was received"),
@@ -178,7 +192,7 @@ DESCRIPTIONS: dict[str, str | PluralTemplate] = {
     "item_transferred": N_("An item changed hands"),
     "joined": N_("A character joined the test"),
     "jokers_wild": N_("Jokers Wild!"),
-    "jumped": N_("A jump: {distance}\""),
+    "jumped": N_('A jump: {distance}"'),
     "knocked_out": N_("A character was knocked out in round {round}"),
     "last_chance_offered": N_("A last chance is offered"),
     "last_chance_passed": N_("The last chance was passed"),
@@ -266,8 +280,11 @@ DESCRIPTIONS: dict[str, str | PluralTemplate] = {
     "success_kept": N_("A success was kept"),
     "succession_queued": N_("A promotion chain waits"),
     "surprise_attacker_revealed": N_("A surprise attacker acts"),
-    "tale_told": N_n("A tale was told: {character_points} character point",
-                     "A tale was told: {character_points} character points", "character_points"),
+    "tale_told": N_n(
+        "A tale was told: {character_points} character point",
+        "A tale was told: {character_points} character points",
+        "character_points",
+    ),
     "test_adjusted": N_("The test was adjusted"),
     "test_final": N_("The test is final"),
     "test_opened": N_("A test was opened"),

@@ -1,6 +1,7 @@
 """Texts the service passes on from its libraries (Starlette's status phrases, strawberry's refusals of a
 malformed GraphQL request): marked here so the catalogues carry them, and translated where they are rendered
 as plain text (service.i18n.render)."""
+
 from __future__ import annotations
 
 from service.i18n.message import N_

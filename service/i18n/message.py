@@ -5,6 +5,7 @@ character_id=cid)`. The result is a `str` holding the English text, so logs, tes
 as text see English; the API boundary reads `msgid` and `params` and renders it in the caller's language
 (service.i18n.render). Placeholders are named, so a translation may put them in any order.
 """
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple

@@ -9,6 +9,7 @@ Precedence (docs/frontend.md, Languages): the first of
 The header comes first because it is what this very request asks for; a client that wants the stored
 preferences to apply leaves it out (or lists no language the service speaks).
 """
+
 from __future__ import annotations
 
 from service.i18n import DEFAULT, SUPPORTED

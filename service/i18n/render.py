@@ -1,4 +1,5 @@
 """Messages in a language: the one step between a `Message` and the text a client reads."""
+
 from __future__ import annotations
 
 import logging

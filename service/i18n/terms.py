@@ -1,6 +1,7 @@
 """Rule terms as `GET /v1/systems` shows them: each system's name, and a name for each option and action
 type, in its rulebook's own words (the Polish and Russian ones in service/locale come from the seed texts). The
 codes themselves (`id`, option keys, action types) never change with the language."""
+
 from __future__ import annotations
 
 from service.i18n.message import N_

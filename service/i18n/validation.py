@@ -6,6 +6,7 @@ error's own context (pydantic) or from the parts of the text (graphql-core, stra
 stays the library's exact wording. Anything else is still shown in the player's language as a general
 message naming what went wrong, with the library's English after it, never in English alone.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,23 +25,32 @@ TEMPLATES: dict[str, str | PluralTemplate] = {
     "dict_type": N_("Input should be a valid dictionary"),
     "model_type": N_("Input should be an object"),
     "list_type": N_("Input should be a valid list"),
-    "string_too_short": N_n("String should have at least {min_length} character",
-                            "String should have at least {min_length} characters", "min_length"),
-    "string_too_long": N_n("String should have at most {max_length} character",
-                           "String should have at most {max_length} characters", "max_length"),
+    "string_too_short": N_n(
+        "String should have at least {min_length} character",
+        "String should have at least {min_length} characters",
+        "min_length",
+    ),
+    "string_too_long": N_n(
+        "String should have at most {max_length} character",
+        "String should have at most {max_length} characters",
+        "max_length",
+    ),
     "string_pattern_mismatch": N_("String should match pattern '{pattern}'"),
-    "too_short": N_n("List should have at least {min_length} item", "List should have at least {min_length} items",
-                     "min_length"),
-    "too_long": N_n("List should have at most {max_length} item", "List should have at most {max_length} items",
-                    "max_length"),
+    "too_short": N_n(
+        "List should have at least {min_length} item", "List should have at least {min_length} items", "min_length"
+    ),
+    "too_long": N_n(
+        "List should have at most {max_length} item", "List should have at most {max_length} items", "max_length"
+    ),
     "greater_than": N_("Input should be greater than {gt}"),
     "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
     "less_than": N_("Input should be less than {lt}"),
     "less_than_equal": N_("Input should be less than or equal to {le}"),
     "literal_error": N_("Input should be {expected}"),
     "enum": N_("Input should be {expected}"),
-    "union_tag_invalid": N_("Input tag '{tag}' found using {discriminator} does not match any of the expected "
-                            "tags: {expected_tags}"),
+    "union_tag_invalid": N_(
+        "Input tag '{tag}' found using {discriminator} does not match any of the expected tags: {expected_tags}"
+    ),
     "union_tag_not_found": N_("Unable to extract tag using discriminator {discriminator}"),
     "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
     "float_parsing": N_("Input should be a valid number, unable to parse string as a number"),
@@ -76,28 +86,46 @@ def message(error: dict[str, Any]) -> str:
 # graphql-core's validation and syntax errors (graphql/validation/rules, graphql/language/parser), each a
 # pattern of its English text and the template it is rendered with; a trailing "Did you mean …?" is kept.
 _SUGGESTION = r"(?P<hint>(?: Did you mean .*)?)"
-GRAPHQL: list[tuple[re.Pattern[str], str]] = [(re.compile(pattern + _SUGGESTION + r"$", re.S), template) for
-                                              pattern, template in [
-    (r"Cannot query field '(?P<field>[^']*)' on type '(?P<type>[^']*)'\.",
-     N_("Cannot query field '{field}' on type '{type}'.{hint}")),
-    (r"Field '(?P<field>[^']*)' argument '(?P<argument>[^']*)' of type '(?P<type>[^']*)' is required, but it was "
-     r"not provided\.", N_("Field '{field}' argument '{argument}' of type '{type}' is required, but it was not "
-                           "provided.{hint}")),
-    (r"Unknown argument '(?P<argument>[^']*)' on field '(?P<field>[^']*)'\.",
-     N_("Unknown argument '{argument}' on field '{field}'.{hint}")),
-    (r"Unknown type '(?P<type>[^']*)'\.", N_("Unknown type '{type}'.{hint}")),
-    (r"Variable '\$(?P<variable>[^']*)' of required type '(?P<type>[^']*)' was not provided\.",
-     N_("Variable '${variable}' of required type '{type}' was not provided.{hint}")),
-    (r"Variable '\$(?P<variable>[^']*)' got invalid value (?P<value>.*?); (?P<reason>.*?)",
-     N_("Variable '${variable}' got invalid value {value}; {reason}{hint}")),
-    (r"Field '(?P<field>[^']*)' of type '(?P<type>[^']*)' must have a selection of subfields\.",
-     N_("Field '{field}' of type '{type}' must have a selection of subfields.{hint}")),
-    (r"Field '(?P<field>[^']*)' must not have a selection since type '(?P<type>[^']*)' has no subfields\.",
-     N_("Field '{field}' must not have a selection since type '{type}' has no subfields.{hint}")),
-    (r"Expected value of type '(?P<type>[^']*)', found (?P<value>.*?)\.",
-     N_("Expected value of type '{type}', found {value}.{hint}")),
-    (r"Syntax Error: (?P<detail>.*?)", N_("Syntax Error: {detail}{hint}")),
-]]
+GRAPHQL: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(pattern + _SUGGESTION + r"$", re.S), template)
+    for pattern, template in [
+        (
+            r"Cannot query field '(?P<field>[^']*)' on type '(?P<type>[^']*)'\.",
+            N_("Cannot query field '{field}' on type '{type}'.{hint}"),
+        ),
+        (
+            r"Field '(?P<field>[^']*)' argument '(?P<argument>[^']*)' of type '(?P<type>[^']*)' is required, but it was "
+            r"not provided\.",
+            N_("Field '{field}' argument '{argument}' of type '{type}' is required, but it was not provided.{hint}"),
+        ),
+        (
+            r"Unknown argument '(?P<argument>[^']*)' on field '(?P<field>[^']*)'\.",
+            N_("Unknown argument '{argument}' on field '{field}'.{hint}"),
+        ),
+        (r"Unknown type '(?P<type>[^']*)'\.", N_("Unknown type '{type}'.{hint}")),
+        (
+            r"Variable '\$(?P<variable>[^']*)' of required type '(?P<type>[^']*)' was not provided\.",
+            N_("Variable '${variable}' of required type '{type}' was not provided.{hint}"),
+        ),
+        (
+            r"Variable '\$(?P<variable>[^']*)' got invalid value (?P<value>.*?); (?P<reason>.*?)",
+            N_("Variable '${variable}' got invalid value {value}; {reason}{hint}"),
+        ),
+        (
+            r"Field '(?P<field>[^']*)' of type '(?P<type>[^']*)' must have a selection of subfields\.",
+            N_("Field '{field}' of type '{type}' must have a selection of subfields.{hint}"),
+        ),
+        (
+            r"Field '(?P<field>[^']*)' must not have a selection since type '(?P<type>[^']*)' has no subfields\.",
+            N_("Field '{field}' must not have a selection since type '{type}' has no subfields.{hint}"),
+        ),
+        (
+            r"Expected value of type '(?P<type>[^']*)', found (?P<value>.*?)\.",
+            N_("Expected value of type '{type}', found {value}.{hint}"),
+        ),
+        (r"Syntax Error: (?P<detail>.*?)", N_("Syntax Error: {detail}{hint}")),
+    ]
+]
 GRAPHQL_OTHER = N_("The GraphQL document is not valid: {english}")
 
 
@@ -121,7 +149,7 @@ CLOSE_REASONS: dict[str, str] = {
     "Unauthorized": N_("Unauthorized"),
 }
 _SUBSCRIBER_EXISTS = re.compile(r"Subscriber for (?P<id>.*) already exists$", re.S)
-MAX_CLOSE_REASON_BYTES = 123     # what a WebSocket close frame holds after its code
+MAX_CLOSE_REASON_BYTES = 123  # what a WebSocket close frame holds after its code
 
 
 def close_reason(reason: str | None) -> str | None:
@@ -141,4 +169,4 @@ def fit_close_reason(text: str) -> str:
     raw = text.encode()
     if len(raw) <= MAX_CLOSE_REASON_BYTES:
         return text
-    return raw[:MAX_CLOSE_REASON_BYTES - 3].decode(errors="ignore") + "…"
+    return raw[: MAX_CLOSE_REASON_BYTES - 3].decode(errors="ignore") + "…"

@@ -6,6 +6,7 @@ Backends: `RedisNotifier` when REDIS_URL is set (every process hears every proce
 PostgreSQL without Redis (the same, through LISTEN/NOTIFY), `LocalNotifier` on the embedded default (one
 process).
 """
+
 from __future__ import annotations
 
 from .hub import Hub, Waiter
@@ -15,12 +16,22 @@ from .redis import RedisNotifier
 
 Notifier = LocalNotifier
 
-__all__ = ["SWEEP_SECONDS", "Hub", "LocalNotifier", "Notifier", "PostgresNotifier", "Probe", "RedisNotifier",
-           "Waiter", "open_notifier"]
+__all__ = [
+    "SWEEP_SECONDS",
+    "Hub",
+    "LocalNotifier",
+    "Notifier",
+    "PostgresNotifier",
+    "Probe",
+    "RedisNotifier",
+    "Waiter",
+    "open_notifier",
+]
 
 
-def open_notifier(redis_url: str | None, *, channel: str = "rk:events", database_url: str | None = None
-                  ) -> LocalNotifier:
+def open_notifier(
+    redis_url: str | None, *, channel: str = "rk:events", database_url: str | None = None
+) -> LocalNotifier:
     """Nothing connects here; `start(probe)` begins the sweep and listening (and never fails for a Redis
     or PostgreSQL that is down)."""
     if redis_url:

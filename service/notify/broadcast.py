@@ -11,6 +11,7 @@ once the channel is listened to again every subscriber of the process re-checks 
 A subclass says how to send a batch (`_send`) and how to listen (`_listen`, calling `_heard` with each
 message and `listening` each time it is subscribed again).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -43,8 +44,10 @@ class BroadcastNotifier(LocalNotifier):
 
     async def start(self, probe: Probe | None = None) -> None:
         await super().start(probe)
-        self._tasks += [asyncio.create_task(self._listen(), name="rulekeeper-notify-listen"),
-                        asyncio.create_task(self._publish(), name="rulekeeper-notify-publish")]
+        self._tasks += [
+            asyncio.create_task(self._listen(), name="rulekeeper-notify-listen"),
+            asyncio.create_task(self._publish(), name="rulekeeper-notify-publish"),
+        ]
 
     def announce(self, campaign_id: str, seq: int) -> None:
         super().announce(campaign_id, seq)
@@ -99,8 +102,11 @@ class BroadcastNotifier(LocalNotifier):
                     backoff = 0.1
                 except Exception as exc:
                     if backoff == 0.1:  # once per outage, not once per retry
-                        log.warning("could not send event notifications through %s (%s); retrying", self.broker,
-                                    type(exc).__name__)
+                        log.warning(
+                            "could not send event notifications through %s (%s); retrying",
+                            self.broker,
+                            type(exc).__name__,
+                        )
                     self._hold(batch)
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, self.max_send_backoff)

@@ -4,6 +4,7 @@ A notification carries no event: the records database stays the truth, and each 
 events itself, through its own role filter. So a notification may be late, repeated or lost without
 harm; a lost one only costs the subscriber its next safety re-check.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -17,8 +18,8 @@ class Waiter:
 
     def __init__(self) -> None:
         self._bell = asyncio.Event()
-        self._announced = 0   # the highest seq announced so far
-        self._answered = 0    # the highest announced seq a wait has already returned for
+        self._announced = 0  # the highest seq announced so far
+        self._answered = 0  # the highest announced seq a wait has already returned for
         self._recheck = False
 
     def ring(self, seq: int) -> None:

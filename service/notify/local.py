@@ -1,4 +1,5 @@
 """The embedded default: writers and subscribers live in one process, so the hub is the whole broker."""
+
 from __future__ import annotations
 
 import asyncio

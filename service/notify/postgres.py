@@ -2,6 +2,7 @@
 (how, and what a lost connection costs: broadcast.py). The notifications are sent with `pg_notify` on the
 listening connection itself, so a process holds one connection for both.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -41,18 +42,19 @@ class PostgresNotifier(BroadcastNotifier):
     async def close(self) -> None:
         if self._conn is not None:
             await self._send_what_is_left()
-        await super().close()                   # the listening task closes its connection as it ends
+        await super().close()  # the listening task closes its connection as it ends
 
     async def _ready_to_send(self) -> None:
-        await self.subscribed.wait()            # sent on the listening connection, once it is up
+        await self.subscribed.wait()  # sent on the listening connection, once it is up
 
     async def _send(self, batch: dict[str, int]) -> None:
         conn = self._conn
         if conn is None:
             raise ConnectionError("the listening connection is not up")
         try:
-            await conn.executemany("SELECT pg_notify($1, $2)",
-                                   [(self._channel, self._message(cid, seq)) for cid, seq in batch.items()])
+            await conn.executemany(
+                "SELECT pg_notify($1, $2)", [(self._channel, self._message(cid, seq)) for cid, seq in batch.items()]
+            )
         except Exception:
             self._lost(conn)
             raise
@@ -83,8 +85,9 @@ class PostgresNotifier(BroadcastNotifier):
                 raise
             except Exception as exc:
                 if backoff == 0.1:
-                    log.warning("could not listen for event notifications on PostgreSQL (%s); retrying",
-                                type(exc).__name__)
+                    log.warning(
+                        "could not listen for event notifications on PostgreSQL (%s); retrying", type(exc).__name__
+                    )
             finally:
                 self.subscribed.clear()
                 if conn is self._conn and conn is not None:

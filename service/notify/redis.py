@@ -1,6 +1,7 @@
 """Announcements shared by every service process through one Redis pub/sub channel (how, and what a Redis
 that is down or restarts costs: broadcast.py). An idle subscribed connection is PINGed, so a dead one is
 noticed and subscribed again."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,8 @@ from .local import SWEEP_SECONDS
 
 log = logging.getLogger("rulekeeper")
 
-IDLE_READ_SECONDS = 5.0       # how long one read on the channel waits before the loop looks around
-HEALTH_CHECK_SECONDS = 10     # an idle subscribed connection is PINGed this often, so a dead one is noticed
+IDLE_READ_SECONDS = 5.0  # how long one read on the channel waits before the loop looks around
+HEALTH_CHECK_SECONDS = 10  # an idle subscribed connection is PINGed this often, so a dead one is noticed
 
 
 class RedisNotifier(BroadcastNotifier):
@@ -23,9 +24,14 @@ class RedisNotifier(BroadcastNotifier):
 
     def __init__(self, url: str, channel: str = "rk:events", sweep_seconds: float = SWEEP_SECONDS) -> None:
         super().__init__(channel, sweep_seconds)
-        self._client = aioredis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=1,
-                                               socket_timeout=2, socket_keepalive=True,
-                                               health_check_interval=HEALTH_CHECK_SECONDS)
+        self._client = aioredis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_connect_timeout=1,
+            socket_timeout=2,
+            socket_keepalive=True,
+            health_check_interval=HEALTH_CHECK_SECONDS,
+        )
 
     async def close(self) -> None:
         await super().close()
@@ -58,8 +64,10 @@ class RedisNotifier(BroadcastNotifier):
                 raise
             except Exception as exc:
                 if self.subscribed.is_set():
-                    log.warning("Redis event channel lost (%s); subscribers re-check every few seconds "
-                                "until it is back", type(exc).__name__)
+                    log.warning(
+                        "Redis event channel lost (%s); subscribers re-check every few seconds until it is back",
+                        type(exc).__name__,
+                    )
                 self.subscribed.clear()
             finally:
                 with contextlib.suppress(Exception):

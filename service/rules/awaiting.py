@@ -7,6 +7,7 @@ both: `merged` is that rule, and every engine's awaiting goes through it. The en
 compute it after every move (no clock: engines are pure); the application layer adds `until` when the
 campaign keeps turn deadlines, so a client learns from one field who must answer, with what and by when.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -43,11 +44,15 @@ class AwaitingEntry(BaseModel):
     who: Literal["gm", "character"] = Field(description="`gm`, or `character` (its player; the GM may act too).")
     character_id: str | None = Field(description="The character whose player must act; null when `who` is `gm`.")
     may: list[str] = Field(description="The move types (`type` of an action) this party may send now.")
-    until: str | None = Field(None, description="When this wait ends (ISO 8601, UTC) if the campaign keeps turn "
-                                                "deadlines; null otherwise.")
-    moves: list[AwaitingMove] | None = Field(None, description="`may` with each move's REST `type` and GraphQL "
-                                                               "`ActionInput` field (added by the service to every "
-                                                               "table it sends).")
+    until: str | None = Field(
+        None, description="When this wait ends (ISO 8601, UTC) if the campaign keeps turn deadlines; null otherwise."
+    )
+    moves: list[AwaitingMove] | None = Field(
+        None,
+        description="`may` with each move's REST `type` and GraphQL "
+        "`ActionInput` field (added by the service to every "
+        "table it sends).",
+    )
 
 
 def gm(*may: str) -> dict[str, Any]:
@@ -71,8 +76,13 @@ def merged(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def offers(awaiting: list[dict[str, Any]], character_ids: list[str], open_gm: tuple[str, ...],
-           open_player: tuple[str, ...], more: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+def offers(
+    awaiting: list[dict[str, Any]],
+    character_ids: list[str],
+    open_gm: tuple[str, ...],
+    open_player: tuple[str, ...],
+    more: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
     """Every move each party may send now: what `awaiting` asks of it, and the moves its system leaves open
     outside any wait (`open_gm`; `open_player` for every character's player), which the engine still checks
     on their details, and `more`: entries a system offers beyond both (moves that depend on the table but are
@@ -85,18 +95,26 @@ def offers(awaiting: list[dict[str, Any]], character_ids: list[str], open_gm: tu
     parties[("gm", None)].extend(open_gm)
     for cid in character_ids:
         parties.setdefault(("character", cid), []).extend(open_player)
-    return [{"who": who, "character_id": cid, "may": list(dict.fromkeys(may))}
-            for (who, cid), may in parties.items() if may]
+    return [
+        {"who": who, "character_id": cid, "may": list(dict.fromkeys(may))} for (who, cid), may in parties.items() if may
+    ]
 
 
-def with_offers(view: dict[str, Any], open_gm: tuple[str, ...], open_player: tuple[str, ...],
-                more: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+def with_offers(
+    view: dict[str, Any], open_gm: tuple[str, ...], open_player: tuple[str, ...], more: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
     """A system's view with `table.offers` (see `offers`)."""
     table = view.get("table")
     if not isinstance(table, dict):
         return view
     # New dicts: a view may share its own with the state it was made from. (A table stored before `awaiting`
     # existed gets it on its next move; until then only the open moves are offered.)
-    return {**view, "table": {**table, "offers": offers(table.get("awaiting") or [],
-                                                        list(view.get("characters") or {}), open_gm, open_player,
-                                                        more)}}
+    return {
+        **view,
+        "table": {
+            **table,
+            "offers": offers(
+                table.get("awaiting") or [], list(view.get("characters") or {}), open_gm, open_player, more
+            ),
+        },
+    }

@@ -4,6 +4,7 @@ A rule system is data plus pure moves: `apply(state, action, actor, dice)` retur
 state and the events that describe the change. No I/O, no clock, no randomness of its own:
 every die comes from the injected `DiceSource`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -54,7 +55,9 @@ class Event:
         return seen_by(self.visibility, self.data, self.redacted, actor.is_gm)
 
 
-def seen_by(visibility: str, data: dict[str, Any], redacted: dict[str, Any] | None, is_gm: bool) -> dict[str, Any] | None:
+def seen_by(
+    visibility: str, data: dict[str, Any], redacted: dict[str, Any] | None, is_gm: bool
+) -> dict[str, Any] | None:
     if visibility == "sealed":
         return redacted if redacted is not None else {}
     if is_gm:
@@ -95,9 +98,12 @@ def not_your_character(detail: str, *, field: str | None = None) -> RuleViolatio
 def not_yours(name: str, why: str, *, field: str = "character_id") -> RuleViolation:
     """The rules took this character out of its player's hands (a betrayer, a character turned to the dark
     side): the player is still bound to it in the records, but may no longer act or speak for it."""
-    return RuleViolation("character_not_yours", _("{name} {why}; only the GM acts for it now",
-                                                  name=name, why=why), field=field,
-                         status=403)
+    return RuleViolation(
+        "character_not_yours",
+        _("{name} {why}; only the GM acts for it now", name=name, why=why),
+        field=field,
+        status=403,
+    )
 
 
 class RuleSystem(Protocol):
@@ -105,6 +111,7 @@ class RuleSystem(Protocol):
 
     id: str
     name: str
+
     # Read-only here (a property), so a system may name its own subclass: a plain attribute of a protocol is
     # invariant, and StepDiceOptions would not be a type[BaseModel] member.
     @property
@@ -115,7 +122,7 @@ class RuleSystem(Protocol):
     def CharacterInput(self) -> type[BaseModel]:  # noqa: N802 - what a client sends to create a character
         ...
 
-    Action: Any                       # a pydantic discriminated union of every move (on "type")
+    Action: Any  # a pydantic discriminated union of every move (on "type")
     action_types: list[str]
 
     def new_character(self, data: BaseModel, options: BaseModel) -> dict[str, Any]:

@@ -13,6 +13,7 @@ Every system's `apply` is `driver.apply(MOVES, ...)`, with `MOVES` the system's 
 
 A refusal at any step raises a RuleViolation; nothing is returned, so nothing of the move is kept.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -49,8 +50,9 @@ class MoveTable:
     taken_over: Callable[[dict[str, Any]], RuleViolation | None] | None = None
 
 
-def apply(table: MoveTable, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor,
-          dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
+def apply(
+    table: MoveTable, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
+) -> tuple[dict[str, Any], list[Event]]:
     move = validate(table, action)
     ctx = table.context(state, actor, dice)
     authorise(table, ctx, move)
@@ -80,8 +82,9 @@ def authorise(table: MoveTable, ctx: MoveContext, move: Any) -> None:
     # A system that may take a character over looks it up first: an unknown one is refused as unknown.
     sheet = ctx.sheet(cid) if table.taken_over is not None else None
     if not ctx.actor.controls(cid):
-        raise not_your_character(_("a player acts only for their own characters, not {cid}", cid=cid),
-                                 field="character_id")
+        raise not_your_character(
+            _("a player acts only for their own characters, not {cid}", cid=cid), field="character_id"
+        )
     if sheet is not None and table.taken_over is not None and not ctx.actor.is_gm:
         refusal = table.taken_over(sheet)
         if refusal is not None:

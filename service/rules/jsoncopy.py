@@ -5,6 +5,7 @@ on its memo and its per-type dispatch; anything that is not JSON-shaped still go
 One difference, on purpose: a list or dict that appears twice in the input comes out as two copies, where
 copy.deepcopy would keep one shared object. States are stored as JSON, which shares nothing either, so a
 state read back from the records and one handed from move to move in memory stay alike."""
+
 from __future__ import annotations
 
 import copy

@@ -1,5 +1,6 @@
 """What every engine's move context shares: a private deep copy of the state, the actor, the dice and
 the events so far. Each rule system subclasses it with its own options, table defaults and helpers."""
+
 from __future__ import annotations
 
 import hashlib
@@ -99,20 +100,35 @@ class MoveContext:
     def characters(self) -> dict[str, dict[str, Any]]:
         return self.state["characters"]
 
-    def emit(self, type_: str, data: BaseModel, *, gm_only: bool = False, redacted: BaseModel | None = None,
-             sealed: bool = False) -> None:
+    def emit(
+        self,
+        type_: str,
+        data: BaseModel,
+        *,
+        gm_only: bool = False,
+        redacted: BaseModel | None = None,
+        sealed: bool = False,
+    ) -> None:
         """`data` (and players' copy, `redacted`) is the event type's payload model, built at the emission site so a
         missing or misspelt field fails there. `sealed`: nobody, the GM included, sees more than `redacted` until a
         later event reveals `data`."""
         visibility: Visibility = "sealed" if sealed else "gm" if gm_only else "all"
-        self.events.append(Event(type_, self._payload(type_, data), visibility=visibility,
-                                 redacted=None if redacted is None else self._payload(type_, redacted)))
+        self.events.append(
+            Event(
+                type_,
+                self._payload(type_, data),
+                visibility=visibility,
+                redacted=None if redacted is None else self._payload(type_, redacted),
+            )
+        )
 
     def _payload(self, type_: str, payload: BaseModel) -> dict[str, Any]:
         expected = self.payloads.get(type_)
         if type(payload) is not expected:
-            raise TypeError(f"event {type_!r} carries a {type(payload).__name__}, but its payload model is "
-                            f"{expected.__name__ if expected else 'missing'}")
+            raise TypeError(
+                f"event {type_!r} carries a {type(payload).__name__}, but its payload model is "
+                f"{expected.__name__ if expected else 'missing'}"
+            )
         return payload_data(payload)
 
     def next_id(self, kind: str, prefix: str) -> str:
@@ -135,7 +151,9 @@ class MoveContext:
     def sheet(self, character_id: str, field: str = "character_id") -> dict[str, Any]:
         sheet = self.characters.get(character_id)
         if sheet is None:
-            raise type(self).violation("unknown_character", _("no character {character_id!r} in this "
-                                                              "campaign",
-                                                              character_id=character_id), field)
+            raise type(self).violation(
+                "unknown_character",
+                _("no character {character_id!r} in this campaign", character_id=character_id),
+                field,
+            )
         return sheet

@@ -1,4 +1,5 @@
 """The rule systems this service can run, by id."""
+
 from __future__ import annotations
 
 from service.rules.action_deck import SYSTEM as ACTION_DECK

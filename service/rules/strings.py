@@ -5,6 +5,7 @@ The constraints apply to the value as the client sent it, so the document states
 pydantic's `strip_whitespace` checks lengths and patterns after trimming, which made `"  "` valid by the
 document (minLength 1) yet refused, and `"D6"` refused by the document's pattern yet accepted.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
@@ -20,12 +21,21 @@ def _normalize(case: Literal["lower", "upper"] | None):
     def normalize(value: str) -> str:
         value = value.strip()
         return value.lower() if case == "lower" else value.upper() if case == "upper" else value
+
     return normalize
 
 
-def trimmed(max_length: int | None, *, min_length: int = 1, pattern: str = NOT_BLANK,
-            case: Literal["lower", "upper"] | None = None) -> Any:
+def trimmed(
+    max_length: int | None,
+    *,
+    min_length: int = 1,
+    pattern: str = NOT_BLANK,
+    case: Literal["lower", "upper"] | None = None,
+) -> Any:
     """A string of min..max characters matching `pattern` (by default: not only whitespace), as sent; the
     rules receive it trimmed, and lower- or upper-cased when `case` says so."""
-    return Annotated[str, StringConstraints(min_length=min_length, max_length=max_length, pattern=pattern),
-                     AfterValidator(_normalize(case))]
+    return Annotated[
+        str,
+        StringConstraints(min_length=min_length, max_length=max_length, pattern=pattern),
+        AfterValidator(_normalize(case)),
+    ]

@@ -5,6 +5,7 @@ Each system has a `timeouts` module with two pure functions over the table and o
 `default(table, entry)` gives the action the rules allow without the player, or None when the rules have no
 default and the wait passes to the GM. No clock here: the application layer keeps time.
 """
+
 from __future__ import annotations
 
 from typing import Any, Literal

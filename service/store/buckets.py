@@ -5,6 +5,7 @@ timestamps in Redis and checks and charges every bucket of a request in one Lua 
 trip, on Redis's clock, so that all replicas share one budget. When Redis cannot be reached, requests
 pass (limits fail open: the live store's own errors will say what is wrong) and a warning is logged.
 """
+
 from __future__ import annotations
 
 import logging
@@ -24,7 +25,7 @@ log = logging.getLogger("rulekeeper.ratelimit")
 class Bucket:
     key: str
     rate: Rate
-    charge: bool = True   # False: only ask whether the bucket has room for one more
+    charge: bool = True  # False: only ask whether the bucket has room for one more
     cost: int = 1
 
     @property

@@ -2,6 +2,7 @@
 
 Plain ES modules and CSS under static/, shipped in the wheel as they are written (no build step, nothing
 fetched from elsewhere). The page talks to the API it was served by, or to the one named by `?api=`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,8 +17,8 @@ STATIC = Path(__file__).with_name("static")
 # The page runs only its own files; it may call any API (`?api=`), and a token never leaves in a Referer.
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                               "connect-src 'self' http: https: ws: wss:; base-uri 'none'; form-action 'none'; "
-                               "frame-ancestors 'none'",
+    "connect-src 'self' http: https: ws: wss:; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",

@@ -9,16 +9,18 @@ members of a union answer a field of the same name with different types (GraphQL
 aliased `<name>_<Member>`, which the page reads back under its own name. A value of one of several shapes (an
 `int` or `"unlimited"`: an object with a field per shape, one of them set) has each field aliased `<shape>_oneOf`,
 which the page reads as the one value set."""
+
 from __future__ import annotations
 
 import re
 
-from graphql import (GraphQLObjectType, GraphQLSchema, GraphQLUnionType, get_named_type, is_leaf_type,
-                     is_non_null_type)
+from graphql import GraphQLObjectType, GraphQLSchema, GraphQLUnionType, get_named_type, is_leaf_type, is_non_null_type
 
 # The rule systems' table state types, in the order of the SystemState union; each fragment is named after its type.
-HEADER = ("# Written by `rulekeeper export-contracts` from schema/schema.graphql (service/web/tables.py): every\n"
-          "# field of each rule system's table, as the page's table queries select it. Do not edit.\n")
+HEADER = (
+    "# Written by `rulekeeper export-contracts` from schema/schema.graphql (service/web/tables.py): every\n"
+    "# field of each rule system's table, as the page's table queries select it. Do not edit.\n"
+)
 
 
 # How service/api/graphql/generate.py describes an object holding a value of one of several shapes.
@@ -31,8 +33,15 @@ def _selection(named, path: tuple[str, ...], indent: str) -> str:
         return ""
     if isinstance(named, GraphQLObjectType) and named.description == CHOICE:
         inner = indent + "  "
-        return "{\n" + "".join(f"{inner}{name}_oneOf: {name} {_selection(f.type, path, inner)}".rstrip() + "\n"
-                                for name, f in named.fields.items()) + indent + "}"
+        return (
+            "{\n"
+            + "".join(
+                f"{inner}{name}_oneOf: {name} {_selection(f.type, path, inner)}".rstrip() + "\n"
+                for name, f in named.fields.items()
+            )
+            + indent
+            + "}"
+        )
     if isinstance(named, GraphQLUnionType):
         clashing = _clashing(named)
         inner = indent + "  "
@@ -51,8 +60,13 @@ def _clashing(union: GraphQLUnionType) -> set[str]:
     return {name for name, seen in types.items() if len(seen) > 1}
 
 
-def _fields(named: GraphQLObjectType, path: tuple[str, ...], indent: str, clashing: frozenset[str] | set[str] = frozenset(),
-            member: str = "") -> str:
+def _fields(
+    named: GraphQLObjectType,
+    path: tuple[str, ...],
+    indent: str,
+    clashing: frozenset[str] | set[str] = frozenset(),
+    member: str = "",
+) -> str:
     inner = indent + "  "
     lines = []
     for name, field in named.fields.items():

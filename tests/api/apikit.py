@@ -1,4 +1,5 @@
 """A tiny client vocabulary for API tests, so each test reads as the rule it checks."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -11,12 +12,24 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-ROGUE = {"name": "Szept", "role": "rogue", "talents": ["Scout", "Negotiator"],
-         "equipment": {"weapon": "ranged combat tool", "protection": None, "items": ["lockpicks", "rope", "flashlight"]}}
-WARRIOR = {"name": "Brona", "role": "warrior", "talents": ["Athlete", "Medic"],
-           "equipment": {"weapon": "axe", "protection": "chain shirt", "items": ["rope", "torch", "whetstone"]}}
-MAGE = {"name": "Iskier", "role": "mage", "talents": ["Analyst", "Hacker"],
-        "equipment": {"weapon": "staff", "protection": None, "items": ["chalk", "lantern", "book"]}}
+ROGUE = {
+    "name": "Szept",
+    "role": "rogue",
+    "talents": ["Scout", "Negotiator"],
+    "equipment": {"weapon": "ranged combat tool", "protection": None, "items": ["lockpicks", "rope", "flashlight"]},
+}
+WARRIOR = {
+    "name": "Brona",
+    "role": "warrior",
+    "talents": ["Athlete", "Medic"],
+    "equipment": {"weapon": "axe", "protection": "chain shirt", "items": ["rope", "torch", "whetstone"]},
+}
+MAGE = {
+    "name": "Iskier",
+    "role": "mage",
+    "talents": ["Analyst", "Hacker"],
+    "equipment": {"weapon": "staff", "protection": None, "items": ["chalk", "lantern", "book"]},
+}
 
 
 @dataclass
@@ -26,7 +39,7 @@ class Table:
     client: httpx.AsyncClient
     id: str
     gm: str
-    players: dict[str, str] = field(default_factory=dict)   # player_id -> token
+    players: dict[str, str] = field(default_factory=dict)  # player_id -> token
 
     @property
     def base(self) -> str:
@@ -40,18 +53,26 @@ class Table:
         return body["player"]["id"], body["token"]
 
     async def character(self, sheet: dict[str, Any], player_id: str | None = None) -> dict[str, Any]:
-        r = await self.client.post(f"{self.base}/characters", json={"sheet": sheet, "player_id": player_id},
-                                   headers=bearer(self.gm))
+        r = await self.client.post(
+            f"{self.base}/characters", json={"sheet": sheet, "player_id": player_id}, headers=bearer(self.gm)
+        )
         assert r.status_code == 201, r.text
         return r.json()
 
-    async def act(self, action: dict[str, Any], *, token: str | None = None, dice: list[int] | None = None,
-                  headers: dict[str, str] | None = None) -> httpx.Response:
+    async def act(
+        self,
+        action: dict[str, Any],
+        *,
+        token: str | None = None,
+        dice: list[int] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> httpx.Response:
         body: dict[str, Any] = {"action": action}
         if dice is not None:
             body["dice"] = dice
-        return await self.client.post(f"{self.base}/actions", json=body,
-                                      headers={**bearer(token or self.gm), **(headers or {})})
+        return await self.client.post(
+            f"{self.base}/actions", json=body, headers={**bearer(token or self.gm), **(headers or {})}
+        )
 
     async def ok(self, action: dict[str, Any], **kw) -> dict[str, Any]:
         r = await self.act(action, **kw)
@@ -64,16 +85,19 @@ class Table:
         return r.json()
 
     async def events(self, token: str | None = None, after: int = 0) -> list[dict[str, Any]]:
-        r = await self.client.get(f"{self.base}/events", params={"after": after, "limit": 500},
-                                  headers=bearer(token or self.gm))
+        r = await self.client.get(
+            f"{self.base}/events", params={"after": after, "limit": 500}, headers=bearer(token or self.gm)
+        )
         assert r.status_code == 200, r.text
         return r.json()["items"]
 
 
-async def new_table(client: httpx.AsyncClient, *, dice_mode: str = "table", options: dict | None = None,
-                    name: str = "Test campaign") -> Table:
-    r = await client.post("/v1/campaigns", json={"name": name, "system": "stepdice", "dice_mode": dice_mode,
-                                                 "options": options or {}})
+async def new_table(
+    client: httpx.AsyncClient, *, dice_mode: str = "table", options: dict | None = None, name: str = "Test campaign"
+) -> Table:
+    r = await client.post(
+        "/v1/campaigns", json={"name": name, "system": "stepdice", "dice_mode": dice_mode, "options": options or {}}
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     return Table(client=client, id=body["campaign"]["id"], gm=body["gm_token"])
@@ -97,6 +121,7 @@ def camel(name: str) -> str:
 
 def gql_action(system: str, action: dict[str, Any]) -> dict[str, Any]:
     """A REST move as the GraphQL `ActionInput`: `{system: {moveType: {camelCasedField: …}}}`."""
+
     def fields(value):
         if isinstance(value, dict):
             return {camel(k): fields(v) for k, v in value.items()}

@@ -1,5 +1,6 @@
 """A GraphQL subscriber over a real socket: the `websockets` client speaking graphql-transport-ws, with the
 token in connection_init as a browser must send it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -74,8 +75,15 @@ async def subscribe(base_url: str, token: str, campaign_id: str, after: int = 0)
         await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
         ack = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert ack["type"] == "connection_ack", ack
-        await ws.send(json.dumps({"id": "1", "type": "subscribe",
-                                  "payload": {"query": EVENTS, "variables": {"c": campaign_id, "a": after}}}))
+        await ws.send(
+            json.dumps(
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {"query": EVENTS, "variables": {"c": campaign_id, "a": after}},
+                }
+            )
+        )
         yield Subscriber(ws)
 
 
@@ -88,8 +96,16 @@ def as_rest(event: dict[str, Any]) -> dict[str, Any]:
     else:
         omitted = OMITTED_WHEN_NULL.get(kind, set())
         # Untyped fields (options, tree) come back as sent: only the selected field names are camelCase.
-        payload = {_snake(k): v["json"] if k in ("options", "tree") else _plain(v) for k, v in data.items()
-                   if k != "__typename" and not (v is None and _snake(k) in omitted)}
-    return {"seq": event["seq"], "type": event["type"], "description": event["description"], "data": payload,
-            "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},
-            "created_at": event["createdAt"]}
+        payload = {
+            _snake(k): v["json"] if k in ("options", "tree") else _plain(v)
+            for k, v in data.items()
+            if k != "__typename" and not (v is None and _snake(k) in omitted)
+        }
+    return {
+        "seq": event["seq"],
+        "type": event["type"],
+        "description": event["description"],
+        "data": payload,
+        "actor": {"role": event["actor"]["role"], "player_id": event["actor"]["playerId"]},
+        "created_at": event["createdAt"],
+    }

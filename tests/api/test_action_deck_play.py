@@ -1,5 +1,6 @@
 """Action Deck through the API: the deck stays secret, and concurrent deals or benny spends over the real
 stores never double-deal a card or double-spend a benny."""
+
 from __future__ import annotations
 
 import asyncio
@@ -8,8 +9,10 @@ from apikit import assert_problem, bearer
 
 from service.dice import verifiable
 
-TRAITS = {"attributes": {"agility": "d6", "smarts": "d6", "spirit": "d6", "strength": "d6", "vigor": "d6"},
-          "skills": {"athletics": "d6", "notice": "d6", "fighting": "d8", "shooting": "d6"}}
+TRAITS = {
+    "attributes": {"agility": "d6", "smarts": "d6", "spirit": "d6", "strength": "d6", "vigor": "d6"},
+    "skills": {"athletics": "d6", "notice": "d6", "fighting": "d8", "shooting": "d6"},
+}
 
 
 async def deck_table(client, dice_mode="server"):
@@ -40,7 +43,7 @@ async def test_nobody_sees_the_undealt_order_and_players_never_the_gm_pool(clien
     assert "gm" in gm_state and "gm" not in pl_state
     for deck in (pl_state["deck"], gm_state["deck"]):
         assert "draw_pile" not in deck and "sealed" not in deck
-    for log in (await t.events(token), await t.events()):   # §8: "hidden from everyone, GM included"
+    for log in (await t.events(token), await t.events()):  # §8: "hidden from everyone, GM included"
         orders = [e for e in log if e["type"] == "deck_order"]
         assert orders and all("order" not in e["data"] and "dice" not in e["data"] for e in orders)
         shuffle = [e for e in log if e["type"] == "dice_rolled" and e["data"].get("sealed")]
@@ -68,7 +71,7 @@ async def test_players_see_an_npc_test_s_outcome_but_not_its_trait_dice(client):
     assert "dice" not in mine["trait_test_rolled"] and "result" in mine["trait_test_rolled"]["test"]
     await t.ok({"type": "trait_test", "character_id": hero, "trait": "fighting"})
     mine = [e for e in await t.events(token) if e["type"] == "dice_rolled"]
-    assert mine[-1]["data"]["dice"]   # a player's character rolls in the open
+    assert mine[-1]["data"]["dice"]  # a player's character rolls in the open
 
 
 async def test_concurrent_deals_never_deal_twice(client):
@@ -89,9 +92,12 @@ async def test_concurrent_benny_spends_never_double_spend(client):
     await t.ok({"type": "deal", "cards": ["KS", "QH"]})
     before = (await t.state(token))["state"]["table"]["players"][pid]["bennies"]
     assert before == 3
-    results = await asyncio.gather(*[t.act({"type": "draw_extra_card", "character_id": hero, "benny_source": "own",
-                                            "card": card}, token=token)
-                                     for card in ("2C", "3C", "4C", "5C", "6C", "7C")])
+    results = await asyncio.gather(
+        *[
+            t.act({"type": "draw_extra_card", "character_id": hero, "benny_source": "own", "card": card}, token=token)
+            for card in ("2C", "3C", "4C", "5C", "6C", "7C")
+        ]
+    )
     ok = [r for r in results if r.status_code == 200]
     assert len(ok) == 3, [r.text for r in results]
     for r in results:
@@ -161,10 +167,15 @@ async def test_surprise_attackers_stay_hidden_from_players_until_revealed(client
     hero = (await t.character({"name": "Hero", **TRAITS}, player_id=pid))["id"]
     sniper = (await t.character({"name": "Sniper", "side": "opposition", **TRAITS}))["id"]
     await t.ok({"type": "open_session", "players": [{"player_id": pid, "character_ids": [hero]}]})
-    before = (await t.events())[-1]["seq"]          # the NPC's own creation is public: the ambush is not
-    await t.ok({"type": "start_encounter", "participants": [sniper, hero],
-                "surprise": {"attackers": [sniper], "victims": [hero], "notice": [{"character_id": hero}]}},
-               dice=[5, 2])
+    before = (await t.events())[-1]["seq"]  # the NPC's own creation is public: the ambush is not
+    await t.ok(
+        {
+            "type": "start_encounter",
+            "participants": [sniper, hero],
+            "surprise": {"attackers": [sniper], "victims": [hero], "notice": [{"character_id": hero}]},
+        },
+        dice=[5, 2],
+    )
     out = await t.ok({"type": "deal", "cards": ["9C", "QD"]}, token=None)
     assert (await t.state())["state"]["table"]["encounter"]["surprise"]["attackers"] == [sniper]
     enc = (await t.state(token))["state"]["table"]["encounter"]

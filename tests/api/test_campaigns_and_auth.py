@@ -1,4 +1,5 @@
 """Campaigns, players, characters and tokens, per API.md: 401 without a valid token, 403 for a forbidden act."""
+
 from __future__ import annotations
 
 from apikit import MAGE, ROGUE, WARRIOR, assert_problem, bearer, new_table
@@ -151,13 +152,19 @@ async def test_control_characters_in_names_are_422_not_a_database_error(client):
     r = await client.post("/v1/campaigns", json={"name": "bad\u0000name", "system": "stepdice"})
     assert_problem(r, 422, "invalid_input", "name")
     t = await new_table(client)
-    r = await client.post(f"{t.base}/characters", json={"sheet": {**ROGUE, "name": "Sz\u0000ept"}}, headers=bearer(t.gm))
+    r = await client.post(
+        f"{t.base}/characters", json={"sheet": {**ROGUE, "name": "Sz\u0000ept"}}, headers=bearer(t.gm)
+    )
     assert r.status_code == 422, r.text
 
 
 async def test_out_of_range_cursor_and_session_number_are_4xx(client):
     t = await new_table(client, dice_mode="verifiable")
-    assert_problem(await client.get(f"{t.base}/events", params={"after": 2**40}, headers=bearer(t.gm)), 400,
-                   "invalid_query", "after")
+    assert_problem(
+        await client.get(f"{t.base}/events", params={"after": 2**40}, headers=bearer(t.gm)),
+        400,
+        "invalid_query",
+        "after",
+    )
     r = await client.get(f"{t.base}/dice-sessions/{2**40}/verification", headers=bearer(t.gm))
     assert_problem(r, 404, "not_found")

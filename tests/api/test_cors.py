@@ -1,5 +1,6 @@
 """CORS for web clients and VTT modules running in a browser: only the origins in RULEKEEPER_CORS_ORIGINS,
 on REST and /graphql alike, preflight included; none by default."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,12 +40,14 @@ async def test_an_allowed_origin_passes_the_preflight(cors_client, path):
 
 
 async def test_an_allowed_origin_may_read_a_rest_reply_and_its_etag(cors_client):
-    created = await cors_client.post("/v1/campaigns", json={"name": "Web", "system": "stepdice"},
-                                     headers={"Origin": ALLOWED})
+    created = await cors_client.post(
+        "/v1/campaigns", json={"name": "Web", "system": "stepdice"}, headers={"Origin": ALLOWED}
+    )
     assert created.status_code == 201 and created.headers["access-control-allow-origin"] == ALLOWED
     cid, gm = created.json()["campaign"]["id"], created.json()["gm_token"]
-    state = await cors_client.get(f"/v1/campaigns/{cid}/state",
-                                  headers={"Origin": ALLOWED, "Authorization": f"Bearer {gm}"})
+    state = await cors_client.get(
+        f"/v1/campaigns/{cid}/state", headers={"Origin": ALLOWED, "Authorization": f"Bearer {gm}"}
+    )
     assert state.headers["access-control-allow-origin"] == ALLOWED
     assert "etag" in state.headers["access-control-expose-headers"].lower()
 
@@ -63,8 +66,11 @@ async def test_an_allowed_origin_may_read_a_graphql_reply(cors_client):
 async def test_another_origin_gets_no_cors_headers(cors_client, path):
     pre = await cors_client.options(path, headers=preflight(OTHER))
     assert "access-control-allow-origin" not in pre.headers and pre.status_code >= 400
-    r = await cors_client.post(path, json={"query": "{ systems { id } }"} if path == "/graphql" else
-                               {"name": "x", "system": "stepdice"}, headers={"Origin": OTHER})
+    r = await cors_client.post(
+        path,
+        json={"query": "{ systems { id } }"} if path == "/graphql" else {"name": "x", "system": "stepdice"},
+        headers={"Origin": OTHER},
+    )
     assert "access-control-allow-origin" not in r.headers
 
 

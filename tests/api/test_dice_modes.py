@@ -1,4 +1,5 @@
 """Dice modes: server rolls, verifiable commit-reveal sessions, table dice; and free expressions."""
+
 from __future__ import annotations
 
 import json
@@ -74,8 +75,9 @@ async def test_verifiable_session_commitment_reveal_and_verification(client, tmp
     assert len(sessions) == 1 and sessions[0]["seed"] is None
     commitment = sessions[0]["commitment"]
     _, player = await t.invite("Ala")
-    r = await client.put(f"{t.base}/dice-sessions/current/client-seed", json={"client_seed": "our table"},
-                         headers=bearer(player))
+    r = await client.put(
+        f"{t.base}/dice-sessions/current/client-seed", json={"client_seed": "our table"}, headers=bearer(player)
+    )
     assert r.status_code == 200 and r.json()["client_seed"] == "our table"
     rolled = []
     for expr in ("3d10", "1d20", "4d6kh3"):
@@ -84,7 +86,9 @@ async def test_verifiable_session_commitment_reveal_and_verification(client, tmp
     assert [d["seq"] for d in rolled] == list(range(8))
     assert all(d["source"] == "verifiable" for d in rolled)
     # the seed cannot be read before the session closes
-    assert_problem(await client.get(f"{t.base}/dice-sessions/1/verification", headers=bearer(t.gm)), 409, "session_open")
+    assert_problem(
+        await client.get(f"{t.base}/dice-sessions/1/verification", headers=bearer(t.gm)), 409, "session_open"
+    )
     assert_problem(await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(player)), 403, "gm_only")
     closed = (await client.post(f"{t.base}/dice-sessions/current/close", headers=bearer(t.gm))).json()
     assert closed["closed"]["commitment"] == commitment and closed["closed"]["seed"]
@@ -106,7 +110,9 @@ async def test_verifiable_session_commitment_reveal_and_verification(client, tmp
 async def test_client_seed_cannot_change_after_the_first_die(client):
     t = await new_table(client, dice_mode="verifiable")
     await client.post(f"{t.base}/rolls", json={"expression": "1d6"}, headers=bearer(t.gm))
-    r = await client.put(f"{t.base}/dice-sessions/current/client-seed", json={"client_seed": "late"}, headers=bearer(t.gm))
+    r = await client.put(
+        f"{t.base}/dice-sessions/current/client-seed", json={"client_seed": "late"}, headers=bearer(t.gm)
+    )
     assert_problem(r, 409, "session_already_rolling", "client_seed")
 
 

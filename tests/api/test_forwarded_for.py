@@ -1,5 +1,6 @@
 """`rulekeeper serve` trusts no proxy unless FORWARDED_ALLOW_IPS names one: a process on the same host cannot
 pick the address it is rate-limited as with X-Forwarded-For (docs/operator.md, Threat model). Real server, real sockets."""
+
 from __future__ import annotations
 
 import httpx
@@ -36,7 +37,7 @@ SPOOFED = [f"203.0.113.{i}" for i in range(1, 6)]
 
 def test_by_default_x_forwarded_for_from_loopback_does_not_change_the_rate_limited_address(serve):
     s = serve()
-    assert statuses(s.url, SPOOFED) == [200, 200, 200, 429, 429]     # one address: the peer's
+    assert statuses(s.url, SPOOFED) == [200, 200, 200, 429, 429]  # one address: the peer's
 
 
 def test_a_proxy_named_in_forwarded_allow_ips_gives_each_client_its_own_budget(serve):

@@ -1,4 +1,5 @@
 """GraphQL: the same application layer as REST, camelCase names, errors carrying the REST `code`."""
+
 from __future__ import annotations
 
 import asyncio
@@ -7,8 +8,9 @@ from apikit import ROGUE, bearer, gql_action, new_table
 
 
 async def gql(client, query: str, variables: dict | None = None, token: str | None = None) -> dict:
-    r = await client.post("/graphql", json={"query": query, "variables": variables or {}},
-                          headers=bearer(token) if token else {})
+    r = await client.post(
+        "/graphql", json={"query": query, "variables": variables or {}}, headers=bearer(token) if token else {}
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -25,17 +27,32 @@ async def test_graphql_is_served_at_the_exact_path_without_redirect(client):
 
 
 async def test_create_campaign_invite_and_read_through_graphql(client):
-    out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "diceMode": "table",
-                                               "options": {"stepdice": {"useArmorTokens": True}}}})
+    out = await gql(
+        client,
+        CREATE,
+        {
+            "input": {
+                "name": "G",
+                "system": "stepdice",
+                "diceMode": "table",
+                "options": {"stepdice": {"useArmorTokens": True}},
+            }
+        },
+    )
     camp = out["data"]["createCampaign"]
     assert camp["campaign"]["diceMode"] == "table" and camp["campaign"]["system"] == "stepdice"
     assert camp["campaign"]["options"] == {"__typename": "StepDiceOptions", "useArmorTokens": True}
     cid, gm = camp["campaign"]["id"], camp["gmToken"]
-    inv = await gql(client, """mutation($i: InvitePlayerInput!) { invitePlayer(input: $i) { token player { id name } } }""",
-                    {"i": {"campaignId": cid, "name": "Ala"}}, gm)
+    inv = await gql(
+        client,
+        """mutation($i: InvitePlayerInput!) { invitePlayer(input: $i) { token player { id name } } }""",
+        {"i": {"campaignId": cid, "name": "Ala"}},
+        gm,
+    )
     assert inv["data"]["invitePlayer"]["player"]["name"] == "Ala"
-    q = await gql(client, """query($id: ID!) { campaign(id: $id) { name players { name } you { role } } }""",
-                  {"id": cid}, gm)
+    q = await gql(
+        client, """query($id: ID!) { campaign(id: $id) { name players { name } you { role } } }""", {"id": cid}, gm
+    )
     assert q["data"]["campaign"] == {"name": "G", "players": [{"name": "Ala"}], "you": {"role": "gm"}}
 
 
@@ -50,12 +67,17 @@ async def test_graphql_errors_carry_the_rest_code(client):
 
 async def test_roll_expression_and_event_log_through_graphql(client):
     t = await new_table(client, dice_mode="table")
-    out = await gql(client, """mutation($i: RollInput!) { rollExpression(input: $i) { total text dice { face source } } }""",
-                    {"i": {"campaignId": t.id, "expression": "2d6+1", "dice": [2, 5]}}, t.gm)
+    out = await gql(
+        client,
+        """mutation($i: RollInput!) { rollExpression(input: $i) { total text dice { face source } } }""",
+        {"i": {"campaignId": t.id, "expression": "2d6+1", "dice": [2, 5]}},
+        t.gm,
+    )
     roll = out["data"]["rollExpression"]
     assert roll["total"] == 8 and [d["face"] for d in roll["dice"]] == [2, 5]
-    ev = await gql(client, """query($c: ID!) { events(campaignId: $c) { edges { node { seq type } } } }""",
-                   {"c": t.id}, t.gm)
+    ev = await gql(
+        client, """query($c: ID!) { events(campaignId: $c) { edges { node { seq type } } } }""", {"c": t.id}, t.gm
+    )
     assert [e["node"]["type"] for e in ev["data"]["events"]["edges"]][-2:] == ["dice_rolled", "expression_rolled"]
 
 
@@ -65,8 +87,11 @@ async def test_campaign_events_subscription_streams_the_log(app, client):
     t = await new_table(client)
     await t.invite("Ala")
     ctx = {"services": app.state.services, "token": t.gm, "request": None, "response": None}
-    stream = await schema.subscribe("subscription($c: ID!) { campaignEvents(campaignId: $c) { seq type } }",
-                                    variable_values={"c": t.id}, context_value=ctx)
+    stream = await schema.subscribe(
+        "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq type } }",
+        variable_values={"c": t.id},
+        context_value=ctx,
+    )
     got = []
     async for result in stream:
         got.append(result.data["campaignEvents"]["type"])
@@ -89,12 +114,21 @@ def test_campaign_events_over_websocket_graphql_transport_ws(embedded_settings):
         with http.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
             ws.send_json({"type": "connection_init", "payload": {"authorization": f"Bearer {gm}"}})
             assert ws.receive_json()["type"] == "connection_ack"
-            ws.send_json({"id": "1", "type": "subscribe", "payload": {
-                "query": "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq type } }",
-                "variables": {"c": cid}}})
+            ws.send_json(
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {
+                        "query": "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq type } }",
+                        "variables": {"c": cid},
+                    },
+                }
+            )
             first = ws.receive_json()
             assert first["type"] == "next" and first["payload"]["data"]["campaignEvents"] == {
-                "seq": 1, "type": "campaign_created"}
+                "seq": 1,
+                "type": "campaign_created",
+            }
             http.post(f"/v1/campaigns/{cid}/players", json={"name": "Ala"}, headers={"Authorization": f"Bearer {gm}"})
             second = ws.receive_json()
             assert second["payload"]["data"]["campaignEvents"]["type"] == "player_invited"
@@ -112,8 +146,16 @@ def test_subscription_without_a_token_is_refused_with_the_rest_code(embedded_set
         with http.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
             ws.send_json({"type": "connection_init", "payload": {}})
             assert ws.receive_json()["type"] == "connection_ack"
-            ws.send_json({"id": "1", "type": "subscribe", "payload": {
-                "query": "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq } }", "variables": {"c": cid}}})
+            ws.send_json(
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {
+                        "query": "subscription($c: ID!) { campaignEvents(campaignId: $c) { seq } }",
+                        "variables": {"c": cid},
+                    },
+                }
+            )
             msg = ws.receive_json()
             assert msg["type"] in {"error", "next"}
             errors = msg["payload"] if msg["type"] == "error" else msg["payload"]["errors"]
@@ -156,7 +198,10 @@ async def test_events_are_a_relay_connection_read_page_by_page_with_end_cursor(c
 async def test_an_events_cursor_the_service_did_not_issue_is_refused(client):
     t = await new_table(client)
     out = await gql(client, EVENTS, {"c": t.id, "after": "42", "first": 2}, t.gm)
-    assert (out["errors"][0]["extensions"]["code"], out["errors"][0]["extensions"]["field"]) == ("invalid_query", "after")
+    assert (out["errors"][0]["extensions"]["code"], out["errors"][0]["extensions"]["field"]) == (
+        "invalid_query",
+        "after",
+    )
 
 
 ACT = """mutation($i: ActInput!) { act(input: $i) { version events { type } state { __typename } } }"""
@@ -164,8 +209,9 @@ ACT = """mutation($i: ActInput!) { act(input: $i) { version events { type } stat
 
 async def test_a_move_is_a_one_of_input_per_system_and_move_type(client):
     t = await new_table(client)
-    out = await gql(client, ACT, {"i": {"campaignId": t.id, "action": {"stepdice": {"createEncounter": {
-        "label": "Gate"}}}}}, t.gm)
+    out = await gql(
+        client, ACT, {"i": {"campaignId": t.id, "action": {"stepdice": {"createEncounter": {"label": "Gate"}}}}}, t.gm
+    )
     assert "errors" not in out, out
     assert "encounter_created" in [e["type"] for e in out["data"]["act"]["events"]]
     # A move without fields is sent as `true`; it reaches the rules like any other.
@@ -186,23 +232,34 @@ async def test_a_move_naming_two_systems_or_two_moves_is_refused_by_the_schema(c
 
 async def test_a_move_of_another_system_is_refused_with_system_mismatch(client):
     t = await new_table(client)
-    out = await gql(client, ACT, {"i": {"campaignId": t.id, "action": gql_action("trikus", {
-        "type": "gm_note", "text": "hello"})}}, t.gm)
+    out = await gql(
+        client,
+        ACT,
+        {"i": {"campaignId": t.id, "action": gql_action("trikus", {"type": "gm_note", "text": "hello"})}},
+        t.gm,
+    )
     assert out["errors"][0]["extensions"]["code"] == "system_mismatch"
     assert out["errors"][0]["extensions"]["field"] == "system"
 
 
 async def test_a_sheet_is_a_one_of_input_and_comes_back_typed_by_system(client):
     t = await new_table(client)
-    sheet = {"stepdice": {"name": ROGUE["name"], "role": ROGUE["role"], "talents": ROGUE["talents"],
-                          "equipment": ROGUE["equipment"]}}
+    sheet = {
+        "stepdice": {
+            "name": ROGUE["name"],
+            "role": ROGUE["role"],
+            "talents": ROGUE["talents"],
+            "equipment": ROGUE["equipment"],
+        }
+    }
     q = """mutation($i: CreateCharacterInput!) { createCharacter(input: $i) {
         character { id name sheet { __typename } } } }"""
     out = await gql(client, q, {"i": {"campaignId": t.id, "sheet": sheet}}, t.gm)
     assert "errors" not in out, out
     assert out["data"]["createCharacter"]["character"]["name"] == ROGUE["name"]
-    wrong = await gql(client, q, {"i": {"campaignId": t.id, "sheet": {"trikus": {"name": "X", "tier": "beginner"}}}},
-                      t.gm)
+    wrong = await gql(
+        client, q, {"i": {"campaignId": t.id, "sheet": {"trikus": {"name": "X", "tier": "beginner"}}}}, t.gm
+    )
     assert wrong["errors"][0]["extensions"]["code"] in {"system_mismatch", "graphql_validation_failed"}
 
 

@@ -2,6 +2,7 @@
 table, the sheets and the events (every member of every union), run as the GM and as each player over tables
 the API tests play (the worked examples among them). A field whose resolver returns what its type does not
 allow (a map where the schema says a list) fails here, whichever system and move produce it."""
+
 from __future__ import annotations
 
 import logging
@@ -13,8 +14,16 @@ import test_danger_pool_play as danger
 import test_iskra_play as iskra
 import test_stepdice_play as stepdice
 import test_trikus_play as trikus
-from graphql import (GraphQLObjectType, GraphQLUnionType, get_named_type, is_leaf_type, is_non_null_type, parse,
-                     print_schema, validate)
+from graphql import (
+    GraphQLObjectType,
+    GraphQLUnionType,
+    get_named_type,
+    is_leaf_type,
+    is_non_null_type,
+    parse,
+    print_schema,
+    validate,
+)
 
 from graphql.validation.rules import overlapping_fields_can_be_merged
 
@@ -131,8 +140,11 @@ async def test_every_field_of_state_sheets_and_events_resolves_after(play, app, 
     viewers = set()
     with caplog.at_level(logging.WARNING, logger="rulekeeper.graphql"):
         for campaign_id, token in seen.pairs:
-            result = await SCHEMA.execute(QUERY, variable_values={"c": campaign_id}, context_value={
-                "request": None, "response": None, "services": services, "token": token})
+            result = await SCHEMA.execute(
+                QUERY,
+                variable_values={"c": campaign_id},
+                context_value={"request": None, "response": None, "services": services, "token": token},
+            )
             codes = {(e.extensions or {}).get("code") for e in result.errors or []}
             if codes <= {"forbidden", "unauthorized", "not_found"} and result.errors:
                 continue  # a token the test showed to be refused
@@ -160,8 +172,13 @@ def test_an_enum_is_named_after_the_concept_the_rule_system_names():
         module = importlib.import_module(f"service.rules.{system_id}.fields")
         for alias, value in vars(module).items():
             values = typing.get_args(value) if typing.get_origin(value) is typing.Literal else ()
-            if alias[:1].isupper() and len(values) > 1 and all(isinstance(v, str) for v in values) \
-                    and values in enums and alias != "Sender":
+            if (
+                alias[:1].isupper()
+                and len(values) > 1
+                and all(isinstance(v, str) for v in values)
+                and values in enums
+                and alias != "Sender"
+            ):
                 assert enums[values] == models.prefix + alias, (alias, enums[values])
                 checked += 1
     assert checked >= 8

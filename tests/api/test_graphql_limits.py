@@ -1,5 +1,6 @@
 """GraphQL cannot stall the table: documents are limited in depth, aliases, tokens and cost, sockets and
 their subscriptions are counted, and every refusal is a GraphQL error with `extensions.code`."""
+
 from __future__ import annotations
 
 import logging
@@ -43,12 +44,15 @@ async def test_a_page_of_events_weighs_its_limit_and_a_costly_query_is_refused()
     page = 'events(campaignId: "x", first: 500) { edges { node { seq } } }'
     assert codes(await refused("{ " + " ".join(f"p{i}: {page}" for i in range(4)) + " }")) == {"query_too_costly"}
     result = await make_schema(**DEFAULTS).execute("{ " + " ".join(f"p{i}: {page}" for i in range(3)) + " }")
-    assert all(e.extensions["code"] != "query_too_costly" for e in result.errors)   # unauthorized, not too costly
+    assert all(e.extensions["code"] != "query_too_costly" for e in result.errors)  # unauthorized, not too costly
 
 
 async def test_a_variable_page_size_weighs_the_largest_page():
-    query = "query($n: Int!) { " + " ".join(f'p{i}: events(campaignId: "x", first: $n) {{ pageInfo {{ hasNextPage }} }}'
-                                            for i in range(4)) + " }"
+    query = (
+        "query($n: Int!) { "
+        + " ".join(f'p{i}: events(campaignId: "x", first: $n) {{ pageInfo {{ hasNextPage }} }}' for i in range(4))
+        + " }"
+    )
     assert codes(await refused(query)) == {"query_too_costly"}
 
 
@@ -85,10 +89,14 @@ def compared(monkeypatch) -> list[int]:
 
 
 async def test_an_alias_bomb_of_event_pages_is_refused_before_it_runs(walked):
-    query = "{ " + " ".join(f'a{i}: events(campaignId: "x", first: 500) {{ pageInfo {{ hasNextPage }} }}' for i in range(1000)) + " }"
-    errors = await refused(query, max_tokens=100_000)   # refused() also checks that nothing was executed
+    query = (
+        "{ "
+        + " ".join(f'a{i}: events(campaignId: "x", first: 500) {{ pageInfo {{ hasNextPage }} }}' for i in range(1000))
+        + " }"
+    )
+    errors = await refused(query, max_tokens=100_000)  # refused() also checks that nothing was executed
     assert codes(errors) == {"too_many_aliases", "query_too_costly"}
-    assert walked[0] <= 3 * 1000 + 1   # one visit per field's selection: linear in the document
+    assert walked[0] <= 3 * 1000 + 1  # one visit per field's selection: linear in the document
 
 
 async def test_fragments_that_double_at_every_level_are_refused_in_linear_time(walked):
@@ -128,7 +136,9 @@ async def test_limits_keep_the_parser_and_validation_caches_hitting(client):
 
 
 async def test_refusals_over_http_are_graphql_errors_with_a_code(client):
-    r = await client.post("/graphql", json={"query": "{ " + " ".join(f"s{i}: systems {{ id }}" for i in range(30)) + " }"})
+    r = await client.post(
+        "/graphql", json={"query": "{ " + " ".join(f"s{i}: systems {{ id }}" for i in range(30)) + " }"}
+    )
     assert r.status_code == 200 and r.json()["errors"][0]["extensions"]["code"] == "too_many_aliases"
     r = await client.post("/graphql", json={"query": "{ systems { id "})
     assert r.json()["errors"][0]["extensions"]["code"] == "graphql_parse_failed"
@@ -147,8 +157,11 @@ async def test_an_unexpected_error_is_masked_for_the_client_and_logged_in_full(c
 
     monkeypatch.setattr(campaigns, "read_events", broken)
     with caplog.at_level(logging.ERROR, logger="rulekeeper.errors"):
-        r = await client.post("/graphql", json={"query": '{ events(campaignId: "%s") { pageInfo { hasNextPage } } }' % t.id},
-                              headers=bearer(t.gm))
+        r = await client.post(
+            "/graphql",
+            json={"query": '{ events(campaignId: "%s") { pageInfo { hasNextPage } } }' % t.id},
+            headers=bearer(t.gm),
+        )
     error = r.json()["errors"][0]
     assert error["extensions"]["code"] == "internal_error"
     assert "SELECT" not in r.text and "10.9.8.7" not in r.text
@@ -157,8 +170,11 @@ async def test_an_unexpected_error_is_masked_for_the_client_and_logged_in_full(c
 
 async def test_a_refused_command_keeps_its_message_and_code(client):
     t = await new_table(client)
-    r = await client.post("/graphql", json={"query": '{ events(campaignId: "%s") { pageInfo { hasNextPage } } }' % t.id},
-                          headers=bearer("rk_gm_wrong"))
+    r = await client.post(
+        "/graphql",
+        json={"query": '{ events(campaignId: "%s") { pageInfo { hasNextPage } } }' % t.id},
+        headers=bearer("rk_gm_wrong"),
+    )
     error = r.json()["errors"][0]
     assert error["extensions"]["code"] == "unauthorized" and "token" in error["message"]
 
@@ -208,7 +224,7 @@ def test_sockets_past_the_per_token_limit_are_closed_and_a_closed_one_frees_its_
             with pytest.raises(WebSocketDisconnect) as closed:
                 s3.receive_json()
             assert closed.value.code == 4429
-        time.sleep(0.2)   # the server notices the first socket's close and frees its place
+        time.sleep(0.2)  # the server notices the first socket's close and frees its place
         s4 = _socket(stack, http, gm)
         assert s4.receive_json()["type"] == "connection_ack"
 
@@ -216,12 +232,26 @@ def test_sockets_past_the_per_token_limit_are_closed_and_a_closed_one_frees_its_
 def test_limits_are_settings_read_from_the_environment():
     from service.settings import Rate, Settings
 
-    s = Settings.from_env({"RULEKEEPER_MAX_BODY_BYTES": "1024", "RULEKEEPER_GRAPHQL_MAX_DEPTH": "4",
-                           "RULEKEEPER_GRAPHQL_MAX_ALIASES": "3", "RULEKEEPER_GRAPHQL_MAX_TOKENS": "500",
-                           "RULEKEEPER_GRAPHQL_MAX_COST": "700", "RULEKEEPER_GRAPHQL_MAX_SUBSCRIPTIONS": "2",
-                           "RULEKEEPER_GRAPHQL_MAX_SOCKETS": "3"})
-    assert (s.max_body_bytes, s.graphql_max_depth, s.graphql_max_aliases, s.graphql_max_tokens, s.graphql_max_cost,
-            s.graphql_max_subscriptions, s.graphql_max_sockets) == (1024, 4, 3, 500, 700, 2, 3)
+    s = Settings.from_env(
+        {
+            "RULEKEEPER_MAX_BODY_BYTES": "1024",
+            "RULEKEEPER_GRAPHQL_MAX_DEPTH": "4",
+            "RULEKEEPER_GRAPHQL_MAX_ALIASES": "3",
+            "RULEKEEPER_GRAPHQL_MAX_TOKENS": "500",
+            "RULEKEEPER_GRAPHQL_MAX_COST": "700",
+            "RULEKEEPER_GRAPHQL_MAX_SUBSCRIPTIONS": "2",
+            "RULEKEEPER_GRAPHQL_MAX_SOCKETS": "3",
+        }
+    )
+    assert (
+        s.max_body_bytes,
+        s.graphql_max_depth,
+        s.graphql_max_aliases,
+        s.graphql_max_tokens,
+        s.graphql_max_cost,
+        s.graphql_max_subscriptions,
+        s.graphql_max_sockets,
+    ) == (1024, 4, 3, 500, 700, 2, 3)
     assert Settings.from_env({}).rate_per_token == Rate(20, 100)
     with pytest.raises(ValueError):
         Settings.from_env({"RULEKEEPER_GRAPHQL_MAX_DEPTH": "0"})

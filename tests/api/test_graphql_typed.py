@@ -1,5 +1,6 @@
 """GraphQL's per-system types: the table, sheets and event payloads come back as the system's own types (for the
 GM and for a player, whose view is redacted), with the same values as REST."""
+
 from __future__ import annotations
 
 import logging
@@ -27,8 +28,7 @@ async def gql(client, query: str, variables: dict, token: str) -> dict:
 
 
 def camel_entry(entry: dict) -> dict:
-    return {"who": entry["who"], "characterId": entry["character_id"], "may": entry["may"],
-            "until": entry.get("until")}
+    return {"who": entry["who"], "characterId": entry["character_id"], "may": entry["may"], "until": entry.get("until")}
 
 
 async def test_the_danger_pool_table_sheets_and_events_are_typed_for_gm_and_player(client, caplog):
@@ -59,33 +59,61 @@ async def test_options_come_back_as_the_systems_options_type(client):
     t, _, _ = await danger_table(client)
     q = """query($id: ID!) { campaign(id: $id) { system diceMode options { __typename } you { role } } }"""
     data = await gql(client, q, {"id": t.id}, t.gm)
-    assert data["campaign"] == {"system": "danger_pool", "diceMode": "table",
-                                "options": {"__typename": "DangerPoolOptions"}, "you": {"role": "gm"}}
+    assert data["campaign"] == {
+        "system": "danger_pool",
+        "diceMode": "table",
+        "options": {"__typename": "DangerPoolOptions"},
+        "you": {"role": "gm"},
+    }
 
 
 async def test_maps_and_mixed_values_go_in_and_come_back_typed(client):
     """A map is a list of `{key, value}` entries both ways, and a value of several shapes (`int` or
     `"unlimited"`) an object with the one field of its shape set (a `@oneOf` input), as the SDL says."""
-    created = await gql(client, """mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { gmToken
+    created = await gql(
+        client,
+        """mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { gmToken
         campaign { id options { ... on IskraOptions { reactionsPerRound { int string } } } } } }""",
-                        {"i": {"name": "I", "system": "iskra",
-                               "options": {"iskra": {"reactionsPerRound": {"string": "unlimited"}}}}}, "")
+        {"i": {"name": "I", "system": "iskra", "options": {"iskra": {"reactionsPerRound": {"string": "unlimited"}}}}},
+        "",
+    )
     campaign = created["createCampaign"]["campaign"]
     assert campaign["options"]["reactionsPerRound"] == {"int": None, "string": "unlimited"}
 
-    deck = await gql(client, """mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { gmToken
-        campaign { id } } }""", {"i": {"name": "D", "system": "action_deck"}}, "")
+    deck = await gql(
+        client,
+        """mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { gmToken
+        campaign { id } } }""",
+        {"i": {"name": "D", "system": "action_deck"}},
+        "",
+    )
     cid, gm = deck["createCampaign"]["campaign"]["id"], deck["createCampaign"]["gmToken"]
-    attributes = [{"key": k, "value": "d8" if k == "agility" else "d6"}
-                  for k in ("agility", "smarts", "spirit", "strength", "vigor")]
-    made = await gql(client, """mutation($i: CreateCharacterInput!) { createCharacter(input: $i) { character {
+    attributes = [
+        {"key": k, "value": "d8" if k == "agility" else "d6"}
+        for k in ("agility", "smarts", "spirit", "strength", "vigor")
+    ]
+    made = await gql(
+        client,
+        """mutation($i: CreateCharacterInput!) { createCharacter(input: $i) { character {
         sheet { ... on ActionDeckCharacter { attributes { key value { sides } } skills { key value { sides } } } } } } }""",
-                     {"i": {"campaignId": cid, "sheet": {"actionDeck": {
-                         "name": "Hero", "attributes": attributes, "skills": [{"key": "fighting", "value": "d10"}]}}}},
-                     gm)
+        {
+            "i": {
+                "campaignId": cid,
+                "sheet": {
+                    "actionDeck": {
+                        "name": "Hero",
+                        "attributes": attributes,
+                        "skills": [{"key": "fighting", "value": "d10"}],
+                    }
+                },
+            }
+        },
+        gm,
+    )
     sheet = made["createCharacter"]["character"]["sheet"]
-    assert [(e["key"], e["value"]["sides"]) for e in sheet["attributes"]] == [(a["key"], int(a["value"][1:]))
-                                                                          for a in attributes]
+    assert [(e["key"], e["value"]["sides"]) for e in sheet["attributes"]] == [
+        (a["key"], int(a["value"][1:])) for a in attributes
+    ]
     assert [(e["key"], e["value"]["sides"]) for e in sheet["skills"]] == [("fighting", 10)]
 
 

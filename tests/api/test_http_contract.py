@@ -1,5 +1,6 @@
 """HTTP behaviour the OpenAPI document states: 405 with a full Allow, the If-Match formats, and request
 bodies that are refused rather than coerced when a value has the wrong JSON type."""
+
 from __future__ import annotations
 
 import orjson
@@ -54,22 +55,32 @@ async def test_if_match_in_each_stated_form_names_the_version(client, form):
 @pytest.mark.parametrize("value", ['"0", "1"', "W/0", '"0', "zero", ""])
 async def test_if_match_outside_the_stated_format_is_400(client, value):
     t = await new_table(client)
-    assert_problem(await t.act({"type": "gm_note", "text": "rain"}, headers={"If-Match": value}), 400,
-                   "invalid_if_match", "If-Match")
+    assert_problem(
+        await t.act({"type": "gm_note", "text": "rain"}, headers={"If-Match": value}),
+        400,
+        "invalid_if_match",
+        "If-Match",
+    )
 
 
-@pytest.mark.parametrize(("options", "field"), [({"use_grid": 0}, "options.use_grid"),
-                                                ({"use_talents": "false"}, "options.use_talents"),
-                                                ({"max_helpers_per_test": "2"}, "options.max_helpers_per_test"),
-                                                ({"max_helpers_per_test": True}, "options.max_helpers_per_test")])
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"use_grid": 0}, "options.use_grid"),
+        ({"use_talents": "false"}, "options.use_talents"),
+        ({"max_helpers_per_test": "2"}, "options.max_helpers_per_test"),
+        ({"max_helpers_per_test": True}, "options.max_helpers_per_test"),
+    ],
+)
 async def test_an_option_of_the_wrong_json_type_is_422_not_coerced(client, options, field):
     r = await client.post("/v1/campaigns", json={"name": "x", "system": "stepdice", "options": options})
     assert_problem(r, 422, "invalid_input", field)
 
 
 async def test_an_integral_number_is_taken_for_the_integer(client):
-    r = await client.post("/v1/campaigns", json={"name": "x", "system": "stepdice",
-                                                 "options": {"max_helpers_per_test": 2.0}})
+    r = await client.post(
+        "/v1/campaigns", json={"name": "x", "system": "stepdice", "options": {"max_helpers_per_test": 2.0}}
+    )
     assert r.status_code == 201, r.text
     assert r.json()["campaign"]["options"]["max_helpers_per_test"] == 2
 
@@ -83,6 +94,5 @@ async def test_an_action_field_of_the_wrong_json_type_is_422_not_coerced(client)
 async def test_table_dice_given_as_strings_are_422(client):
     t = await new_table(client)
     rogue = await t.character(ROGUE)
-    r = await t.act({"type": "test", "character_id": rogue["id"], "attribute": "dexterity", "base_tn": 6},
-                    dice=["5"])
+    r = await t.act({"type": "test", "character_id": rogue["id"], "attribute": "dexterity", "base_tn": 6}, dice=["5"])
     assert_problem(r, 422, "invalid_input", "dice.0")

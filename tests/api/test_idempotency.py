@@ -3,6 +3,7 @@
 Keys live in the caller's own space (checked after authentication), stand for one operation, path and body,
 are stored only hashed with their replies sealed, expire, and cannot be left stuck by a request that died.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -96,20 +97,32 @@ async def test_an_invited_players_token_is_replayed_only_to_the_gm_who_invited(c
     again = await client.post(f"{a.base}/players", json={"name": "Ola"}, headers=keyed(a.gm, "invite-1"))
     assert again.json() == first.json()
     # Another campaign's GM with the same key and body on this campaign learns nothing, not even that it exists.
-    assert_problem(await client.post(f"{a.base}/players", json={"name": "Ola"}, headers=keyed(b.gm, "invite-1")),
-                   401, "unauthorized")
+    assert_problem(
+        await client.post(f"{a.base}/players", json={"name": "Ola"}, headers=keyed(b.gm, "invite-1")),
+        401,
+        "unauthorized",
+    )
     theirs = await client.post(f"{b.base}/players", json={"name": "Ola"}, headers=keyed(b.gm, "invite-1"))
     assert theirs.status_code == 201 and theirs.json()["token"] != first.json()["token"]
 
 
 async def test_with_an_operator_key_creation_keys_belong_to_its_holders(settings):
     async with serve(dataclasses.replace(settings, operator_key=Secret("s3cret"))) as c:
-        first = await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1-0123456789abcdef0123456789abcdef"))
-        again = await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1-0123456789abcdef0123456789abcdef"))
+        first = await c.post(
+            "/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1-0123456789abcdef0123456789abcdef")
+        )
+        again = await c.post(
+            "/v1/campaigns", json=CAMPAIGN, headers=keyed("s3cret", "op-1-0123456789abcdef0123456789abcdef")
+        )
         assert first.status_code == again.status_code == 201 and again.json() == first.json()
         for token in (None, "wrong"):
-            assert_problem(await c.post("/v1/campaigns", json=CAMPAIGN, headers=keyed(token, "op-1-0123456789abcdef0123456789abcdef")),
-                           401, "operator_key_required")
+            assert_problem(
+                await c.post(
+                    "/v1/campaigns", json=CAMPAIGN, headers=keyed(token, "op-1-0123456789abcdef0123456789abcdef")
+                ),
+                401,
+                "operator_key_required",
+            )
 
 
 async def test_the_table_holds_no_key_and_no_token_in_plain_text(app, client):
@@ -149,8 +162,9 @@ async def test_a_graphql_write_without_a_valid_credential_is_unauthorized_before
 async def test_a_forbidden_keyed_request_is_403_and_leaves_the_key_free(client):
     t = await new_table(client, dice_mode="server")
     _, player = await t.invite("Ola")
-    assert_problem(await client.post(f"{t.base}/players", json={"name": "Eve"}, headers=keyed(player, "k-1")),
-                   403, "gm_only")
+    assert_problem(
+        await client.post(f"{t.base}/players", json={"name": "Eve"}, headers=keyed(player, "k-1")), 403, "gm_only"
+    )
     again = await client.post(f"{t.base}/players", json={"name": "Eve"}, headers=keyed(player, "k-1"))
     assert_problem(again, 403, "gm_only")
 
@@ -162,10 +176,18 @@ async def test_a_key_stands_for_one_operation_path_and_body(client):
     t = await new_table(client, dice_mode="server")
     h = keyed(t.gm, "k-1")
     assert (await client.post(f"{t.base}/rolls", json={"expression": "1d6"}, headers=h)).status_code == 200
-    assert_problem(await client.post(f"{t.base}/rolls", json={"expression": "1d4"}, headers=h),
-                   422, "idempotency_key_reused", "Idempotency-Key")
-    assert_problem(await client.post(f"{t.base}/players", json={"name": "1d6"}, headers=h),
-                   422, "idempotency_key_reused", "Idempotency-Key")
+    assert_problem(
+        await client.post(f"{t.base}/rolls", json={"expression": "1d4"}, headers=h),
+        422,
+        "idempotency_key_reused",
+        "Idempotency-Key",
+    )
+    assert_problem(
+        await client.post(f"{t.base}/players", json={"name": "1d6"}, headers=h),
+        422,
+        "idempotency_key_reused",
+        "Idempotency-Key",
+    )
     body = {"query": ROLL, "variables": {"i": {"campaignId": t.id, "expression": "1d6"}}}
     out = (await client.post("/graphql", json=body, headers=h)).json()
     assert out["errors"][0]["extensions"]["code"] == "idempotency_key_reused"
@@ -194,12 +216,17 @@ async def test_if_match_is_part_of_the_request_a_key_stands_for(client):
     etag = (await client.get(f"{t.base}/state", headers=bearer(t.gm))).headers["etag"]
     note = {"type": "gm_note", "text": "rain"}
     assert (await t.act(note, headers={"Idempotency-Key": "k-1", "If-Match": etag})).status_code == 200
-    assert_problem(await t.act(note, headers={"Idempotency-Key": "k-1", "If-Match": '"999"'}),
-                   422, "idempotency_key_reused", "Idempotency-Key")
+    assert_problem(
+        await t.act(note, headers={"Idempotency-Key": "k-1", "If-Match": '"999"'}),
+        422,
+        "idempotency_key_reused",
+        "Idempotency-Key",
+    )
 
 
 async def test_every_keyed_operation_replays_its_first_reply(client):
     KEY = uuid_key()
+
     async def twice(path: str, body: dict | None, token: str | None, key: str) -> dict:
         first = await client.post(path, json=body, headers=keyed(token, key))
         again = await client.post(path, json=body, headers=keyed(token, key))
@@ -212,10 +239,19 @@ async def test_every_keyed_operation_replays_its_first_reply(client):
     created = await twice("/v1/campaigns", {**CAMPAIGN, "dice_mode": "verifiable"}, None, KEY)
     t = Table(client=client, id=created["campaign"]["id"], gm=created["gm_token"])
     await twice(f"{t.base}/players", {"name": "Ola"}, t.gm, "invite")
-    await twice(f"{t.base}/characters", {"sheet": {"name": "Brona", "role": "warrior", "talents": ["Athlete", "Medic"],
-                                                   "equipment": {"weapon": "axe", "protection": "chain shirt",
-                                                                 "items": ["rope", "torch", "whetstone"]}}},
-                t.gm, "character")
+    await twice(
+        f"{t.base}/characters",
+        {
+            "sheet": {
+                "name": "Brona",
+                "role": "warrior",
+                "talents": ["Athlete", "Medic"],
+                "equipment": {"weapon": "axe", "protection": "chain shirt", "items": ["rope", "torch", "whetstone"]},
+            }
+        },
+        t.gm,
+        "character",
+    )
     await twice(f"{t.base}/actions", {"action": {"type": "gm_note", "text": "rain"}}, t.gm, "act")
     await twice(f"{t.base}/rolls", {"expression": "1d20"}, t.gm, "roll")
     await twice(f"{t.base}/dice-sessions/current/close", None, t.gm, "close")
@@ -244,7 +280,7 @@ async def test_a_claim_left_by_a_stalled_request_is_taken_over_after_its_lease(c
     real = rolls.roll
 
     async def stalls(*args):
-        monkeypatch.setattr(rolls, "roll", real)      # only this first call stalls
+        monkeypatch.setattr(rolls, "roll", real)  # only this first call stalls
         entered.set()
         await resume.wait()
         return await real(*args)
@@ -252,8 +288,12 @@ async def test_a_claim_left_by_a_stalled_request_is_taken_over_after_its_lease(c
     monkeypatch.setattr(rolls, "roll", stalls)
     stalled = asyncio.create_task(client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h))
     await entered.wait()
-    assert_problem(await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h),
-                   409, "request_in_progress", "Idempotency-Key")
+    assert_problem(
+        await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h),
+        409,
+        "request_in_progress",
+        "Idempotency-Key",
+    )
     later(monkeypatch, settings.idempotency_lease_seconds + 1)
     retry = await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h)
     assert retry.status_code == 200 and "idempotent-replayed" not in retry.headers
@@ -297,14 +337,18 @@ async def test_a_request_that_died_before_commit_applied_nothing_and_its_retry_r
         return None
 
     real_complete = idempotency.complete
-    monkeypatch.setattr(idempotency, "complete", dies)       # after the effects are flushed, before commit
-    monkeypatch.setattr(idempotency, "_release", nothing)    # a dead process cleans nothing up
+    monkeypatch.setattr(idempotency, "complete", dies)  # after the effects are flushed, before commit
+    monkeypatch.setattr(idempotency, "_release", nothing)  # a dead process cleans nothing up
     with pytest.raises(ProcessDied):
         await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h)
     monkeypatch.setattr(idempotency, "complete", real_complete)
     assert await rolled(t) == 0
-    assert_problem(await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h),
-                   409, "request_in_progress", "Idempotency-Key")
+    assert_problem(
+        await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h),
+        409,
+        "request_in_progress",
+        "Idempotency-Key",
+    )
     later(monkeypatch, settings.idempotency_lease_seconds + 1)
     retry = await client.post(f"{t.base}/rolls", json={"expression": "3d6"}, headers=h)
     assert retry.status_code == 200 and "idempotent-replayed" not in retry.headers
@@ -345,11 +389,14 @@ async def test_a_key_is_forgotten_after_the_retention_and_its_record_purged(app,
     assert again.status_code == 200 and "idempotent-replayed" not in again.headers
     assert await rolled(t) == 3
     after = await stored_rows(app)
-    assert not after & ours and len(after - before) == 1      # both purged or replaced; k-1 holds the new reply
+    assert not after & ours and len(after - before) == 1  # both purged or replaced; k-1 holds the new reply
 
 
 def test_retention_and_lease_are_settings():
-    assert (Settings.from_env({}).idempotency_ttl_seconds, Settings.from_env({}).idempotency_lease_seconds) == (86400, 30)
+    assert (Settings.from_env({}).idempotency_ttl_seconds, Settings.from_env({}).idempotency_lease_seconds) == (
+        86400,
+        30,
+    )
     env = Settings.from_env({"RULEKEEPER_IDEMPOTENCY_TTL_SECONDS": "3600", "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS": "5"})
     assert (env.idempotency_ttl_seconds, env.idempotency_lease_seconds) == (3600, 5)
     for bad in ("soon", "0", "-1", "nan"):

@@ -1,5 +1,6 @@
 """Mutated export documents never make the import, or a later read of what it imported, answer 5xx: fields
 dropped, list entries duplicated, values retyped and strings and lists resized, anywhere in the document."""
+
 from __future__ import annotations
 
 import copy
@@ -13,10 +14,28 @@ from test_move_log import skirmish
 
 _BASE: dict[int, dict[str, Any]] = {}
 
-OTHER_VALUES = st.sampled_from([None, 0, -1, 2**40, 1.5, True, "", "x" * 300, "00000000-0000-4000-8000-000000000000",
-                                'a"b', [], [1], {}, {"a": 1}, {"type": "gm_note"}])
-MUTATION = st.tuples(st.integers(min_value=0, max_value=10**6),
-                     st.sampled_from(["drop", "duplicate", "retype", "resize"]), OTHER_VALUES)
+OTHER_VALUES = st.sampled_from(
+    [
+        None,
+        0,
+        -1,
+        2**40,
+        1.5,
+        True,
+        "",
+        "x" * 300,
+        "00000000-0000-4000-8000-000000000000",
+        'a"b',
+        [],
+        [1],
+        {},
+        {"a": 1},
+        {"type": "gm_note"},
+    ]
+)
+MUTATION = st.tuples(
+    st.integers(min_value=0, max_value=10**6), st.sampled_from(["drop", "duplicate", "retype", "resize"]), OTHER_VALUES
+)
 
 
 def _paths(value: Any, path: tuple = ()) -> list[tuple]:
@@ -25,7 +44,7 @@ def _paths(value: Any, path: tuple = ()) -> list[tuple]:
         for k, v in value.items():
             out.extend(_paths(v, path + (k,)))
     elif isinstance(value, list):
-        for i, v in enumerate(value[:6]):   # the first entries of long lists: the shapes repeat
+        for i, v in enumerate(value[:6]):  # the first entries of long lists: the shapes repeat
             out.extend(_paths(v, path + (i,)))
     return out
 
@@ -86,10 +105,20 @@ async def test_a_mutated_document_is_refused_with_a_4xx_or_imports_a_readable_ca
     out = r.json()
     base, tokens = f"/v1/campaigns/{out['campaign']['id']}", [out["gm_token"]] + [p["token"] for p in out["players"]]
     for token in tokens:
-        for path, params in (("", None), ("/state", None), ("/state", {"version": 1}), ("/events", {"limit": 500}),
-                             ("/characters", None), ("/dice-sessions", None), ("/export", None)):
+        for path, params in (
+            ("", None),
+            ("/state", None),
+            ("/state", {"version": 1}),
+            ("/events", {"limit": 500}),
+            ("/characters", None),
+            ("/dice-sessions", None),
+            ("/export", None),
+        ):
             read = await client.get(base + path, params=params, headers=bearer(token))
             assert read.status_code < 500, (path, read.text)
-        g = (await client.post("/graphql", json={"query": EVENTS, "variables": {"c": out["campaign"]["id"]}},
-                               headers=bearer(token))).json()
+        g = (
+            await client.post(
+                "/graphql", json={"query": EVENTS, "variables": {"c": out["campaign"]["id"]}}, headers=bearer(token)
+            )
+        ).json()
         assert "errors" not in g, g

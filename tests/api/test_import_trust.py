@@ -1,6 +1,7 @@
 """An import is a document, not a key to the table (issue 17): who may import, what the server rebuilds itself
 instead of believing the document, how imported dice are marked, and every malformed document a 422 naming
 its field before anything is written. Runs on the embedded defaults and on PostgreSQL + Redis."""
+
 from __future__ import annotations
 
 import asyncio
@@ -36,7 +37,7 @@ async def refused(client, app, doc, status, code, field=None) -> dict:
     """The import is refused and leaves no campaign behind."""
     before = await campaigns(app)
     r = await client.post("/v1/campaigns/import", json=doc)
-    if code is None:   # any code of the import's, as long as the status is right
+    if code is None:  # any code of the import's, as long as the status is right
         assert r.status_code == status and r.json()["code"].startswith(("import_", "invalid_")), r.text
         body = r.json()
     else:
@@ -57,6 +58,7 @@ def first(doc, kind):
 
 # Who may import ----------------------------------------------------------------------------------------------
 
+
 async def _own_app(settings: Settings):
     from service.app import create_app
 
@@ -67,8 +69,9 @@ async def _own_app(settings: Settings):
 async def test_anonymous_import_is_refused_on_the_default_settings(client, tmp_path):
     t = await fight(client)
     doc = await exported(client, t)
-    typed = (await client.post("/graphql", json={"query": EXPORT, "variables": {"c": t.id}},
-                               headers=bearer(t.gm))).json()["data"]["exportCampaign"]
+    typed = (
+        await client.post("/graphql", json={"query": EXPORT, "variables": {"c": t.id}}, headers=bearer(t.gm))
+    ).json()["data"]["exportCampaign"]
     application, c = await _own_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/default.db"))
     async with application.router.lifespan_context(application), c:
         assert_problem(await c.post("/v1/campaigns/import", json=doc), 403, "import_disabled")
@@ -85,8 +88,9 @@ async def test_with_an_operator_key_only_its_holder_imports(client, tmp_path):
     application, c = await _own_app(settings)
     async with application.router.lifespan_context(application), c:
         assert_problem(await c.post("/v1/campaigns/import", json=doc), 401, "operator_key_required")
-        assert_problem(await c.post("/v1/campaigns/import", json=doc, headers=bearer("wrong")), 401,
-                       "operator_key_required")
+        assert_problem(
+            await c.post("/v1/campaigns/import", json=doc, headers=bearer("wrong")), 401, "operator_key_required"
+        )
         r = await c.post("/v1/campaigns/import", json=doc, headers=bearer("op-key"))
         assert r.status_code == 201, r.text
 
@@ -95,8 +99,11 @@ def test_the_import_setting_says_who_may_and_refuses_what_cannot_be_meant():
     assert Settings.from_env({}).import_policy == "off"
     assert Settings.from_env({"RULEKEEPER_IMPORT": "anyone"}).import_policy == "anyone"
     assert Settings.from_env({"RULEKEEPER_OPERATOR_KEY": "k", "RULEKEEPER_IMPORT": "off"}).import_policy == "off"
-    for env in ({"RULEKEEPER_IMPORT": "operator"}, {"RULEKEEPER_IMPORT": "maybe"},
-                {"RULEKEEPER_OPERATOR_KEY": "k", "RULEKEEPER_IMPORT": "anyone"}):
+    for env in (
+        {"RULEKEEPER_IMPORT": "operator"},
+        {"RULEKEEPER_IMPORT": "maybe"},
+        {"RULEKEEPER_OPERATOR_KEY": "k", "RULEKEEPER_IMPORT": "anyone"},
+    ):
         with pytest.raises(ValueError, match="RULEKEEPER_IMPORT"):
             Settings.from_env(env)
     assert Settings.from_env({}).import_max_moves == 5000
@@ -104,6 +111,7 @@ def test_the_import_setting_says_who_may_and_refuses_what_cannot_be_meant():
 
 
 # The document does not certify itself ------------------------------------------------------------------------
+
 
 async def test_a_forged_initial_state_is_refused(client, app):
     doc = await exported(client, await fight(client))
@@ -140,8 +148,9 @@ async def test_a_forged_dice_rolled_event_of_a_move_is_refused_naming_the_move(c
 async def test_a_move_whose_die_was_changed_diverges_at_that_move_not_at_the_end(client, app):
     doc = await exported(client, await fight(client))
     i = next(i for i, m in enumerate(doc["moves"]) if m["dice"])
-    for die in [doc["moves"][i]["dice"][0]] + [d for e in doc["events"] if e["seq"] == doc["moves"][i]["first_seq"]
-                                               for d in e["data"]["dice"][:1]]:
+    for die in [doc["moves"][i]["dice"][0]] + [
+        d for e in doc["events"] if e["seq"] == doc["moves"][i]["first_seq"] for d in e["data"]["dice"][:1]
+    ]:
         die["face"] = die["sides"] if die["face"] != die["sides"] else 1
     # The replay's own events now differ from the document's (the test's result), or the state does.
     body = await refused(client, app, doc, 422, "import_diverged")
@@ -156,8 +165,11 @@ async def test_a_forged_final_hash_is_refused(client, app):
 
 async def test_an_engine_event_outside_every_move_is_refused(client, app):
     doc = await exported(client, await fight(client))
-    engine_event = next(e for e in doc["events"] if e["type"] not in ("campaign_created", "player_invited",
-                                                                       "character_created", "dice_rolled"))
+    engine_event = next(
+        e
+        for e in doc["events"]
+        if e["type"] not in ("campaign_created", "player_invited", "character_created", "dice_rolled")
+    )
     doc["events"].append({**engine_event, "seq": max(e["seq"] for e in doc["events"]) + 1})
     await refused(client, app, doc, 422, "import_invalid", f"events.{len(doc['events']) - 1}.type")
 
@@ -167,13 +179,14 @@ async def test_an_action_deck_imported_mid_deal_is_refused(client, app, monkeypa
     await t.ok({"type": "deal"})
     deck = type(SYSTEMS["action_deck"])
     blocker = deck.session_close_blocker
-    monkeypatch.setattr(deck, "session_close_blocker", lambda self, table: None)   # an export made elsewhere
+    monkeypatch.setattr(deck, "session_close_blocker", lambda self, table: None)  # an export made elsewhere
     doc = await exported(client, t)
     monkeypatch.setattr(deck, "session_close_blocker", blocker)
     await refused(client, app, doc, 409, "deck_in_play")
 
 
 # Imported dice say so ------------------------------------------------------------------------------------------
+
 
 async def test_an_imported_campaign_says_where_and_when_it_came_from_to_every_player(client):
     t = await fight(client)
@@ -187,8 +200,11 @@ async def test_an_imported_campaign_says_where_and_when_it_came_from_to_every_pl
     assert seen["imported"]["exported_at"] == doc["exported_at"]
     assert seen["imported"]["first_server_version"] == doc["final"]["version"] + 1
     assert seen["imported"]["imported_at"]
-    events = (await client.get(f"/v1/campaigns/{out['campaign']['id']}/events", params={"limit": 500},
-                               headers=bearer(player_token))).json()["items"]
+    events = (
+        await client.get(
+            f"/v1/campaigns/{out['campaign']['id']}/events", params={"limit": 500}, headers=bearer(player_token)
+        )
+    ).json()["items"]
     dice = [e for e in events if e["type"] == "dice_rolled"]
     assert dice and all(e["data"]["imported"] is True for e in dice)
     # A campaign played here from the start says nothing of the kind.
@@ -207,6 +223,7 @@ async def test_a_closed_verifiable_session_is_verified_again_at_import(client, a
     await refused(client, app, tampered, 422, "import_unverified", f"dice_sessions.{closed}")
     # A seed that matches its commitment but not the dice is refused too.
     from service.dice import verifiable
+
     seed = verifiable.new_seed()
     tampered["dice_sessions"][closed].update(seed=seed, commitment=verifiable.commitment(seed))
     await refused(client, app, tampered, 422, "import_unverified", f"dice_sessions.{closed}")
@@ -220,10 +237,22 @@ async def test_an_unrevealed_session_and_its_free_roll_are_marked_unverifiable_n
     doc = await exported(client, t)
     number = doc["dice_sessions"][-1]["number"]
     seq = max(e["seq"] for e in doc["events"]) + 1
-    doc["events"].append({"seq": seq, "type": "dice_rolled", "visibility": "all", "actor_role": "gm",
-                          "data": {"purpose": "roll", "dice_session": number,
-                                   "dice": [{"sides": 10, "face": 10, "source": "verifiable", "seq": 90 + k,
-                                             "purpose": "roll"} for k in range(3)]}})
+    doc["events"].append(
+        {
+            "seq": seq,
+            "type": "dice_rolled",
+            "visibility": "all",
+            "actor_role": "gm",
+            "data": {
+                "purpose": "roll",
+                "dice_session": number,
+                "dice": [
+                    {"sides": 10, "face": 10, "source": "verifiable", "seq": 90 + k, "purpose": "roll"}
+                    for k in range(3)
+                ],
+            },
+        }
+    )
     r = await client.post("/v1/campaigns/import", json=doc)
     assert r.status_code == 201, r.text
     new = r.json()
@@ -235,6 +264,7 @@ async def test_an_unrevealed_session_and_its_free_roll_are_marked_unverifiable_n
 
 
 # Malformed documents: a 422 naming the field, nothing written ------------------------------------------------
+
 
 def _dup_player(doc):
     doc["players"].append(dict(doc["players"][0]))
@@ -274,9 +304,12 @@ MALFORMED = {
     "a 1,000,000-character name": (lambda d: d["campaign"].__setitem__("name", "n" * 1_000_000) or "campaign.name"),
     "a bogus status": (lambda d: d["campaign"].__setitem__("status", "bogus") or "campaign.status"),
     "a bogus dice mode": (lambda d: d["campaign"].__setitem__("dice_mode", "bogus") or "campaign.dice_mode"),
-    "a player name with a control character": (lambda d: d["players"][0].__setitem__("name", "a\x00b")
-                                               or "players.0.name"),
-    "a die of a string": (lambda d: d["moves"][-1]["dice"][0].__setitem__("face", "6") or f"moves.{len(d['moves']) - 1}.dice.0.face"),
+    "a player name with a control character": (
+        lambda d: d["players"][0].__setitem__("name", "a\x00b") or "players.0.name"
+    ),
+    "a die of a string": (
+        lambda d: d["moves"][-1]["dice"][0].__setitem__("face", "6") or f"moves.{len(d['moves']) - 1}.dice.0.face"
+    ),
     "an unknown field": (lambda d: d.__setitem__("extra", 1) or "extra"),
 }
 
@@ -293,6 +326,7 @@ async def test_a_malformed_document_is_a_422_naming_its_field(client, app, case)
 
 
 # The process stays responsive ----------------------------------------------------------------------------------
+
 
 async def test_a_document_over_the_move_cap_is_refused_before_replay(client, app):
     doc = await exported(client, await fight(client))
@@ -316,7 +350,7 @@ async def test_one_import_at_a_time_per_caller(client, app, monkeypatch):
     first_import = asyncio.create_task(client.post("/v1/campaigns/import", json=doc))
     while not started.is_set():
         await asyncio.sleep(0.01)
-    assert (await client.get("/healthz")).status_code == 200        # the replay is off the event loop
+    assert (await client.get("/healthz")).status_code == 200  # the replay is off the event loop
     assert_problem(await client.post("/v1/campaigns/import", json=doc), 429, "import_in_progress")
     release.set()
     assert (await first_import).status_code == 201
@@ -351,20 +385,37 @@ async def test_an_imported_campaign_has_a_snapshot_every_snapshot_every_moves(cl
 
 # Deadlines and webhooks travel, secrets do not -----------------------------------------------------------------
 
+
 async def test_export_and_import_keep_deadlines_and_webhooks_without_secrets(client, app):
     object.__setattr__(services(app).settings, "webhooks_allow_loopback", True)
-    r = await client.post("/v1/campaigns", json={"name": "Clocked", "system": "stepdice",
-                                                 "turn_deadlines": {"turn_seconds": 300, "warning_seconds": 30}})
+    r = await client.post(
+        "/v1/campaigns",
+        json={"name": "Clocked", "system": "stepdice", "turn_deadlines": {"turn_seconds": 300, "warning_seconds": 30}},
+    )
     base, gm = f"/v1/campaigns/{r.json()['campaign']['id']}", r.json()["gm_token"]
-    hook = await client.post(f"{base}/webhooks", json={"url": "http://127.0.0.1:9/hook", "event_types": ["dice_rolled"],
-                                                       "view": "gm", "description": "table log"},
-                             headers=bearer(gm))
+    hook = await client.post(
+        f"{base}/webhooks",
+        json={
+            "url": "http://127.0.0.1:9/hook",
+            "event_types": ["dice_rolled"],
+            "view": "gm",
+            "description": "table log",
+        },
+        headers=bearer(gm),
+    )
     assert hook.status_code == 201, hook.text
     secret = hook.json()["secret"]
     doc = (await client.get(f"{base}/export", headers=bearer(gm))).json()
     assert doc["deadlines"]["settings"]["turn_seconds"] == 300
-    assert doc["webhooks"] == [{"url": "http://127.0.0.1:9/hook", "event_types": ["dice_rolled"], "view": "gm",
-                                "status": "active", "description": "table log"}]
+    assert doc["webhooks"] == [
+        {
+            "url": "http://127.0.0.1:9/hook",
+            "event_types": ["dice_rolled"],
+            "view": "gm",
+            "status": "active",
+            "description": "table log",
+        }
+    ]
     assert secret not in str(doc)
     r = await client.post("/v1/campaigns/import", json=doc)
     assert r.status_code == 201, r.text
@@ -374,8 +425,9 @@ async def test_export_and_import_keep_deadlines_and_webhooks_without_secrets(cli
     assert board["settings"] == {"turn_seconds": 300, "choice_seconds": None, "warning_seconds": 30}
     assert board["paused"] is True
     hooks = (await client.get(f"{new_base}/webhooks", headers=bearer(new_gm))).json()["items"]
-    assert [(h["url"], h["event_types"], h["view"], h["status"], h["description"]) for h in hooks] == \
-        [("http://127.0.0.1:9/hook", ["dice_rolled"], "gm", "paused", "table log")]
+    assert [(h["url"], h["event_types"], h["view"], h["status"], h["description"]) for h in hooks] == [
+        ("http://127.0.0.1:9/hook", ["dice_rolled"], "gm", "paused", "table log")
+    ]
     again = {x["what"]: x for x in out["to_set_again"]}
     assert set(again) == {"tokens", "webhook_secret", "deadlines"}
     assert again["webhook_secret"]["id"] == hooks[0]["id"]
@@ -389,9 +441,13 @@ async def test_a_move_body_of_the_wrong_shape_is_a_422_naming_the_move(client, a
     assert (await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(t.gm))).status_code == 200
     doc = await exported(client, t)
     c, u = first(doc, "character"), first(doc, "undo")
-    for where, value in ((("moves", c, "body", "character_id"), [1]), (("moves", u, "body", "target"), [1]),
-                         (("moves", u, "body", "undone"), {"a": 1}), (("moves", c, "body", "sheet", "dice"), "d6"),
-                         (("moves", c, "body", "sheet", "talents"), [{"x": 1}])):
+    for where, value in (
+        (("moves", c, "body", "character_id"), [1]),
+        (("moves", u, "body", "target"), [1]),
+        (("moves", u, "body", "undone"), {"a": 1}),
+        (("moves", c, "body", "sheet", "dice"), "d6"),
+        (("moves", c, "body", "sheet", "talents"), [{"x": 1}]),
+    ):
         bad = copy.deepcopy(doc)
         parent = bad
         for step in where[:-1]:

@@ -1,5 +1,6 @@
 """Errors never carry internal text (SQL, parameters, addresses, exception messages), and nothing a client
 sends can forge a line of the service's log."""
+
 from __future__ import annotations
 
 import logging
@@ -16,8 +17,9 @@ SECRET = "SELECT token_hash FROM credentials WHERE id = $1 [parameters: ('x',)] 
 async def test_readyz_says_only_up_or_down_per_component(tmp_path):
     from service.app import create_app
 
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/r.db", redis_url="redis://127.0.0.1:1/0",
-                              **OFF))
+    app = create_app(
+        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/r.db", redis_url="redis://127.0.0.1:1/0", **OFF)
+    )
     async with app.router.lifespan_context(app):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             r = await c.get("/readyz")

@@ -1,6 +1,7 @@
 """Languages over both APIs (docs/frontend.md, Languages): Accept-Language first, then the player's own language, then
 the campaign's default, then English; details, event descriptions and rule terms follow it; codes, types
 and field names never do."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,10 +31,14 @@ def lang(code: str) -> dict[str, str]:
     return {"Accept-Language": code}
 
 
-async def gql(client, query: str, variables: dict | None = None, token: str | None = None,
-              headers: dict[str, str] | None = None) -> dict:
-    r = await client.post("/graphql", json={"query": query, "variables": variables or {}},
-                          headers={**(bearer(token) if token else {}), **(headers or {})})
+async def gql(
+    client, query: str, variables: dict | None = None, token: str | None = None, headers: dict[str, str] | None = None
+) -> dict:
+    r = await client.post(
+        "/graphql",
+        json={"query": query, "variables": variables or {}},
+        headers={**(bearer(token) if token else {}), **(headers or {})},
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -100,10 +105,15 @@ async def test_the_campaign_default_applies_without_a_header_and_the_gm_changes_
 async def test_only_the_gm_changes_the_campaign_language(client):
     t = await new_table(client)
     _, player = await t.invite("Ala")
-    assert_problem(await client.put(f"{t.base}/language", json={"language": "pl"}, headers=bearer(player)),
-                   403, "gm_only")
-    assert_problem(await client.put(f"{t.base}/language", json={"language": "de"}, headers=bearer(t.gm)),
-                   422, "invalid_input", "language")
+    assert_problem(
+        await client.put(f"{t.base}/language", json={"language": "pl"}, headers=bearer(player)), 403, "gm_only"
+    )
+    assert_problem(
+        await client.put(f"{t.base}/language", json={"language": "de"}, headers=bearer(t.gm)),
+        422,
+        "invalid_input",
+        "language",
+    )
 
 
 async def _invite(client, base: str, gm: str) -> tuple[str, str]:
@@ -118,10 +128,18 @@ async def test_a_players_own_language_beats_the_campaigns_and_is_theirs_alone(cl
     ola, ola_token = await t.invite("Ola")
     r = await client.put(f"{t.base}/players/{ala}/language", json={"language": "ru"}, headers=bearer(ala_token))
     assert r.status_code == 200 and r.json() == {"id": ala, "name": "Ala", "language": "ru"}
-    assert_problem(await client.put(f"{t.base}/players/{ala}/language", json={"language": "pl"},
-                                    headers=bearer(ola_token)), 403, "forbidden", "player_id")
-    assert_problem(await client.put(f"{t.base}/players/{ala}/language", json={"language": "pl"},
-                                    headers=bearer(t.gm)), 403, "forbidden", "player_id")
+    assert_problem(
+        await client.put(f"{t.base}/players/{ala}/language", json={"language": "pl"}, headers=bearer(ola_token)),
+        403,
+        "forbidden",
+        "player_id",
+    )
+    assert_problem(
+        await client.put(f"{t.base}/players/{ala}/language", json={"language": "pl"}, headers=bearer(t.gm)),
+        403,
+        "forbidden",
+        "player_id",
+    )
 
     for token, expected in ((ala_token, "ru"), (ola_token, "en"), (t.gm, "en")):
         refused = await client.post(f"{t.base}/players", json={"name": "X"}, headers=bearer(token))
@@ -172,11 +190,16 @@ async def test_event_descriptions_are_in_the_readers_language(client):
 
 
 async def test_graphql_honours_accept_language_and_the_stored_languages(client):
-    created = (await gql(client, """mutation { createCampaign(input: {name: "K", system: danger_pool,
-        language: ru}) { gmToken campaign { id language } } }"""))["data"]["createCampaign"]
+    created = (
+        await gql(
+            client,
+            """mutation { createCampaign(input: {name: "K", system: danger_pool,
+        language: ru}) { gmToken campaign { id language } } }""",
+        )
+    )["data"]["createCampaign"]
     cid, gm = created["campaign"]["id"], created["gmToken"]
     assert created["campaign"]["language"] == "ru"
-    invite = "mutation($c: ID!) { invitePlayer(input: {campaignId: $c, name: \"Ala\"}) { player { id } token } }"
+    invite = 'mutation($c: ID!) { invitePlayer(input: {campaignId: $c, name: "Ala"}) { player { id } token } }'
     player = (await gql(client, invite, {"c": cid}, gm))["data"]["invitePlayer"]
 
     refused = await gql(client, invite, {"c": cid}, player["token"])
@@ -192,8 +215,13 @@ async def test_graphql_honours_accept_language_and_the_stored_languages(client):
     assert mine["data"]["setPlayerLanguage"]["language"] == "en"
     refused = await gql(client, invite, {"c": cid}, player["token"])
     assert refused["errors"][0]["message"] == str(ONLY_GM)
-    changed = await gql(client, """mutation($c: ID!) { setCampaignLanguage(input: {campaignId: $c, language: pl})
-        { language } }""", {"c": cid}, gm)
+    changed = await gql(
+        client,
+        """mutation($c: ID!) { setCampaignLanguage(input: {campaignId: $c, language: pl})
+        { language } }""",
+        {"c": cid},
+        gm,
+    )
     assert changed["data"]["setCampaignLanguage"]["language"] == "pl"
 
     systems = "{ systems { id name actions actionLabels { key value } optionLabels { key value } } }"
@@ -202,12 +230,17 @@ async def test_graphql_honours_accept_language_and_the_stored_languages(client):
     assert ru["danger_pool"]["name"] == "Пул опасности" and en["danger_pool"]["name"] == "Danger Pool"
     assert ru["danger_pool"]["actions"] == en["danger_pool"]["actions"]
     labels = {e["key"]: e["value"] for e in ru["danger_pool"]["actionLabels"]}
-    assert set(labels) == set(en["danger_pool"]["actions"]) and labels != {e["key"]: e["value"] for e in
-                                                                            en["danger_pool"]["actionLabels"]}
+    assert set(labels) == set(en["danger_pool"]["actions"]) and labels != {
+        e["key"]: e["value"] for e in en["danger_pool"]["actionLabels"]
+    }
 
     events = """query($c: ID!) { events(campaignId: $c) { edges { node { type description } } } }"""
-    ru_events = [e["node"] for e in (await gql(client, events, {"c": cid}, gm, headers=lang("ru")))["data"]["events"]["edges"]]
-    en_events = [e["node"] for e in (await gql(client, events, {"c": cid}, gm, headers=lang("en")))["data"]["events"]["edges"]]
+    ru_events = [
+        e["node"] for e in (await gql(client, events, {"c": cid}, gm, headers=lang("ru")))["data"]["events"]["edges"]
+    ]
+    en_events = [
+        e["node"] for e in (await gql(client, events, {"c": cid}, gm, headers=lang("en")))["data"]["events"]["edges"]
+    ]
     assert [e["type"] for e in ru_events] == [e["type"] for e in en_events]
     assert ru_events[0]["description"] != en_events[0]["description"]
 
@@ -239,15 +272,19 @@ async def test_a_webhook_body_speaks_the_campaigns_language_whoever_made_the_mov
     assert body["data"]["description"] == describe("player_invited", {"name": "Ala"}, "ru") == "Приглашён игрок Ala"
 
 
-async def _subscribed_descriptions(live_server: str, token: str, campaign_id: str, headers: dict[str, str]) -> list[str]:
+async def _subscribed_descriptions(
+    live_server: str, token: str, campaign_id: str, headers: dict[str, str]
+) -> list[str]:
     query = "subscription($c: ID!) { campaignEvents(campaignId: $c, after: 0) { seq type description } }"
     url = live_server.replace("http://", "ws://", 1) + "/graphql"
-    async with websockets.connect(url, subprotocols=["graphql-transport-ws"], additional_headers=headers,
-                                  open_timeout=10) as ws:
+    async with websockets.connect(
+        url, subprotocols=["graphql-transport-ws"], additional_headers=headers, open_timeout=10
+    ) as ws:
         await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
         assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "connection_ack"
-        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": {
-            "c": campaign_id}}}))
+        await ws.send(
+            json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": {"c": campaign_id}}})
+        )
         got = []
         while len(got) < 2:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -271,8 +308,9 @@ async def test_a_subscription_speaks_the_handshakes_language_or_the_campaigns(li
 async def test_the_routers_own_refusals_are_translated_too(client):
     r = await client.get("/v1/no-such-thing", headers=lang("pl"))
     assert assert_problem(r, 404, "not_found")["detail"] == "Nie znaleziono"
-    r = await client.post("/graphql", content=b'{"variables": {}}', headers={"content-type": "application/json",
-                                                                            **lang("ru")})
+    r = await client.post(
+        "/graphql", content=b'{"variables": {}}', headers={"content-type": "application/json", **lang("ru")}
+    )
     assert r.json()["detail"] == "В запросе нет запроса GraphQL"
 
 

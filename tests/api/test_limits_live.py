@@ -2,6 +2,7 @@
 real sockets: the body limit holds memory flat, GraphQL bombs do not stall /healthz, and rate limits
 answer 429 with Retry-After. Client addresses come through X-Forwarded-For from the trusted loopback
 proxy, as behind a real one, so each test has a budget of its own."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,9 +31,25 @@ def uvicorn_server(tmp: Path, env: dict[str, str]):
         port = s.getsockname()[1]
     environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     environ.update({"DATABASE_URL": f"sqlite:///{tmp}/live.db", "RULEKEEPER_LOG_LEVEL": "WARNING", **env})
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "service.asgi:app", "--port", str(port),
-                             "--log-level", "warning", "--proxy-headers", "--forwarded-allow-ips", "127.0.0.1"],
-                            cwd=ROOT, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "service.asgi:app",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--proxy-headers",
+            "--forwarded-allow-ips",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS
@@ -61,8 +78,11 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def throttled(tmp_path_factory):
-    env = {"RULEKEEPER_RATE_LIMIT_PER_TOKEN": "0.2/3", "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
-           "RULEKEEPER_RATE_LIMIT_AUTH_FAILURES": "0.1/3"}
+    env = {
+        "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "0.2/3",
+        "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+        "RULEKEEPER_RATE_LIMIT_AUTH_FAILURES": "0.1/3",
+    }
     with uvicorn_server(tmp_path_factory.mktemp("throttled"), env) as running:
         yield running[0]
 
@@ -89,7 +109,9 @@ def test_five_concurrent_100mb_bodies_leave_the_server_memory_flat(server, decla
 
     def upload() -> None:
         headers = {"content-type": "application/json", **({"content-length": str(100 * MB)} if declared else {})}
-        statuses.append(httpx.post(f"{base}/v1/campaigns", content=hundred_mb(), headers=headers, timeout=60).status_code)
+        statuses.append(
+            httpx.post(f"{base}/v1/campaigns", content=hundred_mb(), headers=headers, timeout=60).status_code
+        )
 
     threads = [threading.Thread(target=upload) for _ in range(5)]
     for t in threads:
@@ -97,7 +119,7 @@ def test_five_concurrent_100mb_bodies_leave_the_server_memory_flat(server, decla
     for t in threads:
         t.join()
     assert statuses == [413] * 5
-    assert memory_mb(pid, "VmHWM") - before < 50   # it grew by 600 MB when bodies were read before the check
+    assert memory_mb(pid, "VmHWM") - before < 50  # it grew by 600 MB when bodies were read before the check
 
 
 def test_a_10mb_graphql_query_is_refused_before_it_is_read(server):
@@ -113,8 +135,12 @@ def test_alias_bombs_do_not_stall_healthz(server):
     base, _ = server
     created = httpx.post(f"{base}/v1/campaigns", json={"name": "bomb", "system": "stepdice"}).json()
     cid, gm = created["campaign"]["id"], created["gm_token"]
-    bomb = {"query": "query($c: ID!) { " + " ".join(f"a{i}: events(campaignId:$c,first:500){{edges{{cursor}}}}"
-                                                         for i in range(1000)) + " }", "variables": {"c": cid}}
+    bomb = {
+        "query": "query($c: ID!) { "
+        + " ".join(f"a{i}: events(campaignId:$c,first:500){{edges{{cursor}}}}" for i in range(1000))
+        + " }",
+        "variables": {"c": cid},
+    }
 
     async def run():
         async with httpx.AsyncClient(base_url=base, timeout=60, headers={"Authorization": f"Bearer {gm}"}) as c:
@@ -126,9 +152,13 @@ def test_alias_bombs_do_not_stall_healthz(server):
             return await asyncio.gather(*bombs), health, waited
 
     answers, health, waited = asyncio.run(run())
-    assert health.status_code == 200 and waited < 1   # 13 s before the limits
+    assert health.status_code == 200 and waited < 1  # 13 s before the limits
     for r in answers:
-        assert r.json()["errors"][0]["extensions"]["code"] in {"query_too_large", "too_many_aliases", "query_too_costly"}
+        assert r.json()["errors"][0]["extensions"]["code"] in {
+            "query_too_large",
+            "too_many_aliases",
+            "query_too_costly",
+        }
 
 
 def address() -> dict[str, str]:
@@ -151,8 +181,10 @@ def test_wrong_tokens_are_throttled_over_real_sockets(throttled):
     with httpx.Client(base_url=throttled, headers=address()) as c:
         created = c.post("/v1/campaigns", json={"name": "r", "system": "stepdice"}).json()
         cid, gm = created["campaign"]["id"], created["gm_token"]
-        wrong = [c.get(f"/v1/campaigns/{cid}", headers={"Authorization": f"Bearer rk_gm_guess{i}"}).status_code
-                 for i in range(4)]
+        wrong = [
+            c.get(f"/v1/campaigns/{cid}", headers={"Authorization": f"Bearer rk_gm_guess{i}"}).status_code
+            for i in range(4)
+        ]
         assert wrong == [401, 401, 401, 429]
         r = c.get(f"/v1/campaigns/{cid}", headers={"Authorization": f"Bearer {gm}"})
         assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1

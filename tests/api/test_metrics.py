@@ -1,6 +1,7 @@
 """Prometheus metrics at /metrics: request latency by route template (never a raw path), moves and rolls
 by rule system and outcome, tables served from the live store or rebuilt from the move log, live-store
 errors. The registry is the process's: each test reads the change its own requests made."""
+
 from __future__ import annotations
 
 import socket
@@ -25,8 +26,11 @@ async def scrape(client: httpx.AsyncClient, **headers) -> dict[tuple[str, tuple]
     r = await client.get("/metrics", headers=headers)
     assert r.status_code == 200, r.text
     assert r.headers["content-type"].startswith("text/plain")
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(r.text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(r.text)
+        for s in family.samples
+    }
 
 
 async def clock_table(client):
@@ -71,14 +75,18 @@ async def test_free_rolls_are_counted_by_system_and_outcome(client):
     r = await client.post(f"{t.base}/rolls", json={"expression": "1d20/(1d6-1)"}, headers=bearer(t.gm))
     assert r.status_code == 422
     assert value("rulekeeper_rolls_total", system="stepdice", outcome="applied", code="") == applied + 1
-    assert value("rulekeeper_rolls_total", system="stepdice", outcome="refused", code="expression_invalid") == refused + 1
+    assert (
+        value("rulekeeper_rolls_total", system="stepdice", outcome="refused", code="expression_invalid") == refused + 1
+    )
 
 
 async def test_a_table_the_live_store_lost_counts_a_miss_and_a_rebuild(app, client):
     t = await clock_table(client)
     await t.state()
-    hits, misses = value("rulekeeper_table_cache_lookups_total", result="hit"), \
-        value("rulekeeper_table_cache_lookups_total", result="miss")
+    hits, misses = (
+        value("rulekeeper_table_cache_lookups_total", result="hit"),
+        value("rulekeeper_table_cache_lookups_total", result="miss"),
+    )
     rebuilds = value("rulekeeper_table_rebuilds_total", system="stepdice")
     await t.state()
     assert value("rulekeeper_table_cache_lookups_total", result="hit") == hits + 1
@@ -97,9 +105,14 @@ def _closed_port() -> int:
 async def test_live_store_errors_are_counted_while_play_goes_on(postgres_database):
     from service.app import create_app
 
-    app = create_app(Settings(database_url=postgres_database, redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
-                              webhooks_secrets_key="a key for sealing webhook secrets",
-                              **OFF))
+    app = create_app(
+        Settings(
+            database_url=postgres_database,
+            redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
+            webhooks_secrets_key="a key for sealing webhook secrets",
+            **OFF,
+        )
+    )
     before = value("rulekeeper_live_store_errors_total", operation="put")
     async with app.router.lifespan_context(app):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
@@ -111,15 +124,20 @@ async def test_live_store_errors_are_counted_while_play_goes_on(postgres_databas
 async def test_the_webhook_subscriber_and_deadline_metrics_are_exposed(client):
     """Each moves where it happens: tests/api/test_metrics_that_move.py, tests/deadlines/test_deadline_lag_metric.py."""
     names = {name for name, _ in await scrape(client)}
-    assert {"rulekeeper_subscribers", "rulekeeper_webhook_queue_depth", "rulekeeper_webhook_oldest_pending_seconds",
-            "rulekeeper_deadline_lag_seconds"} <= names
+    assert {
+        "rulekeeper_subscribers",
+        "rulekeeper_webhook_queue_depth",
+        "rulekeeper_webhook_oldest_pending_seconds",
+        "rulekeeper_deadline_lag_seconds",
+    } <= names
 
 
 async def test_a_metrics_token_guards_the_metrics(tmp_path):
     from service.app import create_app
 
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/m.db", metrics_token="s3cret-scrape",
-                              **OFF))
+    app = create_app(
+        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/m.db", metrics_token="s3cret-scrape", **OFF)
+    )
     async with app.router.lifespan_context(app):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             r = await c.get("/metrics")

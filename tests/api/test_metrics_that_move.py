@@ -1,6 +1,7 @@
 """The metrics an operator pages on move where things happen: webhook deliveries by outcome, the webhook queue's
 depth and the age of its oldest pending delivery, and open event subscriptions (the deadline worker's lag:
 tests/deadlines/test_deadline_lag_metric.py). The registry is the process's: each test reads the change its own doings made."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,6 +15,7 @@ from webhook_receiver import Receiver
 
 from service.game.log import feed
 
+
 def value(name: str, **labels) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
 
@@ -21,8 +23,13 @@ def value(name: str, **labels) -> float:
 @pytest.fixture
 def settings(settings):
     """Loopback allowed (the receiver is on 127.0.0.1), two quick attempts, a long wait between them."""
-    return dataclasses.replace(settings, webhooks_allow_loopback=True, webhooks_backoff_seconds=0.05,
-                               webhooks_max_attempts=2, webhooks_timeout_seconds=2.0)
+    return dataclasses.replace(
+        settings,
+        webhooks_allow_loopback=True,
+        webhooks_backoff_seconds=0.05,
+        webhooks_max_attempts=2,
+        webhooks_timeout_seconds=2.0,
+    )
 
 
 @pytest.fixture
@@ -40,8 +47,9 @@ async def until(check, timeout: float = 10.0) -> None:
 
 async def hooked_table(client, receiver):
     t = await new_table(client)
-    r = await client.post(f"{t.base}/webhooks", json={"url": receiver.url, "event_types": ["gm_note"]},
-                          headers=bearer(t.gm))
+    r = await client.post(
+        f"{t.base}/webhooks", json={"url": receiver.url, "event_types": ["gm_note"]}, headers=bearer(t.gm)
+    )
     assert r.status_code == 201, r.text
     return t
 
@@ -61,7 +69,7 @@ async def test_webhook_deliveries_are_counted_by_outcome(client, receiver):
 
 async def test_the_webhook_queue_shows_its_depth_and_its_oldest_pending_delivery(app, client, receiver):
     svc = app.state.services
-    svc.settings = dataclasses.replace(svc.settings, webhooks_backoff_seconds=3600.0)   # the retry waits
+    svc.settings = dataclasses.replace(svc.settings, webhooks_backoff_seconds=3600.0)  # the retry waits
     receiver.status = 500
     t = await hooked_table(client, receiver)
     await t.ok({"type": "gm_note", "text": "stuck", "visible_to_players": True})
@@ -78,4 +86,3 @@ async def test_open_subscriptions_are_counted_while_they_are_open(app, client):
     assert value("rulekeeper_subscribers") == before + 1
     await stream.aclose()
     assert value("rulekeeper_subscribers") == before
-

@@ -1,5 +1,6 @@
 """`rulekeeper serve --workers 2`: Prometheus multiprocess mode, set up by the command in a temporary directory,
 so one scrape of /metrics is the whole server — every worker's requests, whichever worker answers the scrape."""
+
 from __future__ import annotations
 
 import os
@@ -36,21 +37,34 @@ def multiproc_dir(pid: int) -> Path | None:
 
 
 def requests_counted(text: str) -> float:
-    return sum(s.value for family in text_string_to_metric_families(text) for s in family.samples
-               if s.name == "rulekeeper_http_requests_total" and s.labels.get("route") == ROUTE)
+    return sum(
+        s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+        if s.name == "rulekeeper_http_requests_total" and s.labels.get("route") == ROUTE
+    )
 
 
 def test_one_scrape_counts_the_requests_every_worker_answered(postgres_database, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"}}
-    env.update({"DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
-                "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
-                "RULEKEEPER_AUTO_MIGRATE": "false", "RULEKEEPER_LOG_LEVEL": "WARNING",
-                "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off"})
+    env.update(
+        {
+            "DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
+            "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
+            "RULEKEEPER_AUTO_MIGRATE": "false",
+            "RULEKEEPER_LOG_LEVEL": "WARNING",
+            "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+        }
+    )
     exe = str(Path(sys.executable).with_name("rulekeeper"))
     subprocess.run([exe, "migrate"], env=env, check=True, capture_output=True)
     port = free_port()
-    proc = subprocess.Popen([exe, "serve", "--port", str(port), "--workers", "2"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=open(tmp_path / "serve.log", "wb"))  # noqa: SIM115
+    proc = subprocess.Popen(
+        [exe, "serve", "--port", str(port), "--workers", "2"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "serve.log", "wb"),
+    )  # noqa: SIM115
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -71,7 +85,7 @@ def test_one_scrape_counts_the_requests_every_worker_answered(postgres_database,
         sent = 0
         while {f"counter_{w}.db" for w in workers} - {p.name for p in directory.iterdir()}:
             assert sent < 500, "one worker answered every request"
-            assert httpx.get(f"{base}{ROUTE}", timeout=5).status_code == 200   # a client per request
+            assert httpx.get(f"{base}{ROUTE}", timeout=5).status_code == 200  # a client per request
             sent += 1
         for _ in range(10):
             assert httpx.get(f"{base}{ROUTE}", timeout=5).status_code == 200
@@ -83,4 +97,4 @@ def test_one_scrape_counts_the_requests_every_worker_answered(postgres_database,
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    assert not directory.exists()    # the command's own temporary directory goes with it
+    assert not directory.exists()  # the command's own temporary directory goes with it

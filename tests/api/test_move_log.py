@@ -1,5 +1,6 @@
 """The move log is the truth: tables rebuilt after any loss of the live store, undo, time travel,
 export and import, finished and deleted campaigns. Runs on the embedded defaults and on PostgreSQL + Redis."""
+
 from __future__ import annotations
 
 import asyncio
@@ -80,10 +81,11 @@ async def test_replaying_the_move_log_from_version_0_reproduces_the_table(client
 async def test_undo_puts_the_table_back_and_keeps_the_dice_in_the_log(client):
     t = await new_table(client, dice_mode="verifiable")
     w, wt, _, _ = await skirmish(t)
-    before_test = (await client.get(f"{t.base}/state", params={"version": (await t.state())["version"] - 1},
-                                    headers=bearer(t.gm))).json()
+    before_test = (
+        await client.get(f"{t.base}/state", params={"version": (await t.state())["version"] - 1}, headers=bearer(t.gm))
+    ).json()
     rolled = [e for e in await t.events() if e["type"] == "dice_rolled"]
-    out = (await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(t.gm)))
+    out = await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(t.gm))
     assert out.status_code == 200, out.text
     body = out.json()
     assert body["version"] == before_test["version"] + 2
@@ -115,18 +117,24 @@ async def test_undo_is_for_the_gm_and_only_over_moves_that_exist(client):
     _, pt = await t.invite("Ala")
     await t.ok({"type": "start_scene", "kind": "narrative"})
     assert_problem(await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(pt)), 403, "gm_only")
-    assert_problem(await client.post(f"{t.base}/undo", json={"count": 2}, headers=bearer(t.gm)), 409,
-                   "nothing_to_undo", "count")
-    assert_problem(await client.post(f"{t.base}/undo", json={"count": 0}, headers=bearer(t.gm)), 422,
-                   "invalid_input", "count")
+    assert_problem(
+        await client.post(f"{t.base}/undo", json={"count": 2}, headers=bearer(t.gm)), 409, "nothing_to_undo", "count"
+    )
+    assert_problem(
+        await client.post(f"{t.base}/undo", json={"count": 0}, headers=bearer(t.gm)), 422, "invalid_input", "count"
+    )
 
 
 async def test_undo_does_not_go_back_over_a_character_creation(client):
     t = await new_table(client, dice_mode="server")
     await t.ok({"type": "start_scene", "kind": "narrative"})
     await t.character(MAGE)
-    assert_problem(await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(t.gm)), 409,
-                   "undo_past_character", "count")
+    assert_problem(
+        await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(t.gm)),
+        409,
+        "undo_past_character",
+        "count",
+    )
 
 
 async def test_time_travel_shows_each_version_as_it_was_filtered_for_players(client):
@@ -141,8 +149,12 @@ async def test_time_travel_shows_each_version_as_it_was_filtered_for_players(cli
     assert seen[now["version"]] == (await t.state(wt))["state"]
     boss = seen[now["version"]]["table"]["encounter"]["enemies"]["b"]
     assert "tn" not in boss  # a player's look at the past hides what the GM hides now
-    assert_problem(await client.get(f"{t.base}/state", params={"version": now["version"] + 1}, headers=bearer(wt)),
-                   404, "not_found", "version")
+    assert_problem(
+        await client.get(f"{t.base}/state", params={"version": now["version"] + 1}, headers=bearer(wt)),
+        404,
+        "not_found",
+        "version",
+    )
 
 
 # The campaign document is one named scalar in GraphQL (its shape is the REST schema's CampaignDocument): read
@@ -161,7 +173,7 @@ async def test_export_then_import_replays_to_the_same_table(client):
     t = await new_table(client, dice_mode="verifiable")
     await skirmish(t)
     await client.post(f"{t.base}/dice-sessions/current/close", json={}, headers=bearer(t.gm))
-    doc = (await client.get(f"{t.base}/export", headers=bearer(t.gm)))
+    doc = await client.get(f"{t.base}/export", headers=bearer(t.gm))
     assert doc.status_code == 200, doc.text
     doc = doc.json()
     r = await client.post("/v1/campaigns/import", json=doc)
@@ -178,12 +190,13 @@ async def test_export_then_import_replays_to_the_same_table(client):
     new_state = (await client.get(f"/v1/campaigns/{new_id}/state", headers=bearer(new_gm))).json()["state"]
     assert _swap_ids(new_state, ids) == json.loads(json.dumps(old_state, sort_keys=True))
     old_events = [(e["seq"], e["type"], e["data"]) for e in await t.events()]
-    new_events = (await client.get(f"/v1/campaigns/{new_id}/events", params={"limit": 500},
-                                   headers=bearer(new_gm))).json()["items"]
+    new_events = (
+        await client.get(f"/v1/campaigns/{new_id}/events", params={"limit": 500}, headers=bearer(new_gm))
+    ).json()["items"]
     # The same events, the dice marked as the document's: this server did not roll them.
     assert all(e["data"]["imported"] is True for e in new_events if e["type"] == "dice_rolled")
     unmarked = [(e["seq"], e["type"], {k: v for k, v in e["data"].items() if k != "imported"}) for e in new_events]
-    assert _swap_ids(unmarked, ids)[:len(old_events)] == json.loads(json.dumps(old_events, sort_keys=True))
+    assert _swap_ids(unmarked, ids)[: len(old_events)] == json.loads(json.dumps(old_events, sort_keys=True))
     # The closed dice session still verifies on the new campaign, and a new one is open for play.
     v = (await client.get(f"/v1/campaigns/{new_id}/dice-sessions/1/verification", headers=bearer(new_gm))).json()
     assert v["report"]["ok"] and v["rolls"]
@@ -201,7 +214,9 @@ async def test_import_refuses_a_document_whose_dice_were_changed(client):
     doc = (await client.get(f"{t.base}/export", headers=bearer(t.gm))).json()
     rolling = next(m for m in doc["moves"] if m["dice"])
     die = rolling["dice"][0]
-    die["face"] = die["sides"] + 1 - die["face"] if die["sides"] > 1 and die["face"] * 2 != die["sides"] + 1 else die["face"]
+    die["face"] = (
+        die["sides"] + 1 - die["face"] if die["sides"] > 1 and die["face"] * 2 != die["sides"] + 1 else die["face"]
+    )
     if die["face"] == rolling["dice"][0]["face"]:
         doc["final"]["state_sha256"] = "0" * 64  # an unchangeable die: tamper with the recorded result instead
     r = await client.post("/v1/campaigns/import", json=doc)
@@ -218,8 +233,9 @@ async def test_a_finished_campaign_is_read_only_and_leaves_the_live_store(client
     assert await t.state() == before
     assert await t.state(wt) == (await t.state(wt))
     assert_problem(await t.act({"type": "gm_note", "text": "too late"}), 409, "campaign_finished")
-    assert_problem(await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(t.gm)), 409,
-                   "campaign_finished")
+    assert_problem(
+        await client.post(f"{t.base}/undo", json={"count": 1}, headers=bearer(t.gm)), 409, "campaign_finished"
+    )
     assert [e["type"] for e in await t.events()][-1] == "campaign_finished"
     assert (await client.get(f"{t.base}/export", headers=bearer(t.gm))).status_code == 200
 
@@ -257,15 +273,30 @@ async def test_undo_and_import_through_graphql(client):
     await t.ok({"type": "start_scene", "kind": "narrative"})
     await t.ok({"type": "gm_note", "text": "oops"})
     q = "mutation($i: UndoMovesInput!) { undoMoves(input: $i) { version events { type } } }"
-    r = (await client.post("/graphql", json={"query": q, "variables": {"i": {"campaignId": t.id, "count": 1}}},
-                           headers=bearer(t.gm))).json()
+    r = (
+        await client.post(
+            "/graphql", json={"query": q, "variables": {"i": {"campaignId": t.id, "count": 1}}}, headers=bearer(t.gm)
+        )
+    ).json()
     assert r["data"]["undoMoves"]["events"][0]["type"] == "undone", r
     doc = (await client.post("/graphql", json={"query": EXPORT, "variables": {"c": t.id}}, headers=bearer(t.gm))).json()
     q = "mutation($i: ImportCampaignInput!) { importCampaign(input: $i) { campaign { id version } gmToken } }"
-    out = (await client.post("/graphql", json={"query": q, "variables": {"i": {"document": doc["data"]["exportCampaign"]}}})).json()
+    out = (
+        await client.post(
+            "/graphql", json={"query": q, "variables": {"i": {"document": doc["data"]["exportCampaign"]}}}
+        )
+    ).json()
     assert out["data"]["importCampaign"]["campaign"]["version"] == 3, out
-    past = (await client.post("/graphql", json={"query": "query($c: ID!) { state(campaignId: $c, version: 1) { version } }",
-                                                "variables": {"c": t.id}}, headers=bearer(t.gm))).json()
+    past = (
+        await client.post(
+            "/graphql",
+            json={
+                "query": "query($c: ID!) { state(campaignId: $c, version: 1) { version } }",
+                "variables": {"c": t.id},
+            },
+            headers=bearer(t.gm),
+        )
+    ).json()
     assert past["data"]["state"]["version"] == 1
 
 
@@ -311,8 +342,11 @@ async def _app_client(settings):
 async def test_an_unreachable_records_database_is_a_503_with_retry_after():
     from service.settings import Settings
 
-    settings = Settings(database_url=f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/none",
-                        auto_migrate=False, webhooks_secrets_key="a key for sealing webhook secrets")
+    settings = Settings(
+        database_url=f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/none",
+        auto_migrate=False,
+        webhooks_secrets_key="a key for sealing webhook secrets",
+    )
     application, c = await _app_client(settings)
     async with application.router.lifespan_context(application), c:
         r = await c.get("/v1/campaigns/00000000-0000-0000-0000-000000000000/state", headers=bearer("rk_x"))
@@ -320,16 +354,20 @@ async def test_an_unreachable_records_database_is_a_503_with_retry_after():
         assert r.headers["retry-after"] == "1" and "127.0.0.1" not in body["detail"]
         r = await c.post("/v1/campaigns", json={"name": "x", "system": "stepdice"})
         assert_problem(r, 503, "service_unavailable")
-        g = (await c.post("/graphql", json={"query": '{ state(campaignId: "x") { version } }'},
-                          headers=bearer("rk_x"))).json()
+        g = (
+            await c.post("/graphql", json={"query": '{ state(campaignId: "x") { version } }'}, headers=bearer("rk_x"))
+        ).json()
         assert g["errors"][0]["extensions"]["code"] == "service_unavailable"
 
 
 async def test_play_goes_on_from_the_records_database_while_redis_is_down(postgres_database):
     from service.settings import Settings
 
-    settings = Settings(database_url=postgres_database, redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
-                        webhooks_secrets_key="a key for sealing webhook secrets")
+    settings = Settings(
+        database_url=postgres_database,
+        redis_url=f"redis://127.0.0.1:{_closed_port()}/0",
+        webhooks_secrets_key="a key for sealing webhook secrets",
+    )
     application, c = await _app_client(settings)
     async with application.router.lifespan_context(application), c:
         t = await new_table(c, dice_mode="server")
@@ -339,8 +377,9 @@ async def test_play_goes_on_from_the_records_database_while_redis_is_down(postgr
 
 
 async def test_export_is_refused_when_the_options_hide_characters_from_the_gm(client):
-    r = await client.post("/v1/campaigns", json={"name": "Blind", "system": "trikus",
-                                                 "options": {"opt2_gm_blind_to_dark_sides": True}})
+    r = await client.post(
+        "/v1/campaigns", json={"name": "Blind", "system": "trikus", "options": {"opt2_gm_blind_to_dark_sides": True}}
+    )
     gm = r.json()["gm_token"]
     r = await client.get(f"/v1/campaigns/{r.json()['campaign']['id']}/export", headers=bearer(gm))
     assert_problem(r, 403, "export_reveals_secrets")

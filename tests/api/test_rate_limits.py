@@ -1,6 +1,7 @@
 """Nobody can flood the table: token buckets per token and per client address, and a stricter budget for
 failed authentication, answered with a 429 problem and Retry-After. Each test plays from an address of
 its own, so runs that share one Redis do not share budgets."""
+
 from __future__ import annotations
 
 import uuid
@@ -48,7 +49,7 @@ async def test_a_token_past_its_budget_gets_429_with_retry_after(settings):
         for _ in range(3):
             assert (await c.get(f"/v1/campaigns/{cid}", headers=bearer(gm))).status_code == 200
         assert_throttled(await c.get(f"/v1/campaigns/{cid}", headers=bearer(gm)))
-        assert (await c.get("/v1/systems")).status_code == 200   # without the token: not this token's budget
+        assert (await c.get("/v1/systems")).status_code == 200  # without the token: not this token's budget
 
 
 async def test_an_address_past_its_budget_gets_429(settings):
@@ -89,7 +90,7 @@ async def test_wrong_tokens_through_graphql_are_counted_too(settings):
             assert r.json()["errors"][0]["extensions"]["code"] == "unauthorized"
         r = await c.post("/graphql", json=query, headers=bearer("rk_gm_guess3"))
         assert_throttled(r)
-        assert r.json()["errors"][0]["extensions"]["code"] == "rate_limited"   # a GraphQL response as well
+        assert r.json()["errors"][0]["extensions"]["code"] == "rate_limited"  # a GraphQL response as well
 
 
 async def test_a_missing_token_is_not_a_failed_authentication(settings):
@@ -101,7 +102,12 @@ async def test_a_missing_token_is_not_a_failed_authentication(settings):
 
 
 async def test_replicas_share_one_budget_through_redis(postgres_database, redis_server):
-    settings = Settings(database_url=postgres_database, redis_url=redis_server, webhooks_secrets_key="a key for sealing webhook secrets", **{**OFF, "rate_per_token": Rate(0.2, 2)})
+    settings = Settings(
+        database_url=postgres_database,
+        redis_url=redis_server,
+        webhooks_secrets_key="a key for sealing webhook secrets",
+        **{**OFF, "rate_per_token": Rate(0.2, 2)},
+    )
     address = new_address()
     async with serve(settings, address) as one, serve(settings, address) as two:
         cid, gm = await campaign(one)
@@ -114,7 +120,7 @@ async def test_replicas_share_one_budget_through_redis(postgres_database, redis_
 async def test_a_bucket_refills_at_its_rate():
     now = [0.0]
     buckets = MemoryBuckets(clock=lambda: now[0])
-    b = Bucket("t", Rate(2, 3))   # 2 a second, 3 at once
+    b = Bucket("t", Rate(2, 3))  # 2 a second, 3 at once
     assert [await buckets.take([b]) for _ in range(3)] == [0, 0, 0]
     assert await buckets.take([b]) == pytest.approx(0.5)
     now[0] = 0.5
@@ -131,12 +137,20 @@ async def test_a_refused_request_charges_none_of_its_buckets():
 
 
 def test_rate_limits_are_settings_read_from_the_environment():
-    s = Settings.from_env({"RULEKEEPER_RATE_LIMIT_PER_TOKEN": "5/10", "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
-                           "RULEKEEPER_RATE_LIMIT_AUTH_FAILURES": "0.5/4"})
+    s = Settings.from_env(
+        {
+            "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "5/10",
+            "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+            "RULEKEEPER_RATE_LIMIT_AUTH_FAILURES": "0.5/4",
+        }
+    )
     assert (s.rate_per_token, s.rate_per_address, s.rate_auth_failures) == (Rate(5, 10), None, Rate(0.5, 4))
     defaults = Settings.from_env({})
     assert (defaults.rate_per_token, defaults.rate_per_address, defaults.rate_auth_failures) == (
-        Rate(20, 100), Rate(100, 300), Rate(1, 10))
+        Rate(20, 100),
+        Rate(100, 300),
+        Rate(1, 10),
+    )
     with pytest.raises(ValueError):
         Settings.from_env({"RULEKEEPER_RATE_LIMIT_PER_TOKEN": "fast"})
 

@@ -1,6 +1,7 @@
 """Readiness is honest: a replica is ready when the records database answers and its schema is at this
 release's Alembic head; a database nobody migrated, or an older release's, keeps it out of service. A
 newer release's database (a rolling upgrade) and a live store that is down do not. Liveness stays cheap."""
+
 from __future__ import annotations
 
 import contextlib
@@ -44,8 +45,15 @@ async def empty_postgres():
 async def serving(database_url: str, redis_url: str | None = None):
     from service.app import create_app
 
-    app = create_app(Settings(database_url=database_url, redis_url=redis_url, auto_migrate=False,
-                              webhooks_secrets_key="a key for sealing webhook secrets", **OFF))
+    app = create_app(
+        Settings(
+            database_url=database_url,
+            redis_url=redis_url,
+            auto_migrate=False,
+            webhooks_secrets_key="a key for sealing webhook secrets",
+            **OFF,
+        )
+    )
     async with app.router.lifespan_context(app):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             yield c
@@ -108,6 +116,8 @@ async def test_a_database_out_of_reach_is_not_ready_and_liveness_does_not_ask_it
     async with serving(f"sqlite+aiosqlite:///{tmp_path}/no/such/dir/r.db") as c:
         r = await c.get("/readyz")
         assert r.status_code == 503
-        assert r.json() == {"status": "unavailable",
-                            "checks": {"database": "down", "schema": "down", "live_store": "down"}}
+        assert r.json() == {
+            "status": "unavailable",
+            "checks": {"database": "down", "schema": "down", "live_store": "down"},
+        }
         assert (await c.get("/healthz")).json() == {"status": "ok"}

@@ -1,5 +1,6 @@
 """Request ids: a safe X-Request-ID is kept, anything else replaced by a new one; the id comes back in the
 response, on every log line the request causes (JSON, one object per line) and on every event it appends."""
+
 from __future__ import annotations
 
 import io
@@ -46,15 +47,16 @@ async def test_a_request_without_an_id_gets_a_new_one(client):
     assert uuid.UUID(first) and uuid.UUID(second) and first != second
 
 
-@pytest.mark.parametrize("unsafe", ["two words", "x" * 129, "caf\u00e9", ""], ids=["space", "too-long", "non-ascii", "empty"])
+@pytest.mark.parametrize(
+    "unsafe", ["two words", "x" * 129, "caf\u00e9", ""], ids=["space", "too-long", "non-ascii", "empty"]
+)
 async def test_an_unsafe_request_id_is_replaced_not_refused(client, unsafe):
     r = await client.get("/v1/systems", headers={"X-Request-ID": unsafe.encode("utf-8")})
     assert r.status_code == 200
     assert uuid.UUID(r.headers["x-request-id"])
 
 
-async def test_a_request_id_with_control_characters_is_refused_like_any_such_header_and_still_answered_with_one(
-        client):
+async def test_a_request_id_with_control_characters_is_refused_like_any_such_header_and_still_answered_with_one(client):
     r = await client.get("/v1/systems", headers={"X-Request-ID": b"line\x01break"})
     assert r.status_code == 400 and r.json()["code"] == "invalid_header"
     assert uuid.UUID(r.headers["x-request-id"])
@@ -69,8 +71,9 @@ async def test_every_event_a_request_appends_records_its_id(app, client):
     t = await new_table(client, dice_mode="server", options={"use_time_pressure_clocks": True})
     await t.ok({"type": "start_scene", "kind": "narrative"})
     before = max(e["seq"] for e in await t.events())
-    r = await t.act({"type": "create_clock", "label": "Alarm", "consequence": "guards"},
-                    headers={"X-Request-ID": "move-abc-123"})
+    r = await t.act(
+        {"type": "create_clock", "label": "Alarm", "consequence": "guards"}, headers={"X-Request-ID": "move-abc-123"}
+    )
     assert r.status_code == 200 and r.headers["x-request-id"] == "move-abc-123"
     async with app.state.services.read() as s:
         rows = list(await s.scalars(select(EventRecord).where(EventRecord.campaign_id == t.id)))
@@ -116,7 +119,9 @@ def test_uvicorns_own_loggers_write_the_same_json_lines_when_uvicorn_configured_
     logging.getLogger("uvicorn.error").warning("Invalid HTTP request received.")
     logging.getLogger("uvicorn.access").info("a second access line per request")
     lines = log_lines()
-    assert [(line["logger"], line["message"]) for line in lines] == [("uvicorn.error", "Invalid HTTP request received.")]
+    assert [(line["logger"], line["message"]) for line in lines] == [
+        ("uvicorn.error", "Invalid HTTP request received.")
+    ]
     assert lines[0]["request_id"] is None and lines[0]["level"] == "WARNING"
 
 

@@ -1,4 +1,5 @@
 """`rulekeeper serve` says "serving on" when the service answers, not before its startup (migrations) ran."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,8 +21,8 @@ async def test_serving_on_is_logged_only_after_the_startup_completes(caplog):
     migrated = asyncio.Event()
 
     async def app(scope, receive, send):
-        await receive()                      # lifespan.startup
-        await migrated.wait()                # the migrations, however long they take
+        await receive()  # lifespan.startup
+        await migrated.wait()  # the migrations, however long they take
         await send({"type": "lifespan.startup.complete"})
 
     sent = []
@@ -47,8 +48,9 @@ def test_the_service_answers_as_soon_as_it_says_serving_on(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/rulekeeper.db", "RULEKEEPER_LOG_LEVEL": "INFO"}
     env.pop("REDIS_URL", None)
     exe = Path(sys.executable).with_name("rulekeeper")
-    proc = subprocess.Popen([str(exe), "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [str(exe), "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + START_SECONDS
         for line in proc.stderr:

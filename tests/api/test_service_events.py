@@ -1,5 +1,6 @@
 """The service's own events (campaigns, players, characters, dice, sessions, undo) match their payload models, as
 the GM and as a player see them, so both contracts can type them."""
+
 from __future__ import annotations
 
 from apikit import ROGUE, Table, bearer
@@ -18,11 +19,16 @@ async def played(client) -> tuple[Table, str]:
     pid, token = await t.invite("Ala")
     ch = await t.character(ROGUE)
     gm = bearer(t.gm)
-    assert (await client.put(f"{t.base}/characters/{ch['id']}/player", headers=gm, json={"player_id": pid})).status_code == 200
-    assert (await client.put(f"{t.base}/dice-sessions/current/client-seed", headers=gm,
-                             json={"client_seed": "ours"})).status_code == 200
+    assert (
+        await client.put(f"{t.base}/characters/{ch['id']}/player", headers=gm, json={"player_id": pid})
+    ).status_code == 200
+    assert (
+        await client.put(f"{t.base}/dice-sessions/current/client-seed", headers=gm, json={"client_seed": "ours"})
+    ).status_code == 200
     assert (await client.put(f"{t.base}/language", headers=gm, json={"language": "pl"})).status_code == 200
-    assert (await client.post(f"{t.base}/rolls", headers=gm, json={"expression": "2d6", "label": "x"})).status_code == 200
+    assert (
+        await client.post(f"{t.base}/rolls", headers=gm, json={"expression": "2d6", "label": "x"})
+    ).status_code == 200
     await t.ok({"type": "gm_note", "text": "rain"})
     assert (await client.post(f"{t.base}/undo", headers=gm, json={"count": 1})).status_code == 200
     assert (await client.post(f"{t.base}/dice-sessions/current/close", headers=gm)).status_code == 200
@@ -49,7 +55,10 @@ async def test_service_events_are_typed_in_graphql(client):
     r = await client.post("/graphql", json={"query": q, "variables": {"c": t.id}}, headers=bearer(t.gm))
     edges = r.json()["data"]["events"]["edges"]
     names = {e["node"]["type"]: e["node"]["data"]["__typename"] for e in edges if e["node"]["type"] in SERVICE_EVENTS}
-    assert names == {event_type: model.__name__ for event_type, model in SERVICE_EVENTS.items()
-                     if not event_type.startswith(ELSEWHERE)}
+    assert names == {
+        event_type: model.__name__
+        for event_type, model in SERVICE_EVENTS.items()
+        if not event_type.startswith(ELSEWHERE)
+    }
     rolled = [e["node"]["data"] for e in edges if e["node"]["type"] == "dice_rolled"]
     assert [d["sides"] for d in rolled[0]["dice"]] == [6, 6] and rolled[0]["dice"][0]["source"] == "verifiable"

@@ -1,5 +1,6 @@
 """Step Dice played through the API, table dice fed in: the worked examples end to end, concurrency,
 hidden information, optimistic concurrency and restarts."""
+
 from __future__ import annotations
 
 import asyncio
@@ -33,10 +34,13 @@ async def test_SD_E4_simple_melee_exchange_through_rest(client):
     """SD-E4: Warrior d10 rolls 4 against a minion's TN 6 in melee: failure, retaliation, hearts 4/5."""
     t = await new_table(client, dice_mode="table")
     w, wt = await seat(t, WARRIOR)
-    await fight(t, {w: {"x": 0, "y": 0}}, [{"enemy_id": "m", "name": "Goblin", "kind": "minion", "position": {"x": 1, "y": 0}}])
+    await fight(
+        t, {w: {"x": 0, "y": 0}}, [{"enemy_id": "m", "name": "Goblin", "kind": "minion", "position": {"x": 1, "y": 0}}]
+    )
     await t.ok({"type": "begin_turn", "character_id": w}, token=wt)
-    out = await t.ok({"type": "attack", "character_id": w, "target_enemy_id": "m", "attack_type": "melee"},
-                     token=wt, dice=[4])
+    out = await t.ok(
+        {"type": "attack", "character_id": w, "target_enemy_id": "m", "attack_type": "melee"}, token=wt, dice=[4]
+    )
     rolled = of_type(out["events"], "dice_rolled")[0]["data"]["dice"]
     assert rolled == [{"sides": 10, "face": 4, "source": "table", "seq": None, "purpose": rolled[0]["purpose"]}]
     assert of_type(out["events"], "test_resolved")[0]["data"]["outcome"] == "failure"
@@ -62,8 +66,14 @@ async def test_SD_E5_boss_and_exceptional_success_through_graphql(client):
         q = """mutation($i: ActInput!) { act(input: $i) {
             version state { __typename } events { type data { __typename ... on StepDiceTestRecord { die tn outcome } } }
         } }"""
-        res = await client.post("/graphql", json={"query": q, "variables": {"i": {
-            "campaignId": t.id, "action": gql_action("stepdice", action), "dice": dice}}}, headers=bearer(token))
+        res = await client.post(
+            "/graphql",
+            json={
+                "query": q,
+                "variables": {"i": {"campaignId": t.id, "action": gql_action("stepdice", action), "dice": dice}},
+            },
+            headers=bearer(token),
+        )
         body = res.json()
         assert "errors" not in body, body
         assert body["data"]["act"]["state"]["__typename"] == "StepDiceState"
@@ -73,8 +83,17 @@ async def test_SD_E5_boss_and_exceptional_success_through_graphql(client):
     await act({"type": "help", "character_id": a, "target_character_id": r, "description": "draws its eye"}, at)
     await act({"type": "end_turn", "character_id": a}, at)
     await act({"type": "begin_turn", "character_id": r}, rt)
-    out = await act({"type": "attack", "character_id": r, "target_enemy_id": "boss", "attack_type": "ranged",
-                     "steps": [{"source": "good position", "delta": -1}]}, rt, [12])
+    out = await act(
+        {
+            "type": "attack",
+            "character_id": r,
+            "target_enemy_id": "boss",
+            "attack_type": "ranged",
+            "steps": [{"source": "good position", "delta": -1}],
+        },
+        rt,
+        [12],
+    )
     rec = of_type(out["events"], "test_resolved")[0]["data"]
     assert (rec["die"], rec["tn"], rec["outcome"]) == ("d12", 8, "exceptional_success")
     await act({"type": "choose_benefit", "option": "extra_wound"}, rt)
@@ -87,13 +106,18 @@ async def test_SD_E6_and_SD_E7_magic_through_rest(client):
     the consequence (here from the SD-E6 caster, so mana starts at 2)."""
     t = await new_table(client, dice_mode="table")
     m, mt = await seat(t, MAGE)
-    out = await t.ok({"type": "cast", "character_id": m, "tier": "standard", "intent": "short shield"}, token=mt, dice=[9])
+    out = await t.ok(
+        {"type": "cast", "character_id": m, "tier": "standard", "intent": "short shield"}, token=mt, dice=[9]
+    )
     assert of_type(out["events"], "test_resolved")[0]["data"]["outcome"] == "success"
     assert out["state"]["characters"][m]["mana"] == 2
     out = await t.ok({"type": "cast", "character_id": m, "tier": "strong", "intent": "immobilize"}, token=mt, dice=[3])
     assert out["state"]["characters"][m]["mana"] == 0
-    assert_problem(await t.act({"type": "test", "character_id": m, "attribute": "magic", "base_tn": 6}, token=mt, dice=[5]),
-                   409, "choice_pending")
+    assert_problem(
+        await t.act({"type": "test", "character_id": m, "attribute": "magic", "base_tn": 6}, token=mt, dice=[5]),
+        409,
+        "choice_pending",
+    )
     await t.ok({"type": "record_consequence", "text": "you expose yourself"})
     r = await t.act({"type": "cast", "character_id": m, "tier": "standard"}, token=mt, dice=[5])
     assert_problem(r, 409, "insufficient_mana")
@@ -148,7 +172,9 @@ async def test_concurrent_moves_on_one_encounter_never_both_apply(client):
     seats = [await seat(t, {**s, "name": f"{s['name']}{i}"}) for i, s in enumerate([WARRIOR, ROGUE, MAGE, WARRIOR])]
     await fight(t, {cid: None for cid, _ in seats}, [{"enemy_id": "m", "name": "Goblin", "kind": "minion"}])
     before = (await t.state())["version"]
-    results = await asyncio.gather(*[t.act({"type": "begin_turn", "character_id": cid}, token=tok) for cid, tok in seats])
+    results = await asyncio.gather(
+        *[t.act({"type": "begin_turn", "character_id": cid}, token=tok) for cid, tok in seats]
+    )
     codes = sorted(r.status_code for r in results)
     assert codes.count(200) == 1, [r.text for r in results]
     assert all(r.status_code == 409 for r in results if r.status_code != 200)
@@ -164,8 +190,12 @@ async def test_if_match_with_a_stale_version_is_412(client):
     r = await client.get(f"{t.base}/state", headers=bearer(t.gm))
     etag = r.headers["etag"]
     assert (await t.act({"type": "gm_note", "text": "rain"}, headers={"If-Match": etag})).status_code == 200
-    body = assert_problem(await t.act({"type": "gm_note", "text": "again"}, headers={"If-Match": etag}), 412,
-                          "version_mismatch", "If-Match")
+    body = assert_problem(
+        await t.act({"type": "gm_note", "text": "again"}, headers={"If-Match": etag}),
+        412,
+        "version_mismatch",
+        "If-Match",
+    )
     assert body["current_version"] == int(etag.strip('"')) + 1
 
 
@@ -253,11 +283,20 @@ async def test_a_refusal_never_tells_a_player_an_unrevealed_enemys_tn_or_positio
     """Spec 8: enemy TN and unrevealed positions are GM-only; refusals to players do not leak them."""
     t = await new_table(client, dice_mode="table")
     w, wt = await seat(t, WARRIOR)
-    await fight(t, {w: {"x": 0, "y": 0}}, [{"enemy_id": "b", "name": "Shape", "kind": "boss",
-                                            "position": {"x": 5, "y": 0}, "position_revealed": False}])
+    await fight(
+        t,
+        {w: {"x": 0, "y": 0}},
+        [{"enemy_id": "b", "name": "Shape", "kind": "boss", "position": {"x": 5, "y": 0}, "position_revealed": False}],
+    )
     await t.ok({"type": "begin_turn", "character_id": w}, token=wt)
-    probe = {"type": "attack", "character_id": w, "target_enemy_id": "b", "attack_type": "ranged",
-             "steps": [{"source": "dark", "delta": 1}], "on_near_impossible": "refuse"}
+    probe = {
+        "type": "attack",
+        "character_id": w,
+        "target_enemy_id": "b",
+        "attack_type": "ranged",
+        "steps": [{"source": "dark", "delta": 1}],
+        "on_near_impossible": "refuse",
+    }
     body = assert_problem(await t.act(probe, token=wt), 403, "gm_only", "action.on_near_impossible")
     assert "12" not in body["detail"] and "boss" not in body["detail"]
     melee = {"type": "attack", "character_id": w, "target_enemy_id": "b", "attack_type": "melee"}

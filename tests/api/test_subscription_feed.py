@@ -1,5 +1,6 @@
 """The subscription feed: woken by the notifier after a commit, never polling; one read per move for all the
 subscribers of a campaign; a lost notification made up by the sweep."""
+
 from __future__ import annotations
 
 import asyncio

@@ -2,6 +2,7 @@
 real uvicorn on a real port), a real WebSocket client, moves made over REST. And two service processes on
 PostgreSQL + Redis, and on PostgreSQL alone (LISTEN/NOTIFY), where a move made through one reaches a
 subscriber of the other."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -36,8 +37,11 @@ async def new_campaign(http: httpx.AsyncClient) -> tuple[str, str]:
 
 
 async def note(http: httpx.AsyncClient, cid: str, gm: str, text: str, *, for_players: bool = True) -> int:
-    r = await http.post(f"/v1/campaigns/{cid}/actions", headers=bearer(gm),
-                        json={"action": {"type": "gm_note", "text": text, "visible_to_players": for_players}})
+    r = await http.post(
+        f"/v1/campaigns/{cid}/actions",
+        headers=bearer(gm),
+        json={"action": {"type": "gm_note", "text": text, "visible_to_players": for_players}},
+    )
     assert r.status_code == 200, r.text
     return r.json()["events"][-1]["seq"]
 
@@ -62,8 +66,9 @@ async def test_a_players_subscription_carries_exactly_the_players_rest_log(serve
     """Same filter as GET /events: GM-only events never reach a player, hidden parts stay hidden."""
     async with httpx.AsyncClient(base_url=served, timeout=10) as http:
         cid, gm = await new_campaign(http)
-        player = (await http.post(f"/v1/campaigns/{cid}/players", headers=bearer(gm),
-                                  json={"name": "Ala"})).json()["token"]
+        player = (await http.post(f"/v1/campaigns/{cid}/players", headers=bearer(gm), json={"name": "Ala"})).json()[
+            "token"
+        ]
         async with subscribe(served, player, cid) as sub_player, subscribe(served, gm, cid) as sub_gm:
             await note(http, cid, gm, "the goblins wait behind the door", for_players=False)
             await note(http, cid, gm, "you hear a noise")
@@ -107,9 +112,11 @@ async def test_a_subscription_with_a_wrong_token_is_refused_with_the_rest_code(s
 
 @pytest.fixture
 def two_processes(postgres_database, redis_server, tmp_path) -> Iterator[tuple[str, str]]:
-    env = {"DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
-           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
-           "REDIS_URL": redis_server}
+    env = {
+        "DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
+        "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
+        "REDIS_URL": redis_server,
+    }
     # Started together: B waits for nothing at start, and is used only once A has migrated the database.
     a = Service(env, tmp_path / "a.log")
     b = Service({**env, "RULEKEEPER_AUTO_MIGRATE": "false"}, tmp_path / "b.log")
@@ -139,8 +146,11 @@ async def test_a_move_made_through_one_process_reaches_a_subscriber_of_another(t
 
 @pytest.fixture
 def two_processes_without_redis(postgres_database, tmp_path) -> Iterator[tuple[str, str]]:
-    env = {"DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
-           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets", "REDIS_URL": ""}
+    env = {
+        "DATABASE_URL": postgres_database.replace("postgresql+asyncpg://", "postgresql://"),
+        "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
+        "REDIS_URL": "",
+    }
     a = Service(env, tmp_path / "a.log")
     b = Service({**env, "RULEKEEPER_AUTO_MIGRATE": "false"}, tmp_path / "b.log")
     try:
@@ -156,7 +166,8 @@ def two_processes_without_redis(postgres_database, tmp_path) -> Iterator[tuple[s
 
 
 async def test_on_postgresql_alone_a_move_through_one_process_reaches_a_subscriber_of_another_within_a_second(
-        two_processes_without_redis):
+    two_processes_without_redis,
+):
     """No Redis: the announcement goes through PostgreSQL's LISTEN/NOTIFY, not the 15 s sweep."""
     a, b = two_processes_without_redis
     async with httpx.AsyncClient(base_url=a, timeout=10) as http_a:

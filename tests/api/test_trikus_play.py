@@ -1,5 +1,6 @@
 """Trikus through the API: a team test thrown die by die by several people at once, and hidden
 information (dark sides under optional rule 2) kept out of both APIs and the event log."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,13 +12,18 @@ SIDES = {"beginner": (3, 1), "advanced": (2, 2), "master": (1, 3)}
 
 def sheet(name: str, tier: str) -> dict:
     light, dark = SIDES[tier]
-    return {"name": name, "tier": tier, "light_sides": [{"text": f"{name} is kind {i}"} for i in range(light)],
-            "dark_sides": [{"text": f"SECRET-{name}-{i}", "authored_by": "self"} for i in range(dark)]}
+    return {
+        "name": name,
+        "tier": tier,
+        "light_sides": [{"text": f"{name} is kind {i}"} for i in range(light)],
+        "dark_sides": [{"text": f"SECRET-{name}-{i}", "authored_by": "self"} for i in range(dark)],
+    }
 
 
 async def trikus_table(client, *, dice_mode="server", options=None) -> tuple[Table, dict]:
-    r = await client.post("/v1/campaigns", json={"name": "Trikus", "system": "trikus", "dice_mode": dice_mode,
-                                                 "options": options or {}})
+    r = await client.post(
+        "/v1/campaigns", json={"name": "Trikus", "system": "trikus", "dice_mode": dice_mode, "options": options or {}}
+    )
     assert r.status_code == 201, r.text
     t = Table(client=client, id=r.json()["campaign"]["id"], gm=r.json()["gm_token"])
     seats = {}
@@ -58,8 +64,10 @@ async def test_two_players_throwing_at_the_same_moment_never_lose_or_double_a_th
     t, seats = await trikus_table(client)
     (p, pt), (z, zt) = seats["Pawel"], seats["Zuzia"]
     await t.ok({"type": "open_test", "character_ids": [p, z], "gm_pool": 3})
-    joins = await asyncio.gather(t.act({"type": "join", "character_id": p, "line_index": 0}, token=pt),
-                                 t.act({"type": "join", "character_id": z, "line_index": 0}, token=zt))
+    joins = await asyncio.gather(
+        t.act({"type": "join", "character_id": p, "line_index": 0}, token=pt),
+        t.act({"type": "join", "character_id": z, "line_index": 0}, token=zt),
+    )
     assert all(r.status_code == 200 for r in joins), [r.text for r in joins]
     await t.ok({"type": "start"})
     await t.ok({"type": "throw"})
@@ -86,10 +94,12 @@ async def test_gm_does_not_see_dark_sides_under_optional_rule_2(client):
     assert "SECRET-Michal-0" in str(own_sheet)
     assert "SECRET" not in str((await t.state())["state"])
     assert "SECRET" not in str(await t.events())
-    q = {"query": "query($c: ID!) { characters(campaignId: $c) { sheet { __typename ... on TrikusSheet { "
-                  "darkSides { text hidden } } } } state(campaignId: $c) { state { __typename ... on TrikusState { "
-                  "characters { value { darkSides { text hidden } } } } } } }",
-         "variables": {"c": t.id}}
+    q = {
+        "query": "query($c: ID!) { characters(campaignId: $c) { sheet { __typename ... on TrikusSheet { "
+        "darkSides { text hidden } } } } state(campaignId: $c) { state { __typename ... on TrikusState { "
+        "characters { value { darkSides { text hidden } } } } } } }",
+        "variables": {"c": t.id},
+    }
     gql = (await client.post("/graphql", json=q, headers=bearer(t.gm))).json()
     assert "errors" not in gql and "SECRET" not in str(gql)
     assert gql["data"]["state"]["state"]["__typename"] == "TrikusState"
@@ -107,15 +117,16 @@ async def test_gm_sees_dark_sides_by_default(client):
 async def test_hidden_dark_counts_reach_only_the_owner_and_the_gm(client):
     """A38 option: other players learn a character's dark-token count from neither the sheet, its totals nor
     the event log; its own player and the GM still see it."""
-    t, seats = await trikus_table(client, dice_mode="table", options={"hide_dark_counts_from_other_players": True,
-                                                                      "adv_escape": True})
+    t, seats = await trikus_table(
+        client, dice_mode="table", options={"hide_dark_counts_from_other_players": True, "adv_escape": True}
+    )
     (z, zt), (_, pt) = seats["Zuzia"], seats["Pawel"]
     await t.ok({"type": "open_test", "character_ids": [z], "gm_pool": 2})
     await t.ok({"type": "join", "character_id": z, "line_index": 0}, token=zt)
     await t.ok({"type": "start"})
     await t.ok({"type": "throw"})
     await t.ok({"type": "throw", "character_id": z}, token=zt, dice=[9, 2])
-    await t.ok({"type": "escape", "character_id": z}, token=zt)            # a dark token (L324)
+    await t.ok({"type": "escape", "character_id": z}, token=zt)  # a dark token (L324)
     others = (await t.state(pt))["state"]["characters"][z]["dark_tokens"]
     assert set(others.values()) == {None}
     assert (await t.state(zt))["state"]["characters"][z]["dark_tokens"]["active"] == 1

@@ -1,4 +1,5 @@
 """Fuzzing modules left out of collection when `-m` deselects their tests."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """The checked-in contracts match the code. Regenerate with `rulekeeper export-contracts`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,22 +13,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_openapi_document_matches_the_code():
-    assert (ROOT / "openapi" / "openapi.yaml").read_text() == openapi_yaml(), \
+    assert (ROOT / "openapi" / "openapi.yaml").read_text() == openapi_yaml(), (
         "openapi/openapi.yaml drifted from the code: run `rulekeeper export-contracts`"
+    )
 
 
 def test_graphql_sdl_matches_the_code():
-    assert (ROOT / "schema" / "schema.graphql").read_text() == graphql_sdl(), \
+    assert (ROOT / "schema" / "schema.graphql").read_text() == graphql_sdl(), (
         "schema/schema.graphql drifted from the code: run `rulekeeper export-contracts`"
+    )
 
 
 def test_the_web_table_s_fragments_match_the_schema():
-    assert (ROOT / WEB_TABLE_FRAGMENTS).read_text() == web_table_fragments(), \
+    assert (ROOT / WEB_TABLE_FRAGMENTS).read_text() == web_table_fragments(), (
         f"{WEB_TABLE_FRAGMENTS} drifted from the schema: run `rulekeeper export-contracts`"
+    )
 
 
 def test_every_operation_has_an_operation_id_and_error_responses():
-    doc = build()   # the document openapi_yaml() writes out, before it is written
+    doc = build()  # the document openapi_yaml() writes out, before it is written
     assert doc["openapi"].startswith("3.1")
     ids = []
     for path, item in doc["paths"].items():

@@ -1,6 +1,7 @@
 """The OpenAPI document and the service agree: what the document accepts the service accepts, and what the
 service refuses the document does not promise. Checked here without a server; over HTTP in
 tests/api/test_http_contract.py and, whole, by tests/contracts/test_schemathesis_cli.py."""
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,11 @@ from service.rules.registry import SYSTEMS
 
 DOC = orjson.loads(served())  # the document the service serves, built once per process
 SCHEMAS = DOC["components"]["schemas"]
-OPS = {item["operationId"]: (path, method, item) for path, methods in DOC["paths"].items()
-       for method, item in methods.items()}
+OPS = {
+    item["operationId"]: (path, method, item)
+    for path, methods in DOC["paths"].items()
+    for method, item in methods.items()
+}
 
 
 def validator(name: str) -> jsonschema_rs.Draft202012Validator:
@@ -111,16 +115,37 @@ def test_a_campaign_takes_the_options_of_its_own_system_only(system_id):
     own = SYSTEMS[system_id].Options().model_dump(mode="json")
     assert validator("CampaignCreate").is_valid({"name": "x", "system": system_id, "options": own})
     for other in sorted(set(SYSTEMS) - {system_id}):
-        foreign = {k: v for k, v in SYSTEMS[other].Options().model_dump(mode="json").items()
-                   if k not in SYSTEMS[system_id].Options.model_fields}
+        foreign = {
+            k: v
+            for k, v in SYSTEMS[other].Options().model_dump(mode="json").items()
+            if k not in SYSTEMS[system_id].Options.model_fields
+        }
         assert foreign
         assert not validator("CampaignCreate").is_valid({"name": "x", "system": system_id, "options": foreign})
         with pytest.raises(GameError):
             resolve_options(system_id, foreign)
 
 
-IF_MATCH_SAMPLES = ['"3"', 'W/"3"', "3", "*", '"0"', '"3", "4"', "W/3", '"3', "3.0", "", " ", '"-1"', "**",
-                    'W/"3" ', '"3"\n', "abc", '"abc"', "12345678901"]
+IF_MATCH_SAMPLES = [
+    '"3"',
+    'W/"3"',
+    "3",
+    "*",
+    '"0"',
+    '"3", "4"',
+    "W/3",
+    '"3',
+    "3.0",
+    "",
+    " ",
+    '"-1"',
+    "**",
+    'W/"3" ',
+    '"3"\n',
+    "abc",
+    '"abc"',
+    "12345678901",
+]
 
 
 @pytest.mark.parametrize("value", IF_MATCH_SAMPLES)
@@ -172,8 +197,19 @@ def test_every_link_names_real_operations_parameters_and_fields():
     assert links >= 20
 
 
-TEXT_SAMPLES = ["rain", "  rain  ", " ", "\r", "\x1c", "\u3000", "\ufeff", "\u2000x", "x" * 2000, "x" * 2001,
-                "x" + " " * 2000]
+TEXT_SAMPLES = [
+    "rain",
+    "  rain  ",
+    " ",
+    "\r",
+    "\x1c",
+    "\u3000",
+    "\ufeff",
+    "\u2000x",
+    "x" * 2000,
+    "x" * 2001,
+    "x" + " " * 2000,
+]
 
 
 @pytest.mark.parametrize("text", TEXT_SAMPLES, ids=range(len(TEXT_SAMPLES)))
@@ -191,8 +227,9 @@ def test_a_text_field_is_accepted_exactly_when_the_document_says_then_trimmed(te
         assert stated and parsed.text == text.strip()
 
 
-@pytest.mark.parametrize(("die", "accepted"), [("d6", True), ("D6", True), ("d12+2", True), (" d6", False),
-                                               ("d7", False), ("d6\n", False)])
+@pytest.mark.parametrize(
+    ("die", "accepted"), [("d6", True), ("D6", True), ("d12+2", True), (" d6", False), ("d7", False), ("d6\n", False)]
+)
 def test_a_trait_die_is_matched_as_sent_and_read_in_lower_case(die, accepted):
     from pydantic import TypeAdapter
 

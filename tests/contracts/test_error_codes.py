@@ -1,4 +1,5 @@
 """The published set of error codes (GraphQL `ErrorCode`) holds every code the source can raise."""
+
 from __future__ import annotations
 
 import ast
@@ -9,8 +10,18 @@ from service.api.graphql.app import HTTP_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 # Callables whose first string argument is a code (GameError and problem take the status first).
-RAISERS = {"GameError", "DiceError", "RuleViolation", "violation", "invalid", "problem", "_error", "_refuse",
-           "GraphQLError", "conflict"}
+RAISERS = {
+    "GameError",
+    "DiceError",
+    "RuleViolation",
+    "violation",
+    "invalid",
+    "problem",
+    "_error",
+    "_refuse",
+    "GraphQLError",
+    "conflict",
+}
 # (`_bad_query(message, field)` always answers `invalid_query`, set in its own body.)
 
 
@@ -32,8 +43,12 @@ def raised_codes() -> dict[str, str]:
                         found.setdefault(k.value.value, str(path))
             elif isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values):
-                    if isinstance(k, ast.Constant) and k.value == "code" and isinstance(v, ast.Constant) \
-                            and _is_code(v.value):
+                    if (
+                        isinstance(k, ast.Constant)
+                        and k.value == "code"
+                        and isinstance(v, ast.Constant)
+                        and _is_code(v.value)
+                    ):
                         found.setdefault(v.value, str(path))
     return found
 

@@ -4,6 +4,7 @@ under a strict JSON Schema Draft 2020-12 validator: what the documentation shows
 The worked session (docs/frontend.md) runs against a live server through a `curl` that records each body it sends, so
 the bodies checked are the ones sent, variables filled in; blocks the suite does not run are read as written.
 """
+
 from __future__ import annotations
 
 import functools
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BLOCKS = blocks("bash")
 SESSION_BLOCKS = blocks("bash", FRONTEND)
 
-RECORDING_CURL = r'''
+RECORDING_CURL = r"""
 curl() {
   local method= url= body= prev=
   for a in "$@"; do
@@ -39,7 +40,7 @@ curl() {
   fi
   command curl "$@"
 }
-'''
+"""
 
 
 @functools.cache
@@ -50,7 +51,6 @@ def operations() -> list[tuple[str, re.Pattern, dict]]:
         for method, op in item.items():
             ops.append((method.upper(), pattern, op))
     return ops
-
 
 
 def validator(schema_ref: dict) -> jsonschema.Draft202012Validator:
@@ -106,11 +106,14 @@ def test_every_body_the_worked_session_sends_is_valid_by_the_document(live_serve
         assert_valid(call["method"], path, json.loads(call["body"]))
 
 
-@pytest.mark.parametrize("action", [
-    {"type": "gm_note", "text": "hello"},
-    {"type": "create_encounter", "label": "Gate"},
-    {"type": "start_encounter"},
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "gm_note", "text": "hello"},
+        {"type": "create_encounter", "label": "Gate"},
+        {"type": "start_encounter"},
+    ],
+)
 def test_ordinary_moves_are_valid_actions(action):
     assert_valid("POST", "/v1/campaigns/x/actions", {"action": action})
     assert_valid("POST", "/v1/campaigns/x/actions", {"action": action, "system": "stepdice"})
@@ -132,6 +135,8 @@ def test_a_move_of_no_system_and_options_of_another_system_are_invalid():
     v = validator(request_schema("POST", "/v1/campaigns/x/actions"))
     assert not v.is_valid({"action": {"type": "no_such_move"}})
     assert not validator(request_schema("POST", "/v1/campaigns/x/actions/trikus")).is_valid(
-        {"action": {"type": "create_encounter", "label": "Gate"}})
+        {"action": {"type": "create_encounter", "label": "Gate"}}
+    )
     assert not validator(request_schema("POST", "/v1/campaigns")).is_valid(
-        {"name": "x", "system": "trikus", "options": {"use_armor_tokens": True}})
+        {"name": "x", "system": "trikus", "options": {"use_armor_tokens": True}}
+    )

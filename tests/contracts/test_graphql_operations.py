@@ -1,5 +1,6 @@
 """Every GraphQL operation the documentation shows and the tests and benchmarks send is valid against the checked-in SDL, as
 graphql-codegen (or any client generator) would check it: the SDL alone, read by graphql-core."""
+
 from __future__ import annotations
 
 import ast
@@ -16,8 +17,13 @@ SCHEMA = build_schema((ROOT / "schema" / "schema.graphql").read_text())
 DOCS = "\n".join(page.read_text() for page in pages())
 # Tests that send documents the service must refuse (limits, malformed requests, translated validation errors):
 # not examples.
-REFUSALS = {"test_graphql_limits.py", "test_request_limits.py", "test_limits_live.py", "test_graphql_operations.py",
-            "test_library_messages.py"}
+REFUSALS = {
+    "test_graphql_limits.py",
+    "test_request_limits.py",
+    "test_limits_live.py",
+    "test_graphql_operations.py",
+    "test_library_messages.py",
+}
 OPENERS = ("query", "mutation", "subscription", "{")
 
 
@@ -60,8 +66,12 @@ def _strings(tree: ast.AST) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             out.append(node.value)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
-                and isinstance(node.left.value, str):
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str)
+        ):
             out.append(node.left.value.replace("%s", "x"))
     return out
 
@@ -84,8 +94,9 @@ def test_the_tests_send_graphql_operations():
     assert len(test_operations()) >= 30
 
 
-@pytest.mark.parametrize(("source", "operation"), test_operations(),
-                         ids=lambda v: v if v.endswith(".py") else json.dumps(v[:40]))
+@pytest.mark.parametrize(
+    ("source", "operation"), test_operations(), ids=lambda v: v if v.endswith(".py") else json.dumps(v[:40])
+)
 def test_every_operation_the_tests_send_validates_against_the_sdl(source, operation):
     errors = validate(SCHEMA, parse(operation))
     assert errors == [], [e.message for e in errors]

@@ -1,5 +1,6 @@
 """The OpenAPI document tells a generated client the shape of what it reads: the table by the campaign's
 system, an event's `data` by the event's `type`, and the closed set of error codes."""
+
 from __future__ import annotations
 
 from service.api.rest.openapi import build
@@ -67,7 +68,10 @@ def _integers(node, path=""):
 def test_every_limit_the_service_enforces_on_an_integer_is_stated():
     """The service refuses integers outside int64 (service.api.jsoninput) and an Iskra focus adjustment of 0: the
     document says so, so a request it allows is not refused for them."""
-    unbounded = [p for p, n in _integers(SCHEMAS) if not ({"minimum", "exclusiveMinimum"} & set(n)
-                                                          and {"maximum", "exclusiveMaximum"} & set(n))]
+    unbounded = [
+        p
+        for p, n in _integers(SCHEMAS)
+        if not ({"minimum", "exclusiveMinimum"} & set(n) and {"maximum", "exclusiveMaximum"} & set(n))
+    ]
     assert unbounded == []
     assert SCHEMAS["IskraFocusAdjust"]["properties"]["amount"]["not"] == {"const": 0}

@@ -4,6 +4,7 @@ openapi-python-client skips an operation (or a schema) it cannot type and says s
 must generate with none, and the client it gives must create a campaign, a character and make a move against
 a real server.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -28,8 +29,14 @@ def _snake(name: str) -> str:
 def generated(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("client")
     # The generator formats its output with ruff, which it finds on PATH.
-    done = subprocess.run([str(BIN / "openapi-python-client"), "generate", "--path", str(DOCUMENT), "--meta", "none"],
-                          cwd=out, capture_output=True, text=True, timeout=300, env={"PATH": f"{BIN}:/usr/bin:/bin"})
+    done = subprocess.run(
+        [str(BIN / "openapi-python-client"), "generate", "--path", str(DOCUMENT), "--meta", "none"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PATH": f"{BIN}:/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return out, done.stdout + done.stderr
 
@@ -66,22 +73,40 @@ def test_the_generated_client_plays_a_move_on_a_live_server(client_package, live
     from rulekeeper_client.api.campaigns import create_campaign
     from rulekeeper_client.api.characters import create_character
     from rulekeeper_client.api.play import get_state, post_step_dice_action
-    from rulekeeper_client.models import (ActionResultStepDice, CampaignCreated, CampaignCreateStepDice, Character,
-                                          CharacterCreate, LogEventEncounterCreated, Problem, StepDiceActionRequest,
-                                          StepDiceCharacterInput, StepDiceCreateEncounter, StepDiceEncounterCreated,
-                                          StepDiceState, TableStateStepDice)
+    from rulekeeper_client.models import (
+        ActionResultStepDice,
+        CampaignCreated,
+        CampaignCreateStepDice,
+        Character,
+        CharacterCreate,
+        LogEventEncounterCreated,
+        Problem,
+        StepDiceActionRequest,
+        StepDiceCharacterInput,
+        StepDiceCreateEncounter,
+        StepDiceEncounterCreated,
+        StepDiceState,
+        TableStateStepDice,
+    )
     from rulekeeper_client.models.campaign_create_step_dice_system import CampaignCreateStepDiceSystem
 
     anonymous = AuthenticatedClient(base_url=live_server, token="", prefix="")
-    created = create_campaign.sync(client=anonymous, body=CampaignCreateStepDice.from_dict(
-        {"name": "Typed", "system": CampaignCreateStepDiceSystem.STEPDICE.value}))
+    created = create_campaign.sync(
+        client=anonymous,
+        body=CampaignCreateStepDice.from_dict({"name": "Typed", "system": CampaignCreateStepDiceSystem.STEPDICE.value}),
+    )
     assert isinstance(created, CampaignCreated), created
     gm = AuthenticatedClient(base_url=live_server, token=created.gm_token)
     campaign_id = created.campaign.id
 
-    sheet = StepDiceCharacterInput.from_dict({"name": "Szept", "role": "rogue", "talents": ["Scout", "Negotiator"],
-                                              "equipment": {"weapon": "crossbow", "protection": None,
-                                                            "items": ["lockpicks", "rope", "lantern"]}})
+    sheet = StepDiceCharacterInput.from_dict(
+        {
+            "name": "Szept",
+            "role": "rogue",
+            "talents": ["Scout", "Negotiator"],
+            "equipment": {"weapon": "crossbow", "protection": None, "items": ["lockpicks", "rope", "lantern"]},
+        }
+    )
     character = create_character.sync(campaign_id, client=gm, body=CharacterCreate(sheet=sheet))
     assert isinstance(character, Character), character
     assert character.name == "Szept"
@@ -98,12 +123,14 @@ def test_the_generated_client_plays_a_move_on_a_live_server(client_package, live
     assert isinstance(state.state, StepDiceState)
 
     # The per-system operation refuses a campaign of another system, with its own code.
-    other = create_campaign.sync(client=anonymous, body=CampaignCreateStepDice.from_dict(
-        {"name": "Other", "system": "stepdice"}))
+    other = create_campaign.sync(
+        client=anonymous, body=CampaignCreateStepDice.from_dict({"name": "Other", "system": "stepdice"})
+    )
     from rulekeeper_client.api.play import post_trikus_action
     from rulekeeper_client.models import TrikusActionRequest, TrikusGmNote
 
     note = TrikusActionRequest(action=TrikusGmNote.from_dict({"type": "gm_note", "text": "hello"}))
-    refused = post_trikus_action.sync(other.campaign.id, client=AuthenticatedClient(base_url=live_server,
-                                                                                    token=other.gm_token), body=note)
+    refused = post_trikus_action.sync(
+        other.campaign.id, client=AuthenticatedClient(base_url=live_server, token=other.gm_token), body=note
+    )
     assert isinstance(refused, Problem) and refused.code == "system_mismatch", refused

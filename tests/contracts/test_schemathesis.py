@@ -6,6 +6,7 @@ the rule engines instead of stopping at 401/404. The system-specific bodies (opt
 are fuzzed once per rule system, each against a document narrowed to that system and a campaign of it;
 every other operation once, against a Step Dice campaign.
 """
+
 from __future__ import annotations
 
 import functools
@@ -31,11 +32,17 @@ from service.rules.registry import SYSTEMS
 pytestmark = pytest.mark.fuzz
 
 SPECIFIC = ["createCampaign", "createCharacter", "validateCharacter", "postAction"]
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
 # CI runs a quick pass; FUZZ_EXAMPLES=500 digs deeper by hand.
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "20")), deadline=None,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "20")), deadline=None, suppress_health_check=list(HealthCheck)
+)
 
 
 @functools.cache

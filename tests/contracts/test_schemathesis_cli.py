@@ -11,6 +11,7 @@ skipping the action union (thousands of shapes) and, without credentials, skippe
 FUZZ_EXAMPLES=<n> digs deeper by hand: the served document with every system, n examples per operation,
 every phase in every run (several minutes).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,12 @@ SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 DEEP = "FUZZ_EXAMPLES" in os.environ
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
 ALL_PHASES = "examples,coverage,fuzzing,stateful"
-ROGUE = {"name": "Szept", "role": "rogue", "talents": ["Scout", "Negotiator"],
-         "equipment": {"weapon": "crossbow", "protection": None, "items": ["lockpicks", "rope", "lantern"]}}
+ROGUE = {
+    "name": "Szept",
+    "role": "rogue",
+    "talents": ["Scout", "Negotiator"],
+    "equipment": {"weapon": "crossbow", "protection": None, "items": ["lockpicks", "rope", "lantern"]},
+}
 # The coverage phase enumerates every shape of every move: thousands of requests for one operation.
 QUICK_EXTRA = """
 [[operations]]
@@ -51,16 +56,18 @@ bearer = "${RK_TOKEN}"
 def table(live_server) -> dict[str, str]:
     """A verifiable-dice Step Dice campaign with a player who has a character, so every operation has a
     subject: dice sessions to close and verify, a character to read, reassign and act for."""
-    r = httpx.post(f"{live_server}/v1/campaigns", json={"name": "contract", "system": "stepdice",
-                                                        "dice_mode": "verifiable"})
+    r = httpx.post(
+        f"{live_server}/v1/campaigns", json={"name": "contract", "system": "stepdice", "dice_mode": "verifiable"}
+    )
     assert r.status_code == 201, r.text
     campaign, gm = r.json()["campaign"]["id"], r.json()["gm_token"]
     auth = {"Authorization": f"Bearer {gm}"}
     r = httpx.post(f"{live_server}/v1/campaigns/{campaign}/players", json={"name": "Ala"}, headers=auth)
     assert r.status_code == 201, r.text
     player, player_id = r.json()["token"], r.json()["player"]["id"]
-    r = httpx.post(f"{live_server}/v1/campaigns/{campaign}/characters", json={"sheet": ROGUE, "player_id": player_id},
-                   headers=auth)
+    r = httpx.post(
+        f"{live_server}/v1/campaigns/{campaign}/characters", json={"sheet": ROGUE, "player_id": player_id}, headers=auth
+    )
     assert r.status_code == 201, r.text
     return {"campaign": campaign, "gm": gm, "player": player}
 
@@ -77,17 +84,40 @@ def run_schemathesis(base: str, campaign: str, token: str | None, phases: str, t
         (tmp_path / "openapi.json").write_text(json.dumps(build(["stepdice"])))
         location = ["openapi.json", "--url", base]
     env = {**os.environ, "RK_CAMPAIGN": campaign, "RK_TOKEN": token or ""}
-    cmd = [str(SCHEMATHESIS), "--config-file", "schemathesis.toml", "run", *location, "--checks", "all",
-           "--phases", phases, "--max-examples", str(EXAMPLES), "--workers", "1", "--no-color",
-           "--generation-database", "none", "--suppress-health-check", "all",
-           "--report", "ndjson", "--report-ndjson-path", "events.ndjson",
-           # With a token, finishing or deleting the one campaign every run shares would end the run's
-           # subject: those two are fuzzed without credentials only (and tested in tests/api/test_move_log.py).
-           *(["--exclude-operation-id", "finishCampaign", "--exclude-operation-id", "deleteCampaign"] if token else []),
-           # A generated webhook URL may name a public address, and the service would deliver to it: traffic off
-           # this machine. Webhook registration is tested against a local receiver (tests/api/test_webhooks.py).
-           *[arg for op in ("createWebhook", "updateWebhook", "redeliverWebhookDelivery")
-             for arg in ("--exclude-operation-id", op)]]
+    cmd = [
+        str(SCHEMATHESIS),
+        "--config-file",
+        "schemathesis.toml",
+        "run",
+        *location,
+        "--checks",
+        "all",
+        "--phases",
+        phases,
+        "--max-examples",
+        str(EXAMPLES),
+        "--workers",
+        "1",
+        "--no-color",
+        "--generation-database",
+        "none",
+        "--suppress-health-check",
+        "all",
+        "--report",
+        "ndjson",
+        "--report-ndjson-path",
+        "events.ndjson",
+        # With a token, finishing or deleting the one campaign every run shares would end the run's
+        # subject: those two are fuzzed without credentials only (and tested in tests/api/test_move_log.py).
+        *(["--exclude-operation-id", "finishCampaign", "--exclude-operation-id", "deleteCampaign"] if token else []),
+        # A generated webhook URL may name a public address, and the service would deliver to it: traffic off
+        # this machine. Webhook registration is tested against a local receiver (tests/api/test_webhooks.py).
+        *[
+            arg
+            for op in ("createWebhook", "updateWebhook", "redeliverWebhookDelivery")
+            for arg in ("--exclude-operation-id", op)
+        ],
+    ]
     done = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, f"schemathesis found failures ({' '.join(cmd)}):\n{done.stdout}\n{done.stderr}"
     return served(tmp_path / "events.ndjson")
@@ -111,8 +141,9 @@ def served(report: Path) -> Counter:
 
 
 def test_without_credentials_every_operation_conforms(live_server, table, tmp_path):
-    served = run_schemathesis(live_server, table["campaign"], None,
-                              ALL_PHASES if DEEP else "examples,fuzzing,stateful", tmp_path)
+    served = run_schemathesis(
+        live_server, table["campaign"], None, ALL_PHASES if DEEP else "examples,fuzzing,stateful", tmp_path
+    )
     assert served["fuzzing"] == 0
 
 

@@ -1,9 +1,10 @@
 """The web table's GraphQL operations (service/web/static/graphql/) are valid against the schema and within the
 limits the service sets by default, each as the page sends it: the operation with the fragments it spreads."""
+
 from __future__ import annotations
 
 import pytest
-from graphql import (FragmentDefinitionNode, OperationDefinitionNode, parse, print_ast, validate)
+from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse, print_ast, validate
 from graphql.language import Lexer, Source, TokenKind, Visitor, visit
 
 from service.api.graphql.limits import DocumentLimits, measure
@@ -71,4 +72,3 @@ def test_every_rule_system_has_its_table_query():
     for state in state_types(schema._schema):
         query = OPERATIONS[state.name.removesuffix("State") + "Table"]
         assert state.name in spreads(query)
-

@@ -1,4 +1,5 @@
 """Driving turn deadlines in tests: a clock the test moves by hand, and the worker's scan run on demand."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """The deadline worker's scan interval comes from the environment; a bad value stops the start, named."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Deadlines live in the records database: a restarted service fires them, and two replicas never fire one twice."""
+
 from __future__ import annotations
 
 import asyncio
@@ -42,9 +43,17 @@ async def test_a_deadline_survives_a_restart_and_the_new_process_fires_it(settin
 @pytest.mark.backends
 async def test_two_replicas_scanning_at_once_fire_each_deadline_once(postgres_database, redis_server, monkeypatch):
     clock = install(monkeypatch)
-    settings = dataclasses.replace(Settings(database_url=postgres_database, redis_url=redis_server, webhooks_secrets_key="a key for sealing webhook secrets", rate_per_token=None,
-                                            rate_per_address=None, rate_auth_failures=None),
-                                   deadline_scan_seconds=3600.0)
+    settings = dataclasses.replace(
+        Settings(
+            database_url=postgres_database,
+            redis_url=redis_server,
+            webhooks_secrets_key="a key for sealing webhook secrets",
+            rate_per_token=None,
+            rate_per_address=None,
+            rate_auth_failures=None,
+        ),
+        deadline_scan_seconds=3600.0,
+    )
     async with running(settings) as (one, client), running(settings) as (two, _):
         tables = [await iskra_fight(client, {"turn_seconds": 60, "warning_seconds": 0}) for _ in range(4)]
         clock.advance(61)
@@ -64,7 +73,7 @@ async def test_the_worker_loop_fires_a_due_deadline_on_its_own(settings, monkeyp
     async with running(dataclasses.replace(settings, deadline_scan_seconds=0.05)) as (app, client):
         t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 60, "warning_seconds": 0})
         clock.advance(61)
-        for _ in range(40):                  # at most a second
+        for _ in range(40):  # at most a second
             if of_type(await events(t), "deadline_expired"):
                 break
             await asyncio.sleep(0.025)

@@ -1,12 +1,18 @@
 """Iskra turn deadlines: a player's turn that runs out ends (the turn passes), with a warning first."""
+
 from __future__ import annotations
 
 from apikit import Table, bearer
 from clockkit import board, events, install, of_type, scan, state
 
-ELF = {"name": "Ala", "species": "elf", "attributes": {"strength": 2, "dexterity": 2, "intelligence": 2, "charisma": 2},
-       "predispositions": [{"label": "Sneaking"}], "weaknesses": [{"label": "Public speaking"}],
-       "abilities": [{"ability_id": "light_step"}, {"ability_id": "efficiency"}]}
+ELF = {
+    "name": "Ala",
+    "species": "elf",
+    "attributes": {"strength": 2, "dexterity": 2, "intelligence": 2, "charisma": 2},
+    "predispositions": [{"label": "Sneaking"}],
+    "weaknesses": [{"label": "Public speaking"}],
+    "abilities": [{"ability_id": "light_step"}, {"ability_id": "efficiency"}],
+}
 
 
 async def iskra_fight(client, deadlines=None) -> tuple[Table, str, str, str]:
@@ -21,8 +27,13 @@ async def iskra_fight(client, deadlines=None) -> tuple[Table, str, str, str]:
     foe = (await t.character({**ELF, "name": "Bandit", "controller": "gm"}))["id"]
     for cid in (hero, foe):
         await t.ok({"type": "approve_character", "character_id": cid})
-    await t.ok({"type": "start_combat", "initiator_id": hero,
-                "sides": [{"side_id": "A", "participant_ids": [hero]}, {"side_id": "B", "participant_ids": [foe]}]})
+    await t.ok(
+        {
+            "type": "start_combat",
+            "initiator_id": hero,
+            "sides": [{"side_id": "A", "participant_ids": [hero]}, {"side_id": "B", "participant_ids": [foe]}],
+        }
+    )
     return t, hero, foe, token
 
 
@@ -36,13 +47,13 @@ async def test_iskra_turn_that_runs_out_ends_by_default_after_a_warning(app, cli
 
     clock.advance(89)
     assert await scan(app, t) == 0
-    clock.advance(2)                     # 91 s: inside the 30 s warning
+    clock.advance(2)  # 91 s: inside the 30 s warning
     assert await scan(app, t) == 1
     warning = of_type(await events(t, token=token), "deadline_warning")
     assert len(warning) == 1 and warning[0]["data"]["character_id"] == hero
     assert not of_type(await events(t), "deadline_expired")
 
-    clock.advance(30)                    # 121 s: run out
+    clock.advance(30)  # 121 s: run out
     assert await scan(app, t) == 1
     evs = await events(t)
     expired = of_type(evs, "deadline_expired")[0]["data"]
@@ -51,7 +62,7 @@ async def test_iskra_turn_that_runs_out_ends_by_default_after_a_warning(app, cli
     assert of_type(evs, "turn_ended") or of_type(evs, "turn_started")
     now = (await state(t))["table"]
     assert not any(e.get("character_id") == hero for e in now["awaiting"])
-    assert await scan(app, t) == 0          # fired once
+    assert await scan(app, t) == 0  # fired once
     r = await client.get(f"{t.base}/export", headers=bearer(t.gm))
     moves = r.json()["moves"]
     assert moves[-1]["body"]["action"] == {"type": "end_turn", "participant_id": hero}
@@ -63,15 +74,16 @@ async def test_iskra_without_deadlines_awaiting_has_no_until(app, client):
     assert (await board(t))["deadlines"] == []
 
 
-async def test_iskra_a_turn_answered_in_time_clears_its_deadline_and_the_next_wait_gets_its_own(app, client,
-                                                                                              monkeypatch):
+async def test_iskra_a_turn_answered_in_time_clears_its_deadline_and_the_next_wait_gets_its_own(
+    app, client, monkeypatch
+):
     clock = install(monkeypatch)
     t, hero, foe, token = await iskra_fight(client, {"turn_seconds": 120})
     (first,) = (await board(t))["deadlines"]
     await t.ok({"type": "end_turn", "participant_id": hero}, token=token)
     cleared = of_type(await events(t, token=token), "deadline_cleared")
     assert [e["data"]["deadline_id"] for e in cleared] == [first["id"]]
-    assert (await board(t))["deadlines"] == []                  # the foe's turn is the GM's: not timed
+    assert (await board(t))["deadlines"] == []  # the foe's turn is the GM's: not timed
     clock.advance(100)
     await t.ok({"type": "end_turn", "participant_id": foe})
     (second,) = (await board(t))["deadlines"]
@@ -127,6 +139,6 @@ async def test_iskra_a_character_given_to_a_player_mid_turn_is_timed_from_then(a
     pid = next(p for p in t.players)
     r = await client.put(f"{t.base}/characters/{hero}/player", json={"player_id": None}, headers=bearer(t.gm))
     assert r.status_code == 200, r.text
-    assert (await board(t))["deadlines"] == []                  # the GM's character now: not timed
+    assert (await board(t))["deadlines"] == []  # the GM's character now: not timed
     r = await client.put(f"{t.base}/characters/{hero}/player", json={"player_id": pid}, headers=bearer(t.gm))
     assert [d["character_id"] for d in (await board(t))["deadlines"]] == [hero]

@@ -1,5 +1,6 @@
 """Each rule system's default on a run-out deadline, applied through the API as an ordinary logged move (the
 `app` fixture then checks every table replays from its move log), or handed to the GM where the rules have none."""
+
 from __future__ import annotations
 
 from apikit import Table, bearer
@@ -8,8 +9,9 @@ from clockkit import board, events, install, of_type, scan, state
 TURNS = {"turn_seconds": 60, "choice_seconds": 30, "warning_seconds": 10}
 
 
-async def campaign(client, system: str, *, dice_mode: str = "server", options: dict | None = None,
-                   deadlines: dict | None = None) -> Table:
+async def campaign(
+    client, system: str, *, dice_mode: str = "server", options: dict | None = None, deadlines: dict | None = None
+) -> Table:
     body = {"name": "Deadlines", "system": system, "dice_mode": dice_mode, "options": options or {}}
     if deadlines is not None:
         body["turn_deadlines"] = deadlines
@@ -39,8 +41,12 @@ async def expired(t: Table) -> list[dict]:
 
 # Step Dice ------------------------------------------------------------------------------------------------
 
-WARRIOR = {"name": "Brona", "role": "warrior", "talents": ["Athlete", "Medic"],
-           "equipment": {"weapon": "axe", "protection": "chain shirt", "items": ["rope", "torch", "whetstone"]}}
+WARRIOR = {
+    "name": "Brona",
+    "role": "warrior",
+    "talents": ["Athlete", "Medic"],
+    "equipment": {"weapon": "axe", "protection": "chain shirt", "items": ["rope", "torch", "whetstone"]},
+}
 
 
 async def stepdice_fight(client) -> tuple[Table, str, str]:
@@ -57,7 +63,7 @@ async def test_stepdice_open_turn_that_runs_out_ends(app, client, monkeypatch):
     """Seed §5.2: the player phase goes on without the absent PC: its open turn ends."""
     clock = install(monkeypatch)
     t, w, token = await stepdice_fight(client)
-    r = await client.put(f"{t.base}/deadlines", json=TURNS, headers=bearer(t.gm))   # set by the GM mid-campaign
+    r = await client.put(f"{t.base}/deadlines", json=TURNS, headers=bearer(t.gm))  # set by the GM mid-campaign
     assert r.status_code == 200, r.text
     await t.ok({"type": "begin_turn", "character_id": w}, token=token)
     assert entry(await state(t, token), w)["until"] is not None
@@ -83,14 +89,19 @@ async def test_stepdice_turn_not_begun_is_handed_to_the_gm(app, client, monkeypa
     assert (await t.state())["version"] == before
     assert entry(await state(t), w)["until"] is None
     clock.advance(600)
-    assert await scan(app, t) == 0          # handed over once, never again
+    assert await scan(app, t) == 0  # handed over once, never again
 
 
 # Trikus ---------------------------------------------------------------------------------------------------
 
+
 def trikus_sheet(name: str) -> dict:
-    return {"name": name, "tier": "beginner", "light_sides": [{"text": f"{name} is kind {i}"} for i in range(3)],
-            "dark_sides": [{"text": f"{name} is dark", "authored_by": "self"}]}
+    return {
+        "name": name,
+        "tier": "beginner",
+        "light_sides": [{"text": f"{name} is kind {i}"} for i in range(3)],
+        "dark_sides": [{"text": f"{name} is dark", "authored_by": "self"}],
+    }
 
 
 async def test_trikus_absent_players_die_is_thrown_for_them(app, client, monkeypatch):
@@ -135,7 +146,7 @@ async def test_a_finished_campaign_keeps_no_deadline(app, client, monkeypatch):
     t = await campaign(client, "trikus", deadlines={"turn_seconds": 60})
     p, pt = await seat(t, trikus_sheet("Pawel"))
     await t.ok({"type": "open_test", "character_ids": [p], "gm_pool": 3})
-    assert (await board(t))["deadlines"] == []           # joining is a choice, and choices are not timed here
+    assert (await board(t))["deadlines"] == []  # joining is a choice, and choices are not timed here
     await t.ok({"type": "join", "character_id": p, "line_index": 0}, token=pt)
     await t.ok({"type": "start"})
     assert len((await board(t))["deadlines"]) == 1
@@ -147,6 +158,7 @@ async def test_a_finished_campaign_keeps_no_deadline(app, client, monkeypatch):
 
 
 # Danger Pool ----------------------------------------------------------------------------------------------
+
 
 def crew(name: str) -> dict:
     return {"name": name, "abilities": {"Wetwork": 3}, "legends": ["A legend"], "equipment": ["a tool"]}
@@ -175,8 +187,9 @@ async def test_danger_pool_absent_leaders_first_action_is_waived(app, client, mo
     assert all(e["until"] is not None for e in st["table"]["awaiting"])
 
 
-async def test_danger_pool_round_action_is_passed_where_passing_is_allowed_and_the_scene_continues(app, client,
-                                                                                                    monkeypatch):
+async def test_danger_pool_round_action_is_passed_where_passing_is_allowed_and_the_scene_continues(
+    app, client, monkeypatch
+):
     """A41: passing is a campaign toggle; with it a run-out round action is passed. §4.13: at the round's end
     a leader who does not bail out continues the scene."""
     clock = install(monkeypatch)
@@ -185,7 +198,8 @@ async def test_danger_pool_round_action_is_passed_where_passing_is_allowed_and_t
     clock.advance(61)
     assert await scan(app, t) == 2
     assert sorted(await last_moves(t, 2), key=str) == sorted(
-        [{"type": "pass_turn", "character_id": a}, {"type": "pass_turn", "character_id": b}], key=str)
+        [{"type": "pass_turn", "character_id": a}, {"type": "pass_turn", "character_id": b}], key=str
+    )
     # Everyone has passed: the round's end waits for the leader, whose run-out choice continues the scene.
     assert "continue_scene" in entry(await state(t), a)["may"]
     clock.advance(31)
@@ -204,9 +218,14 @@ async def test_danger_pool_round_action_goes_to_the_gm_without_passing(app, clie
 
 # Iskra: reactions -----------------------------------------------------------------------------------------
 
-ELF = {"name": "Ala", "species": "elf", "attributes": {"strength": 2, "dexterity": 2, "intelligence": 2, "charisma": 2},
-       "predispositions": [{"label": "Sneaking"}], "weaknesses": [{"label": "Public speaking"}],
-       "abilities": [{"ability_id": "light_step"}, {"ability_id": "efficiency"}]}
+ELF = {
+    "name": "Ala",
+    "species": "elf",
+    "attributes": {"strength": 2, "dexterity": 2, "intelligence": 2, "charisma": 2},
+    "predispositions": [{"label": "Sneaking"}],
+    "weaknesses": [{"label": "Public speaking"}],
+    "abilities": [{"ability_id": "light_step"}, {"ability_id": "efficiency"}],
+}
 
 
 async def test_iskra_incoming_wounds_are_taken_as_they_stand_when_the_choice_runs_out(app, client, monkeypatch):
@@ -227,8 +246,10 @@ async def test_iskra_incoming_wounds_are_taken_as_they_stand_when_the_choice_run
 
 # Action Deck ----------------------------------------------------------------------------------------------
 
-TRAITS = {"attributes": {"agility": "d6", "smarts": "d6", "spirit": "d6", "strength": "d6", "vigor": "d6"},
-          "skills": {"athletics": "d6", "notice": "d6", "fighting": "d8", "shooting": "d6"}}
+TRAITS = {
+    "attributes": {"agility": "d6", "smarts": "d6", "spirit": "d6", "strength": "d6", "vigor": "d6"},
+    "skills": {"athletics": "d6", "notice": "d6", "fighting": "d8", "shooting": "d6"},
+}
 
 
 async def test_action_deck_called_character_goes_on_hold_when_the_turn_runs_out(app, client, monkeypatch):

@@ -1,6 +1,7 @@
 """Nobody at the table: each rule system's default moves for absent players stop after
 RULEKEEPER_DEADLINE_MAX_DEFAULTS_IN_ROW in a row (the deadlines pause, with a `deadlines_paused_unattended`
 event), so a campaign with one-second turns and an empty table does not grow its log forever."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -12,7 +13,7 @@ from test_deadlines_iskra import ELF
 from test_deadlines_systems import TRAITS, campaign, crew, seat, stepdice_fight, trikus_sheet
 
 FAST = {"turn_seconds": 1, "choice_seconds": 1, "warning_seconds": 0}
-LIMIT = 5     # above the longest chain of defaults the rules themselves end (Danger Pool: 4)
+LIMIT = 5  # above the longest chain of defaults the rules themselves end (Danger Pool: 4)
 
 
 @pytest.fixture
@@ -33,6 +34,7 @@ def defaults(evs: list[dict]) -> list[dict]:
 
 
 # One table per system, each left alone with a player's wait on the clock.
+
 
 async def stepdice_table(client) -> Table:
     t, w, token = await stepdice_fight(client)
@@ -69,8 +71,13 @@ async def iskra_seated(client) -> tuple[Table, dict[str, str]]:
     b, bt = await seat(t, {**ELF, "name": "Ola"})
     for cid in (a, b):
         await t.ok({"type": "approve_character", "character_id": cid})
-    await t.ok({"type": "start_combat", "initiator_id": a,
-                "sides": [{"side_id": "A", "participant_ids": [a]}, {"side_id": "B", "participant_ids": [b]}]})
+    await t.ok(
+        {
+            "type": "start_combat",
+            "initiator_id": a,
+            "sides": [{"side_id": "A", "participant_ids": [a]}, {"side_id": "B", "participant_ids": [b]}],
+        }
+    )
     return t, {a: at, b: bt}
 
 
@@ -86,7 +93,7 @@ async def action_deck_table(client) -> Table:
     await t.ok({"type": "open_session", "players": [{"player_id": pid, "character_ids": [hero]}]})
     await t.ok({"type": "start_encounter", "participants": [hero, goon]})
     await t.ok({"type": "deal"})
-    for _ in range(8):        # the GM calls cards until the player's character is up
+    for _ in range(8):  # the GM calls cards until the player's character is up
         st = (await t.state())["state"]
         if any(e.get("character_id") == hero and "hold" in e["may"] for e in st["table"]["awaiting"]):
             break
@@ -99,8 +106,13 @@ async def action_deck_table(client) -> Table:
     return t
 
 
-TABLES = {"stepdice": stepdice_table, "trikus": trikus_table, "danger_pool": danger_pool_table,
-          "iskra": iskra_table, "action_deck": action_deck_table}
+TABLES = {
+    "stepdice": stepdice_table,
+    "trikus": trikus_table,
+    "danger_pool": danger_pool_table,
+    "iskra": iskra_table,
+    "action_deck": action_deck_table,
+}
 
 
 # Where the rules go on without anyone (Iskra: two players' heroes pass the turn back and forth for ever) only the
@@ -117,7 +129,7 @@ async def test_an_empty_table_with_one_second_turns_stops_growing_its_log(app, c
     made = defaults(evs)
     assert 1 <= len(made) <= LIMIT, made
     assert all(d["status"] != "running" for d in (await board(t))["deadlines"])
-    assert len(await unattended(app, t, clock)) == len(evs)          # and it stays that way
+    assert len(await unattended(app, t, clock)) == len(evs)  # and it stays that way
     paused = of_type(evs, "deadlines_paused_unattended")
     if system in ENDLESS:
         assert len(made) == LIMIT
@@ -138,7 +150,7 @@ async def test_at_the_limit_the_deadlines_pause_and_say_why_in_every_system(app,
     assert len(defaults(evs)) == 1
     (event,) = of_type(evs, "deadlines_paused_unattended")
     assert event["data"]["defaults_in_row"] == 1
-    assert evs[-1]["type"] == "deadlines_paused_unattended"      # nothing after it
+    assert evs[-1]["type"] == "deadlines_paused_unattended"  # nothing after it
     assert (await board(t))["paused"] is True
     # The players see why the clock stopped, as they see the GM's pause.
     (_, token), *_ = t.players.items()
@@ -154,11 +166,10 @@ async def test_a_move_from_the_table_starts_the_count_again_and_so_does_the_gms_
     hero = deadline["character_id"]
     await t.ok({"type": "end_turn", "participant_id": hero}, token=tokens[hero])
     evs = await unattended(app, t, clock)
-    assert len(defaults(evs)) == (LIMIT - 1) + LIMIT            # a full count again after the player's move
+    assert len(defaults(evs)) == (LIMIT - 1) + LIMIT  # a full count again after the player's move
     assert len(of_type(evs, "deadlines_paused_unattended")) == 1
     r = await client.post(f"{t.base}/deadlines/resume", headers=bearer(t.gm))
     assert r.status_code == 200, r.text
     evs = await unattended(app, t, clock)
-    assert len(defaults(evs)) == (LIMIT - 1) + 2 * LIMIT         # and again after the GM's resume
+    assert len(defaults(evs)) == (LIMIT - 1) + 2 * LIMIT  # and again after the GM's resume
     assert len(of_type(evs, "deadlines_paused_unattended")) == 2
-

@@ -2,6 +2,7 @@
 it renders is valid against the Kubernetes schemas, checkov's policies pass (deploy/.checkov.yaml says why
 each skipped one is skipped), and what a platform review asks for is there: restrictive security contexts,
 probes, graceful termination, a pinned image, a migration Job per release, and no example Secret applied."""
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,9 @@ def tool(name: str, *candidates: Path) -> str:
 
 
 def render(directory: str) -> list[dict]:
-    out = subprocess.run([tool("kubectl"), "kustomize", str(DEPLOY / directory)], capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        [tool("kubectl"), "kustomize", str(DEPLOY / directory)], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     return [doc for doc in yaml.safe_load_all(out.stdout) if doc]
 
@@ -55,8 +57,11 @@ def of_kind(docs: list[dict], kind: str) -> list[dict]:
 
 
 def pod_specs(docs: list[dict]) -> list[tuple[str, dict]]:
-    return [(f"{d['kind']}/{d['metadata']['name']}", d["spec"]["template"]["spec"])
-            for d in docs if d["kind"] in ("Deployment", "Job")]
+    return [
+        (f"{d['kind']}/{d['metadata']['name']}", d["spec"]["template"]["spec"])
+        for d in docs
+        if d["kind"] in ("Deployment", "Job")
+    ]
 
 
 @pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
@@ -71,8 +76,10 @@ def test_every_rendered_object_is_valid_against_the_kubernetes_schemas(rendered,
             try:
                 kubernetes_validate.validate(doc, version, strict=True)
             except jsonschema.ValidationError as exc:  # kubernetes_validate's own is a subclass
-                invalid.append(f"{directory}: {doc['kind']}/{doc['metadata']['name']}: {exc.message} "
-                               f"at {'.'.join(map(str, exc.path))}")
+                invalid.append(
+                    f"{directory}: {doc['kind']}/{doc['metadata']['name']}: {exc.message} "
+                    f"at {'.'.join(map(str, exc.path))}"
+                )
     assert invalid == []
 
 
@@ -81,13 +88,19 @@ def test_checkov_policies_pass_on_what_the_overlays_render_and_on_the_dockerfile
     docs = rendered["overlays/example"] + rendered["overlays/example/migrate"]
     (tmp_path / "rendered.yaml").write_text(yaml.safe_dump_all(docs))
     shutil.copy(DEPLOY / "Dockerfile", tmp_path / "Dockerfile")
-    out = subprocess.run([checkov, "--directory", str(tmp_path), "--config-file", str(DEPLOY / ".checkov.yaml"),
-                          "--output", "json"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    out = subprocess.run(
+        [checkov, "--directory", str(tmp_path), "--config-file", str(DEPLOY / ".checkov.yaml"), "--output", "json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     reports = json.loads(out.stdout)
     reports = reports if isinstance(reports, list) else [reports]
     assert {r["check_type"] for r in reports} == {"kubernetes", "dockerfile"}, out.stdout[:500]
-    failed = [f"{c['check_id']} {c['check_name']} ({c['resource']})"
-              for r in reports for c in r["results"]["failed_checks"]]
+    failed = [
+        f"{c['check_id']} {c['check_name']} ({c['resource']})" for r in reports for c in r["results"]["failed_checks"]
+    ]
     assert failed == [], failed
     assert all(r["summary"]["passed"] > 0 for r in reports)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -133,8 +146,12 @@ def test_the_service_has_startup_readiness_liveness_and_a_graceful_stop(rendered
 
 
 def test_the_overlay_pins_one_release_for_the_service_and_its_migration_job(rendered):
-    images = {c["image"] for directory in KUSTOMIZATIONS for _, spec in pod_specs(rendered[directory])
-              for c in spec["containers"]}
+    images = {
+        c["image"]
+        for directory in KUSTOMIZATIONS
+        for _, spec in pod_specs(rendered[directory])
+        for c in spec["containers"]
+    }
     assert not [i for i in images if i.endswith(":latest") or ":" not in i.rsplit("/", 1)[-1]], images
     service = {c["image"] for _, s in pod_specs(rendered["overlays/example"]) for c in s["containers"]}
     job = {c["image"] for _, s in pod_specs(rendered["overlays/example/migrate"]) for c in s["containers"]}
@@ -171,7 +188,10 @@ def test_the_image_installs_only_a_wheel_in_a_final_stage_without_build_tools():
     assert not re.search(r"apt-get|gcc|build-essential|-e \.|COPY service|COPY alembic", final)
     assert "pip wheel" in stages[0] and "constraints.txt" in stages[0]
     # The build context is the repository root: only what the build stage copies goes in.
-    allowed = {line[1:].rstrip("/") for line in (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
-               if line.startswith("!")}
+    allowed = {
+        line[1:].rstrip("/")
+        for line in (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+        if line.startswith("!")
+    }
     copied = {p for line in re.findall(r"^COPY (?!--from)(.+) \S+$", stages[0], flags=re.M) for p in line.split()}
     assert copied == allowed, (copied, allowed)

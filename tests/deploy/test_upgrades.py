@@ -2,6 +2,7 @@
 a replica stays ready on a database a newer release migrated. That holds only while migrations add: a
 migration that drops or changes what the previous release uses must say so, so that the upgrade notes
 tell operators to stop the old replicas first."""
+
 from __future__ import annotations
 
 import ast
@@ -40,8 +41,12 @@ def test_a_migration_adds_or_says_it_breaks_the_previous_release(path):
     calls = [n for n in ast.walk(upgrade) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
     breaking = sorted({c.func.attr for c in calls} & set(BREAKING))
     # A required column without a server default: the previous release's inserts would fail.
-    breaking += [f"add_column({ast.unparse(c.args[-1])[:60]})" for c in calls
-                 if c.func.attr == "add_column" and c.args and _required_without_default(c.args[-1])]
+    breaking += [
+        f"add_column({ast.unparse(c.args[-1])[:60]})"
+        for c in calls
+        if c.func.attr == "add_column" and c.args and _required_without_default(c.args[-1])
+    ]
     assert not breaking or MARKER in source, (
         f"{path.name} upgrade() calls {breaking}: old replicas may fail on the migrated database. Make it additive, "
-        f"or write '{MARKER} <why>' in it and in the release notes (stop the old replicas before the Job).")
+        f"or write '{MARKER} <why>' in it and in the release notes (stop the old replicas before the Job)."
+    )

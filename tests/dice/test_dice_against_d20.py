@@ -3,6 +3,7 @@
 d20 draws from its module's `random`; we hand it a recorder for the length of one roll so
 we know which faces it used, then feed those faces to our evaluator through TableDice.
 """
+
 import random
 
 import d20
@@ -13,12 +14,48 @@ from service.dice.expression import roll_expression
 from service.dice.table import TableDice
 
 EXPRESSIONS = [
-    "1d20", "4d6kh3", "4d6kl1", "4d6ph1", "4d6pl1", "2d20kh1", "2d20kl1", "6d6kh3kl1",
-    "4d6k>3", "4d6p<3", "4d6k4", "4d6e6", "1d10e10", "3d6e>4", "8d4e<2", "4d6e6kh3", "3d6ra6",
-    "1d20ro1", "2d6rr1", "4d6rr<3", "4d6ro<3kh3", "2d20ro1kh1", "1d6mi3", "2d6ma4",
-    "4d6mi2kh3", "1d6e6mi2", "(1d6, 1d8, 1d10)kh1", "(1d6, 2, 3)kh2", "(4d6)kh3", "(2d6)pl1",
-    "(1d6 + 2) * 3", "1d8 + 1d6 - 2", "10d6 / 3", "-10d6 / 3", "1d20 >= 12", "-1d4", "1d6 // 2",
-    "1d6 % 4", "1d20 [attack] + 5 [str]", "1.5 * 2d4", "((1d6, 1d6)kh1 + 1d4, 1d8)kl1", "3d2e2kl2",
+    "1d20",
+    "4d6kh3",
+    "4d6kl1",
+    "4d6ph1",
+    "4d6pl1",
+    "2d20kh1",
+    "2d20kl1",
+    "6d6kh3kl1",
+    "4d6k>3",
+    "4d6p<3",
+    "4d6k4",
+    "4d6e6",
+    "1d10e10",
+    "3d6e>4",
+    "8d4e<2",
+    "4d6e6kh3",
+    "3d6ra6",
+    "1d20ro1",
+    "2d6rr1",
+    "4d6rr<3",
+    "4d6ro<3kh3",
+    "2d20ro1kh1",
+    "1d6mi3",
+    "2d6ma4",
+    "4d6mi2kh3",
+    "1d6e6mi2",
+    "(1d6, 1d8, 1d10)kh1",
+    "(1d6, 2, 3)kh2",
+    "(4d6)kh3",
+    "(2d6)pl1",
+    "(1d6 + 2) * 3",
+    "1d8 + 1d6 - 2",
+    "10d6 / 3",
+    "-10d6 / 3",
+    "1d20 >= 12",
+    "-1d4",
+    "1d6 // 2",
+    "1d6 % 4",
+    "1d20 [attack] + 5 [str]",
+    "1.5 * 2d4",
+    "((1d6, 1d6)kh1 + 1d4, 1d8)kl1",
+    "3d2e2kl2",
 ]
 REORDERS = ("rr", "ro")  # d20 rerolls in Python-set order, so only totals must agree
 

@@ -1,4 +1,5 @@
 """The examples in the dice modules' docstrings run, so they cannot drift from the code."""
+
 import doctest
 
 import pytest

@@ -1,4 +1,5 @@
 """Every piece of d20 syntax we support, fed exact faces through TableDice."""
+
 import json
 
 import pytest
@@ -234,6 +235,6 @@ def test_a_checked_expression_is_parsed_and_checked_once_per_budget():
     assert parse_expression("3d6kh2") is parse_expression("3d6kh2")
     assert parse_expression("3d6kh2", tight) is parse_expression("3d6kh2", tight)
     with pytest.raises(DiceError) as refused:
-        parse_expression("4d6", tight)   # checked against its own budget, not served from the default's entry
+        parse_expression("4d6", tight)  # checked against its own budget, not served from the default's entry
     assert refused.value.code == "expression_too_large"
     assert parse_expression("4d6") is not None

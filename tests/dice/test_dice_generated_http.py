@@ -1,6 +1,7 @@
 """`POST …/rolls` answers every generated expression (expression_strategies.py) with 200 or a 4xx problem, never
 5xx: in process on every backend, and in a short bounded run against a real `rulekeeper serve` process, where
 the reply and the event log go through the same encoders and database as in production."""
+
 from __future__ import annotations
 
 import os
@@ -46,10 +47,20 @@ def served(tmp_path_factory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("rolls")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update({"DATABASE_URL": f"sqlite:///{tmp}/rulekeeper.db", "RULEKEEPER_LOG_LEVEL": "WARNING",
-                "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off", "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off"})
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("rulekeeper")), "serve", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite:///{tmp}/rulekeeper.db",
+            "RULEKEEPER_LOG_LEVEL": "WARNING",
+            "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+            "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+        }
+    )
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("rulekeeper")), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS

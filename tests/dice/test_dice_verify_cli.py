@@ -84,8 +84,9 @@ def test_cli_fetches_the_document_with_url(document):
         return httpx.Response(200, json=document)
 
     out = io.StringIO()
-    code = run_verify(["--url", "http://rulekeeper.test/sessions/1"], stdout=out,
-                      transport=httpx.MockTransport(handler))
+    code = run_verify(
+        ["--url", "http://rulekeeper.test/sessions/1"], stdout=out, transport=httpx.MockTransport(handler)
+    )
     assert code == 0 and seen == ["http://rulekeeper.test/sessions/1"]
 
 

@@ -71,8 +71,10 @@ def test_verify_lists_a_huge_gap_without_exhausting_memory(session):
     assert report.gaps_truncated and len(report.gaps) == 10_000 and report.gaps[0] == 6
 
 
-@pytest.mark.parametrize("bad", [{"seq": -1, "sides": 6, "face": 1}, {"sides": 6, "face": 1},
-                                 {"seq": 0, "sides": "6", "face": 1}, "not a roll"])
+@pytest.mark.parametrize(
+    "bad",
+    [{"seq": -1, "sides": 6, "face": 1}, {"sides": 6, "face": 1}, {"seq": 0, "sides": "6", "face": 1}, "not a roll"],
+)
 def test_verify_refuses_malformed_entries(session, bad):
     session["rolls"].append(bad)
     with pytest.raises(ValueError):

@@ -1,4 +1,5 @@
 """The benchmark script keeps working (a tiny bounded run; its figures are not asserted)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -9,22 +10,37 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_api_benchmark_runs_and_prints_its_table():
-    out = subprocess.run([sys.executable, "benchmarks/api_bench.py", "--requests", "10", "--concurrency", "2"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=180)
+    out = subprocess.run(
+        [sys.executable, "benchmarks/api_bench.py", "--requests", "10", "--concurrency", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "POST actions (gm_note)" in out.stdout and "vs floor" in out.stdout
 
 
 def test_rebuild_benchmark_runs_and_prints_its_table():
-    out = subprocess.run([sys.executable, "benchmarks/rebuild_bench.py", "--reads", "2"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=180)
+    out = subprocess.run(
+        [sys.executable, "benchmarks/rebuild_bench.py", "--reads", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "moves past snapshot" in out.stdout and "rebuilt p50 ms" in out.stdout
 
 
 def test_subscribers_benchmark_runs_and_prints_its_table():
-    out = subprocess.run([sys.executable, "benchmarks/subscribers_bench.py", "--subscribers", "3", "--seconds", "0.5",
-                          "--moves", "2"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "benchmarks/subscribers_bench.py", "--subscribers", "3", "--seconds", "0.5", "--moves", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "idle CPU % of a core" in out.stdout and "embedded" in out.stdout
 
@@ -32,20 +48,38 @@ def test_subscribers_benchmark_runs_and_prints_its_table():
 def test_one_run_benchmark_runs_and_prints_figures_ratios_and_targets():
     """--quick: two tables, half a second per scenario, the embedded defaults; wrk when installed, else the
     in-process client (the script then says how to install wrk)."""
-    out = subprocess.run([sys.executable, "benchmarks/bench.py", "--quick"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench.py", "--quick"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr[-3000:]
-    for heading in ("ceiling (bare Starlette JSON POST, same uvicorn)", "x ceiling", "REST roll 3d10, one table",
-                    "GraphQL stepdice moves, 2 tables", "GET events, log of 1e3 events", "d20 same dice/s",
-                    "targets (issue 12), this run:"):
+    for heading in (
+        "ceiling (bare Starlette JSON POST, same uvicorn)",
+        "x ceiling",
+        "REST roll 3d10, one table",
+        "GraphQL stepdice moves, 2 tables",
+        "GET events, log of 1e3 events",
+        "d20 same dice/s",
+        "targets (issue 12), this run:",
+    ):
         assert heading in out.stdout, heading
 
 
 def test_in_process_benchmark_runs_alone_and_prints_both_engine_figures_and_the_roller():
-    out = subprocess.run([sys.executable, "benchmarks/bench.py", "--only", "inprocess", "--quick"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench.py", "--only", "inprocess", "--quick"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
-    for heading in ("whole cycle: every move", "dice resolution: the cycle's moves that throw dice",
-                    "resolutions/s", "free-expression roller", "10d10e10", "targets (issue 12), in process"):
+    for heading in (
+        "whole cycle: every move",
+        "dice resolution: the cycle's moves that throw dice",
+        "resolutions/s",
+        "free-expression roller",
+        "10d10e10",
+        "targets (issue 12), in process",
+    ):
         assert heading in out.stdout, heading
-    assert "ceiling" not in out.stdout   # no servers were started
+    assert "ceiling" not in out.stdout  # no servers were started

@@ -1,5 +1,6 @@
 """The benchmark's yardstick replays the SQL of a real move: built from recorded statements, and runnable by
 pgbench against the statements the current code executes (its figures are not asserted)."""
+
 from __future__ import annotations
 
 import datetime
@@ -16,20 +17,29 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import yardstick  # noqa: E402  (a benchmark script, not a package)
 from yardstick import Recorded  # noqa: E402
 
-LOCK = "SELECT campaigns.id FROM campaigns WHERE campaigns.token = $1::VARCHAR AND campaigns.id = $2::VARCHAR FOR UPDATE"
-COUNTERS = "UPDATE campaigns SET last_seq=$1::INTEGER, table_version=$2::INTEGER, table_token=$3::VARCHAR " \
-           "WHERE campaigns.id = $4::VARCHAR"
-EVENTS = "INSERT INTO events (campaign_id, seq, data, actor_player_id, created_at) VALUES ($1::VARCHAR, " \
-         "$2::INTEGER, $3::JSON, $4::VARCHAR, $5::TIMESTAMP WITH TIME ZONE)"
+LOCK = (
+    "SELECT campaigns.id FROM campaigns WHERE campaigns.token = $1::VARCHAR AND campaigns.id = $2::VARCHAR FOR UPDATE"
+)
+COUNTERS = (
+    "UPDATE campaigns SET last_seq=$1::INTEGER, table_version=$2::INTEGER, table_token=$3::VARCHAR "
+    "WHERE campaigns.id = $4::VARCHAR"
+)
+EVENTS = (
+    "INSERT INTO events (campaign_id, seq, data, actor_player_id, created_at) VALUES ($1::VARCHAR, "
+    "$2::INTEGER, $3::JSON, $4::VARCHAR, $5::TIMESTAMP WITH TIME ZONE)"
+)
 
 
 def _move(last_seq: int, version: int, tag: str, payload: str) -> list[Recorded]:
     when = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=version)
-    return [Recorded("-- counters", [(last_seq, version)]),
-            Recorded(LOCK, [("hash-a", "camp-a")]),
-            Recorded(COUNTERS, [(last_seq + 2, version + 1, tag, "camp-a")]),
-            Recorded(EVENTS, [("camp-a", last_seq + 1, payload, None, when),
-                              ("camp-a", last_seq + 2, '{"x": 1}', None, when)])]
+    return [
+        Recorded("-- counters", [(last_seq, version)]),
+        Recorded(LOCK, [("hash-a", "camp-a")]),
+        Recorded(COUNTERS, [(last_seq + 2, version + 1, tag, "camp-a")]),
+        Recorded(
+            EVENTS, [("camp-a", last_seq + 1, payload, None, when), ("camp-a", last_seq + 2, '{"x": 1}', None, when)]
+        ),
+    ]
 
 
 def test_the_replay_derives_seqs_from_the_row_it_locks_and_takes_ids_per_client():
@@ -66,11 +76,13 @@ def test_moves_that_executed_different_statements_are_refused():
 def test_the_yardstick_records_a_real_move_and_pgbench_replays_it():
     if not yardstick.have_pgbench():
         server_unavailable("pgbench", yardstick.PGBENCH_INSTALL)
-    code = ("import sys, tempfile, argparse; sys.path.insert(0, 'benchmarks'); import bench; r = bench.Run(); "
-            "a = argparse.Namespace(tables=2, seconds=1)\n"
-            "with tempfile.TemporaryDirectory() as tmp: bench.measure_yardstick(r, tmp, a)\n"
-            "print(sorted(r.yardstick), [y.transactions > 0 and y.failed == 0 for y in r.yardstick.values()])\n"
-            "print(r.yardstick_script)")
+    code = (
+        "import sys, tempfile, argparse; sys.path.insert(0, 'benchmarks'); import bench; r = bench.Run(); "
+        "a = argparse.Namespace(tables=2, seconds=1)\n"
+        "with tempfile.TemporaryDirectory() as tmp: bench.measure_yardstick(r, tmp, a)\n"
+        "print(sorted(r.yardstick), [y.transactions > 0 and y.failed == 0 for y in r.yardstick.values()])\n"
+        "print(r.yardstick_script)"
+    )
     env = {**os.environ, "TEST_DATABASE_URL": postgres_url(), "TEST_REDIS_URL": redis_url()}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
     if out.returncode != 0 and "could not connect" in (out.stderr + out.stdout).lower():

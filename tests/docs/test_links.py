@@ -1,5 +1,6 @@
 """Every relative link in the documentation resolves: to a file or folder of the repository, and, where it names a
 heading (`page.md#heading`, or `#heading` on the same page), to a heading of that page, slugged as GitHub does."""
+
 from __future__ import annotations
 
 import re
@@ -55,8 +56,13 @@ LINKS = [(page, target) for page, target in relative_links() if _file(page, targ
 
 def test_the_pages_link_to_one_another():
     linked = {(page.relative_to(ROOT).as_posix(), target.split("#")[0]) for page, target in relative_links()}
-    for page in ("docs/frontend.md", "docs/operator.md", "docs/contributing.md", "docs/rule-systems.md",
-                 "benchmarks/README.md"):
+    for page in (
+        "docs/frontend.md",
+        "docs/operator.md",
+        "docs/contributing.md",
+        "docs/rule-systems.md",
+        "benchmarks/README.md",
+    ):
         assert ("README.md", page) in linked, f"the README does not point to {page}"
 
 
@@ -92,7 +98,9 @@ def named_paths() -> list[tuple[Path, str]]:
     out = []
     for page in pages():
         prose = _prose(page.read_text())
-        for token in re.findall(r"`([^`\s]+)`", prose) + re.findall(r"\(((?:service|tests|benchmarks)/[\w/.]+)\)", prose):
+        for token in re.findall(r"`([^`\s]+)`", prose) + re.findall(
+            r"\(((?:service|tests|benchmarks)/[\w/.]+)\)", prose
+        ):
             path = token.rstrip(".,:;").split("::")[0]
             if path.startswith(TOP) and not re.search(r"[<>{}*…]", path) and path not in BUILT:
                 out.append((page, path))

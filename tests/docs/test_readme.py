@@ -1,6 +1,7 @@
 """The documentation's shell examples run, as written, against a live server; its commands and settings are real:
 the README opens with the two commands, the operator's page names every setting, the rule systems' page every option
 and move, and the client page's worked session runs."""
+
 from __future__ import annotations
 
 import os
@@ -20,7 +21,9 @@ def test_readme_opens_with_the_two_commands():
 
 
 def test_the_operators_page_documents_every_setting():
-    settings_src = (ROOT / "service" / "settings.py").read_text() + (ROOT / "service" / "dice" / "verify_cli.py").read_text()
+    settings_src = (ROOT / "service" / "settings.py").read_text() + (
+        ROOT / "service" / "dice" / "verify_cli.py"
+    ).read_text()
     for var in set(re.findall(r'"((?:RULEKEEPER|DATABASE|REDIS)_[A-Z_]+)"', settings_src)):
         assert f"`{var}`" in OPERATOR.read_text(), var
 
@@ -59,7 +62,7 @@ def test_the_configuration_is_one_table_with_one_row_per_setting():
             break
         rows.append([cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]])
     assert rows[0] == ["variable", "default", "meaning"] and set(rows[1]) <= {"---"}
-    assert all(line.startswith("|") is False for line in lines[start + len(rows):]), "a second table or a stray row"
+    assert all(line.startswith("|") is False for line in lines[start + len(rows) :]), "a second table or a stray row"
     assert all(len(row) == 3 for row in rows), [row[0] for row in rows if len(row) != 3]
     names = [row[0] for row in rows[2:]]
     assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})

@@ -1,4 +1,5 @@
 """Real service processes for the fault tests, started the README's way (`rulekeeper serve`)."""
+
 from __future__ import annotations
 
 import signal
@@ -45,15 +46,19 @@ class ServiceProcess:
         exe = Path(sys.executable).with_name("rulekeeper")
         err = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
         try:
-            self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port)], env=self.env,
-                                         stdout=subprocess.DEVNULL, stderr=err)
+            self.proc = subprocess.Popen(
+                [str(exe), "serve", "--port", str(self.port)], env=self.env, stdout=subprocess.DEVNULL, stderr=err
+            )
         finally:
             if self.log:
                 err.close()
 
     def wait_ready(self, path: str = "/healthz") -> None:
-        wait_for(lambda: httpx.get(f"{self.url}{path}", timeout=1).status_code == 200, f"rulekeeper serve {path}",
-                 timeout=START_SECONDS)
+        wait_for(
+            lambda: httpx.get(f"{self.url}{path}", timeout=1).status_code == 200,
+            f"rulekeeper serve {path}",
+            timeout=START_SECONDS,
+        )
 
     def start(self) -> None:
         self.spawn()

@@ -6,6 +6,7 @@ retry applied twice, replaying the move log from version 0 gives every table exa
 Idempotency-Key is left stuck, and every failure a client saw was a 503 with Retry-After or a
 dropped connection. The service runs as a real process, started the README's way (`rulekeeper serve`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,14 +51,28 @@ class RedisProcess:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        args = [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
-                "--save", "", "--appendonly", "yes" if self.persistent else "no", "--appendfsync", "always"]
+        args = [
+            shutil.which("redis-server"),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.dir),
+            "--save",
+            "",
+            "--appendonly",
+            "yes" if self.persistent else "no",
+            "--appendfsync",
+            "always",
+        ]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         def ping() -> bool:
             with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
                 s.sendall(b"PING\r\n")
                 return s.recv(16).startswith(b"+PONG")
+
         wait_for(ping, "redis-server")
 
     def kill(self) -> None:
@@ -80,7 +95,7 @@ class Ledger:
     """What the clients saw: acknowledged moves, and every failure."""
 
     def __init__(self) -> None:
-        self.acked: dict[str, dict] = {}           # idempotency key -> {campaign, label, version}
+        self.acked: dict[str, dict] = {}  # idempotency key -> {campaign, label, version}
         self.failures: list[str] = []
         self.bad_failures: list[str] = []
 
@@ -101,8 +116,11 @@ async def play_one(client_url, campaign, key: str, label: str, ledger: Ledger, d
             ledger.acked[key] = {"campaign": campaign["id"], "label": label, "version": r.json()["version"]}
             return
         ledger.failures.append(f"{r.status_code} {r.headers.get('content-type')}")
-        if r.status_code in (503, 409) and "retry-after" in {h.lower() for h in r.headers} and \
-                r.headers["content-type"].startswith("application/problem+json"):
+        if (
+            r.status_code in (503, 409)
+            and "retry-after" in {h.lower() for h in r.headers}
+            and r.headers["content-type"].startswith("application/problem+json")
+        ):
             await asyncio.sleep(min(float(r.headers["retry-after"]), 1.0))
             continue
         ledger.bad_failures.append(f"{r.status_code}: {r.text[:300]}")
@@ -115,11 +133,15 @@ async def replay_from_version_0(database_url: str, campaign_id: str) -> dict:
     try:
         async with sessionmaker(engine)() as s:
             c = await s.get(Campaign, campaign_id)
-            snap = await s.scalar(select(SnapshotRecord).where(SnapshotRecord.campaign_id == campaign_id,
-                                                               SnapshotRecord.version == 0))
+            snap = await s.scalar(
+                select(SnapshotRecord).where(SnapshotRecord.campaign_id == campaign_id, SnapshotRecord.version == 0)
+            )
             state = snap.state
-            moves = list(await s.scalars(select(MoveRecord).where(MoveRecord.campaign_id == campaign_id)
-                                         .order_by(MoveRecord.version)))
+            moves = list(
+                await s.scalars(
+                    select(MoveRecord).where(MoveRecord.campaign_id == campaign_id).order_by(MoveRecord.version)
+                )
+            )
             assert [m.version for m in moves] == list(range(1, c.table_version + 1))
             for m in moves:
                 state = movelog.replay_move(SYSTEMS[c.system], c.dice_mode, state, m.kind, m.body, m.actor, m.dice)
@@ -130,30 +152,44 @@ async def replay_from_version_0(database_url: str, campaign_id: str) -> dict:
 
 
 @pytest.mark.parametrize("persistent", [True, False], ids=["redis-aof", "redis-no-persistence"])
-def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postgres_database, redis_binary,
-                                                                tmp_path):
+def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postgres_database, redis_binary, tmp_path):
     seed = int(os.environ.get("FAULT_SEED") or random.randrange(1 << 30))
     rng = random.Random(seed)
     redis = RedisProcess(tmp_path, persistent)
     redis.start()
-    env = {**os.environ, "DATABASE_URL": postgres_database, "REDIS_URL": redis.url,
-           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
-           "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS": "2", "RULEKEEPER_LOG_LEVEL": "WARNING",
-           # Six clients on three GM tokens from one address, far faster than a table plays.
-           "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off", "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": postgres_database,
+        "REDIS_URL": redis.url,
+        "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
+        "RULEKEEPER_IDEMPOTENCY_LEASE_SECONDS": "2",
+        "RULEKEEPER_LOG_LEVEL": "WARNING",
+        # Six clients on three GM tokens from one address, far faster than a table plays.
+        "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+        "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+    }
     service = ServiceProcess(env)
     service.start()
     ledger = Ledger()
     try:
         campaigns = []
         for i in range(CAMPAIGNS):
-            r = httpx.post(f"{service.url}/v1/campaigns", json={
-                "name": f"Siege {i}", "system": "stepdice", "dice_mode": "server",
-                "options": {"use_time_pressure_clocks": True}})
+            r = httpx.post(
+                f"{service.url}/v1/campaigns",
+                json={
+                    "name": f"Siege {i}",
+                    "system": "stepdice",
+                    "dice_mode": "server",
+                    "options": {"use_time_pressure_clocks": True},
+                },
+            )
             assert r.status_code == 201, r.text
             c = {"id": r.json()["campaign"]["id"], "gm": r.json()["gm_token"]}
-            r = httpx.post(f"{service.url}/v1/campaigns/{c['id']}/actions", headers={"Authorization": f"Bearer {c['gm']}"},
-                           json={"action": {"type": "start_scene", "kind": "narrative"}})
+            r = httpx.post(
+                f"{service.url}/v1/campaigns/{c['id']}/actions",
+                headers={"Authorization": f"Bearer {c['gm']}"},
+                json={"action": {"type": "start_scene", "kind": "narrative"}},
+            )
             assert r.status_code == 200, r.text
             campaigns.append(c)
 
@@ -174,8 +210,9 @@ def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postg
 
         async def run() -> None:
             deadline = time.monotonic() + 90
-            await asyncio.gather(chaos(), *(worker(c, w, deadline) for c in campaigns
-                                            for w in range(WORKERS_PER_CAMPAIGN)))
+            await asyncio.gather(
+                chaos(), *(worker(c, w, deadline) for c in campaigns for w in range(WORKERS_PER_CAMPAIGN))
+            )
 
         asyncio.run(run())
         total = CAMPAIGNS * WORKERS_PER_CAMPAIGN * MOVES_PER_WORKER
@@ -188,8 +225,9 @@ def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postg
         for c in campaigns:
             acked = {a["label"]: a["version"] for a in ledger.acked.values() if a["campaign"] == c["id"]}
             assert len(set(acked.values())) == len(acked), "two acknowledged moves got one version"
-            events = httpx.get(f"{service.url}/v1/campaigns/{c['id']}/events", params={"limit": 500},
-                               headers=gm(c)).json()["items"]
+            events = httpx.get(
+                f"{service.url}/v1/campaigns/{c['id']}/events", params={"limit": 500}, headers=gm(c)
+            ).json()["items"]
             logged = [e["data"]["label"] for e in events if e["type"] == "clock_created"]
             assert sorted(logged) == sorted(acked), f"log and acknowledgements disagree; {context}"
             state = httpx.get(f"{service.url}/v1/campaigns/{c['id']}/state", headers=gm(c)).json()
@@ -201,9 +239,11 @@ def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postg
         time.sleep(2.1)  # past the lease of any claim a killed process left behind
         for key, a in ledger.acked.items():
             c = next(x for x in campaigns if x["id"] == a["campaign"])
-            r = httpx.post(f"{service.url}/v1/campaigns/{c['id']}/actions", headers={**gm(c), "Idempotency-Key": key},
-                           json={"action": {"type": "create_clock", "label": a["label"],
-                                            "consequence": "the tower falls"}})
+            r = httpx.post(
+                f"{service.url}/v1/campaigns/{c['id']}/actions",
+                headers={**gm(c), "Idempotency-Key": key},
+                json={"action": {"type": "create_clock", "label": a["label"], "consequence": "the tower falls"}},
+            )
             assert r.status_code == 200 and r.json()["version"] == a["version"], (r.status_code, r.text[:300])
         for c in campaigns:
             state = httpx.get(f"{service.url}/v1/campaigns/{c['id']}/state", headers=gm(c)).json()

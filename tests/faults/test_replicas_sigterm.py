@@ -8,6 +8,7 @@ Afterwards: the stopped replica shut down by itself once its requests in flight 
 dying replica abandoned); every acknowledged move is in the log exactly once; and every replica, the
 replacement included, serves the same table and log. Each replica's log is JSON lines with request ids.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,8 +41,9 @@ class Clients:
         self.unexpected: list[str] = []
 
 
-async def play_one(replicas: list[ServiceProcess], first: int, campaign: dict, label: str, seen: Clients,
-                   deadline: float) -> None:
+async def play_one(
+    replicas: list[ServiceProcess], first: int, campaign: dict, label: str, seen: Clients, deadline: float
+) -> None:
     """One move, sent to replica `first` and on a dropped connection to the next, with one Idempotency-Key."""
     key = str(uuid.uuid4())
     body = {"action": {"type": "create_clock", "label": label, "consequence": "the keep falls"}}
@@ -66,16 +68,27 @@ async def play_one(replicas: list[ServiceProcess], first: int, campaign: dict, l
     seen.unexpected.append(f"{label}: no replica answered before the deadline")
 
 
-def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postgres_database, redis_server,
-                                                                          tmp_path):
-    env = {**os.environ, "DATABASE_URL": postgres_database, "REDIS_URL": redis_server,
-           "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
-           "RULEKEEPER_AUTO_MIGRATE": "false", "RULEKEEPER_LOG_LEVEL": "INFO", "RULEKEEPER_LOG_FORMAT": "json",
-           "RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS": "20",
-           # Nine clients on three GM tokens from one address, far faster than a table plays.
-           "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off", "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off"}
-    migrate = subprocess.run([str(Path(sys.executable).with_name("rulekeeper")), "migrate"], env=env,
-                             capture_output=True, text=True, timeout=120)
+def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postgres_database, redis_server, tmp_path):
+    env = {
+        **os.environ,
+        "DATABASE_URL": postgres_database,
+        "REDIS_URL": redis_server,
+        "RULEKEEPER_WEBHOOKS_SECRETS_KEY": "a key for sealing webhook secrets",
+        "RULEKEEPER_AUTO_MIGRATE": "false",
+        "RULEKEEPER_LOG_LEVEL": "INFO",
+        "RULEKEEPER_LOG_FORMAT": "json",
+        "RULEKEEPER_GRACEFUL_SHUTDOWN_SECONDS": "20",
+        # Nine clients on three GM tokens from one address, far faster than a table plays.
+        "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
+        "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
+    }
+    migrate = subprocess.run(
+        [str(Path(sys.executable).with_name("rulekeeper")), "migrate"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert migrate.returncode == 0, migrate.stderr
     replicas = [ServiceProcess(env, log=tmp_path / f"replica-{i}.log") for i in range(3)]
     seen = Clients()
@@ -90,13 +103,22 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
         campaigns = []
         for i in range(CAMPAIGNS):
             base = replicas[i % 3].url
-            r = httpx.post(f"{base}/v1/campaigns", json={"name": f"Keep {i}", "system": "stepdice",
-                                                         "dice_mode": "server",
-                                                         "options": {"use_time_pressure_clocks": True}})
+            r = httpx.post(
+                f"{base}/v1/campaigns",
+                json={
+                    "name": f"Keep {i}",
+                    "system": "stepdice",
+                    "dice_mode": "server",
+                    "options": {"use_time_pressure_clocks": True},
+                },
+            )
             assert r.status_code == 201, r.text
             c = {"id": r.json()["campaign"]["id"], "gm": r.json()["gm_token"]}
-            r = httpx.post(f"{base}/v1/campaigns/{c['id']}/actions", headers={"Authorization": f"Bearer {c['gm']}"},
-                           json={"action": {"type": "start_scene", "kind": "narrative"}})
+            r = httpx.post(
+                f"{base}/v1/campaigns/{c['id']}/actions",
+                headers={"Authorization": f"Bearer {c['gm']}"},
+                json={"action": {"type": "start_scene", "kind": "narrative"}},
+            )
             assert r.status_code == 200, r.text
             campaigns.append(c)
 
@@ -110,8 +132,9 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
         async def straggler(campaign: dict, sending: asyncio.Event, sigterm_sent: asyncio.Event) -> None:
             """A move whose body is still arriving at the stopping replica when SIGTERM comes: it is answered."""
             key, label = str(uuid.uuid4()), "straggler"
-            body = json.dumps({"action": {"type": "create_clock", "label": label,
-                                          "consequence": "the keep falls"}}).encode()
+            body = json.dumps(
+                {"action": {"type": "create_clock", "label": label, "consequence": "the keep falls"}}
+            ).encode()
 
             async def slowly():
                 yield body[:10]
@@ -121,9 +144,16 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
                 yield body[10:]
 
             async with httpx.AsyncClient(base_url=victim.url, timeout=30) as c:
-                r = await c.post(f"/v1/campaigns/{campaign['id']}/actions", content=slowly(),
-                                 headers={"Authorization": f"Bearer {campaign['gm']}", "Idempotency-Key": key,
-                                          "Content-Type": "application/json", "X-Request-ID": f"move-{label}"})
+                r = await c.post(
+                    f"/v1/campaigns/{campaign['id']}/actions",
+                    content=slowly(),
+                    headers={
+                        "Authorization": f"Bearer {campaign['gm']}",
+                        "Idempotency-Key": key,
+                        "Content-Type": "application/json",
+                        "X-Request-ID": f"move-{label}",
+                    },
+                )
             assert r.status_code == 200, r.text
             seen.acked[key] = {"campaign": campaign["id"], "label": label, "version": r.json()["version"]}
 
@@ -141,8 +171,9 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
 
         async def run() -> None:
             deadline = time.monotonic() + 60
-            await asyncio.gather(stop_one_mid_load(), *(worker(c, w, deadline) for c in campaigns
-                                                        for w in range(WORKERS_PER_CAMPAIGN)))
+            await asyncio.gather(
+                stop_one_mid_load(), *(worker(c, w, deadline) for c in campaigns for w in range(WORKERS_PER_CAMPAIGN))
+            )
 
         asyncio.run(run())
         # uvicorn answers what is in flight, runs the shutdown, then lets SIGTERM end the process as usual.
@@ -162,8 +193,9 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
             views = []
             for replica in replicas:
                 state = httpx.get(f"{replica.url}/v1/campaigns/{c['id']}/state", headers=gm).json()
-                events = httpx.get(f"{replica.url}/v1/campaigns/{c['id']}/events", params={"limit": 500},
-                                   headers=gm).json()["items"]
+                events = httpx.get(
+                    f"{replica.url}/v1/campaigns/{c['id']}/events", params={"limit": 500}, headers=gm
+                ).json()["items"]
                 logged = sorted(e["data"]["label"] for e in events if e["type"] == "clock_created")
                 assert logged == acked, f"{replica.url}: the log and the acknowledgements disagree"
                 views.append((state, events))
@@ -180,5 +212,6 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
         lines = [json.loads(line) for line in r.log.read_text().splitlines()]
         access = [line for line in lines if "status" in line]
         assert access and all(line["request_id"] for line in access), r.log
-        assert {line["request_id"] for line in access if line["method"] == "POST"} & \
-            {f"move-{a['label']}" for a in seen.acked.values()}
+        assert {line["request_id"] for line in access if line["method"] == "POST"} & {
+            f"move-{a['label']}" for a in seen.acked.values()
+        }

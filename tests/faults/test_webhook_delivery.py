@@ -3,6 +3,7 @@ and delivers to a real receiver on 127.0.0.1 that checks every request with the 
 package. In order, retried with growing backoff, failed after the limit, still delivered after the
 service is SIGKILLed, never slowing the API; and with two replicas on PostgreSQL, each delivery made once.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -46,8 +47,12 @@ class Table:
         return time.monotonic() - started
 
     def deliveries(self, base: str | None = None) -> list[dict]:
-        r = httpx.get(f"{base or self.base}/v1/campaigns/{self.id}/webhooks/{self.hook_id}/deliveries",
-                      params={"limit": 100}, headers=self.auth, timeout=10)
+        r = httpx.get(
+            f"{base or self.base}/v1/campaigns/{self.id}/webhooks/{self.hook_id}/deliveries",
+            params={"limit": 100},
+            headers=self.auth,
+            timeout=10,
+        )
         assert r.status_code == 200, r.text
         return list(reversed(r.json()["items"]))
 
@@ -134,7 +139,7 @@ def test_a_delivery_pending_when_the_service_is_killed_is_delivered_after_a_rest
     t = Table(first.url, receiver.url)
     receiver.status = 503
     t.note("survive the crash")
-    receiver.wait_for(3)            # the next try is a second or more away
+    receiver.wait_for(3)  # the next try is a second or more away
     time.sleep(0.1)
     first.kill()
     tried = len(receiver.requests())
@@ -152,7 +157,7 @@ def test_a_slow_receiver_does_not_slow_api_requests(service, receiver):
     t = Table(service(RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS="5").url, receiver.url)
     receiver.delay = 2.0
     t.note("slow to acknowledge")
-    receiver.wait_for(1)            # the service is now waiting on the receiver
+    receiver.wait_for(1)  # the service is now waiting on the receiver
     took = [t.note(f"meanwhile {i}") for i in range(10)]
     assert max(took) < 0.5, took
     r = httpx.get(f"{t.base}/v1/campaigns/{t.id}/events", headers=t.auth, timeout=10)
@@ -160,6 +165,7 @@ def test_a_slow_receiver_does_not_slow_api_requests(service, receiver):
 
 
 # --- two replicas ---------------------------------------------------------------------------------------
+
 
 async def _admin(sql: str) -> None:
     engine = create_async_engine(postgres_url(), isolation_level="AUTOCOMMIT", connect_args={"timeout": 3})
@@ -186,14 +192,14 @@ def postgres_db() -> str:
 def test_with_two_replicas_on_postgresql_each_delivery_is_made_once_and_in_order(postgres_db, receiver):
     replicas = [Service(postgres_db)]
     try:
-        replicas[0].start()              # migrates the database
+        replicas[0].start()  # migrates the database
         replicas.append(Service(postgres_db, RULEKEEPER_AUTO_MIGRATE="false"))
         replicas[1].start()
         t = Table(replicas[0].url, receiver.url)
         for i in range(30):
             t.note(f"note {i}", base=replicas[i % 2].url)
         got = receiver.wait_for(30)
-        time.sleep(1.5)                  # a duplicate would have arrived by now
+        time.sleep(1.5)  # a duplicate would have arrived by now
         assert len(receiver.requests()) == 30
         assert len({h["webhook-id"] for h, _ in got}) == 30
         assert texts(receiver, t.secret) == [f"note {i}" for i in range(30)]

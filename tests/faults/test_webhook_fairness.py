@@ -1,5 +1,6 @@
 """Webhook fairness against a real `rulekeeper serve`: receivers that accept and never answer hold send slots
 until the timeout, and must not starve another campaign's deliveries (docs/operator.md, Webhooks)."""
+
 from __future__ import annotations
 
 import time
@@ -22,16 +23,23 @@ def hook(base: str, cid: str, auth: dict[str, str], url: str) -> dict:
 
 
 def note(base: str, cid: str, auth: dict[str, str], text: str) -> None:
-    r = httpx.post(f"{base}/v1/campaigns/{cid}/actions", json={"action": {"type": "gm_note", "text": text}},
-                   headers=auth, timeout=10)
+    r = httpx.post(
+        f"{base}/v1/campaigns/{cid}/actions",
+        json={"action": {"type": "gm_note", "text": text}},
+        headers=auth,
+        timeout=10,
+    )
     assert r.status_code == 200, r.text
 
 
 @pytest.fixture
 def service(tmp_path):
     # The default 10 s timeout: each silent send holds its slot that long.
-    s = Service(f"sqlite:///{tmp_path}/rulekeeper.db", RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS="10",
-                RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS="10").start()
+    s = Service(
+        f"sqlite:///{tmp_path}/rulekeeper.db",
+        RULEKEEPER_WEBHOOKS_TIMEOUT_SECONDS="10",
+        RULEKEEPER_WEBHOOKS_BACKOFF_SECONDS="10",
+    ).start()
     yield s
     s.stop()
 
@@ -50,11 +58,11 @@ def test_forty_silent_endpoints_of_two_campaigns_leave_a_third_campaigns_deliver
         deadline = time.monotonic() + 5
         while silent.accepted < 8 and time.monotonic() < deadline:
             time.sleep(0.02)
-        time.sleep(0.3)                          # whatever the worker would claim, it has claimed
+        time.sleep(0.3)  # whatever the worker would claim, it has claimed
         held = silent.accepted
         sent = time.monotonic()
         note(base, bystander, auth, "still on time")
         receiver.wait_for(1, timeout=15)
         took = receiver.times()[0] - sent
         assert took < 1.0, f"the bystander's delivery took {took:.2f}s; {held} silent sends were holding slots"
-        assert held == 8, held       # 4 per campaign (RULEKEEPER_WEBHOOKS_MAX_IN_FLIGHT_PER_CAMPAIGN)
+        assert held == 8, held  # 4 per campaign (RULEKEEPER_WEBHOOKS_MAX_IN_FLIGHT_PER_CAMPAIGN)

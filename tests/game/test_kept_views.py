@@ -1,5 +1,6 @@
 """A kept view (service/game/log/views.py) is served only to the same viewer of the same table: same version
 and tag, same characters at the same sheet versions, same options, and not older than the live store's TTL."""
+
 from __future__ import annotations
 
 import asyncio
@@ -29,8 +30,14 @@ class _Counting:
         return {"table": {"computed": self.calls}}
 
 
-def _view(views: Views, compute: _Counting, campaign: Campaign | None = None, character: Character | None = None,
-          viewer: Actor = GM, max_age: float = 60) -> dict:
+def _view(
+    views: Views,
+    compute: _Counting,
+    campaign: Campaign | None = None,
+    character: Character | None = None,
+    viewer: Actor = GM,
+    max_age: float = 60,
+) -> dict:
     return asyncio.run(views.view(campaign or _campaign(), [character or _character()], viewer, compute, max_age))
 
 
@@ -39,16 +46,20 @@ def test_a_view_is_computed_once_per_viewer_and_version_and_served_as_a_copy():
     first = _view(views, compute)
     first["table"]["computed"] = "changed by a caller"
     assert _view(views, compute) == {"table": {"computed": 1}}
-    assert _view(views, compute, viewer=PLAYER) == {"table": {"computed": 2}}   # another viewer, its own view
+    assert _view(views, compute, viewer=PLAYER) == {"table": {"computed": 2}}  # another viewer, its own view
     assert compute.calls == 2
 
 
 def test_a_new_version_a_new_tag_a_sheet_edit_or_new_options_are_never_served_an_old_view():
     views, compute = Views(), _Counting()
     _view(views, compute)
-    changes = [dict(campaign=_campaign(version=4, token="tag4")), dict(campaign=_campaign(token="other")),
-               dict(character=_character(version=2)), dict(character=_character(player=None)),
-               dict(campaign=_campaign(options={"grid": False}))]
+    changes = [
+        dict(campaign=_campaign(version=4, token="tag4")),
+        dict(campaign=_campaign(token="other")),
+        dict(character=_character(version=2)),
+        dict(character=_character(player=None)),
+        dict(campaign=_campaign(options={"grid": False})),
+    ]
     for n, change in enumerate(changes, start=2):
         assert _view(views, compute, **change) == {"table": {"computed": n}}, change
 

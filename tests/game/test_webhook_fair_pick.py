@@ -1,5 +1,6 @@
 """Which due deliveries the worker claims: round-robin across campaigns, each campaign under its cap, endpoints
 that last timed out under the slow lane's (service/game/webhooks/delivery.py, `pick`)."""
+
 from __future__ import annotations
 
 from service.game.webhooks.delivery import Candidate, pick

@@ -2,6 +2,7 @@
 generated key in a file beside its SQLite database, owner read/write only, and keeps using it across restarts;
 PostgreSQL without RULEKEEPER_WEBHOOKS_SECRETS_KEY does not start; secrets an earlier release stored in plain
 text still sign, and are sealed at the next start."""
+
 from __future__ import annotations
 
 import stat
@@ -21,16 +22,18 @@ OFF = {"rate_per_token": None, "rate_per_address": None, "rate_auth_failures": N
 
 
 def embedded(tmp_path: Path, **kw) -> Settings:
-    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", webhooks_allow_loopback=True,
-                    **OFF, **kw)
+    return Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path}/rulekeeper.db", webhooks_allow_loopback=True, **OFF, **kw
+    )
 
 
 async def register_one(app) -> tuple[str, str]:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         r = await c.post("/v1/campaigns", json={"name": "Hooks", "system": "stepdice"})
         gm = {"Authorization": f"Bearer {r.json()['gm_token']}"}
-        r = await c.post(f"/v1/campaigns/{r.json()['campaign']['id']}/webhooks",
-                         json={"url": "http://127.0.0.1:9/hook"}, headers=gm)
+        r = await c.post(
+            f"/v1/campaigns/{r.json()['campaign']['id']}/webhooks", json={"url": "http://127.0.0.1:9/hook"}, headers=gm
+        )
         assert r.status_code == 201, r.text
         return r.json()["id"], r.json()["secret"]
 
@@ -50,7 +53,7 @@ async def test_the_embedded_default_seals_with_a_key_kept_beside_its_database_ow
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     key = key_file.read_text().strip()
     assert len(key) == 64 and Sealer(key).open(hook_id, stored) == secret
-    with pytest.raises(SecretUnavailable):      # a copy of the database alone opens nothing
+    with pytest.raises(SecretUnavailable):  # a copy of the database alone opens nothing
         Sealer(None).open(hook_id, stored)
 
 
@@ -94,7 +97,7 @@ async def test_secrets_an_earlier_release_stored_plain_still_sign_and_are_sealed
     async with app.router.lifespan_context(app):
         hook_id, _ = await register_one(app)
         plain, previous = new_secret(), new_secret()
-        async with app.state.services.write() as s:     # as a release that stored secrets plain left them
+        async with app.state.services.write() as s:  # as a release that stored secrets plain left them
             hook = await s.scalar(select(Webhook).where(Webhook.id == hook_id))
             hook.secret, hook.previous_secret = "plain:" + plain, "plain:" + previous
     again = create_app(embedded(tmp_path))
@@ -113,8 +116,11 @@ def test_the_deployment_reads_the_key_from_its_secret():
     deploy = Path(__file__).resolve().parents[2] / "deploy"
     example = yaml.safe_load((deploy / "secret.example.yaml").read_text())
     assert "RULEKEEPER_WEBHOOKS_SECRETS_KEY" in example["stringData"]
-    (deployment,) = [d for d in yaml.safe_load_all((deploy / "k8s" / "deployment.yaml").read_text())
-                     if d and d["kind"] == "Deployment"]
+    (deployment,) = [
+        d
+        for d in yaml.safe_load_all((deploy / "k8s" / "deployment.yaml").read_text())
+        if d and d["kind"] == "Deployment"
+    ]
     container = deployment["spec"]["template"]["spec"]["containers"][0]
     assert {"secretRef": {"name": example["metadata"]["name"]}} in container["envFrom"]
     assert "RULEKEEPER_WEBHOOKS_SECRETS_KEY" in (deploy / "overlays" / "example" / "kustomization.yaml").read_text()

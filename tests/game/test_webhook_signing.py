@@ -1,5 +1,6 @@
 """Deliveries are signed per Standard Webhooks v1: checked with the `standardwebhooks` package, as a
 receiver would, never with the service's own code. Secrets are sealed at rest when a key is set."""
+
 from __future__ import annotations
 
 import base64
@@ -32,8 +33,11 @@ def test_a_changed_body_id_or_timestamp_fails_verification():
     secret = new_secret()
     now = int(time.time())
     signed = headers("msg_1", now, BODY, [secret])
-    for body, hdrs in ((BODY + " ", signed), (BODY, {**signed, "webhook-id": "msg_2"}),
-                       (BODY, {**signed, "webhook-timestamp": str(now - 1)})):
+    for body, hdrs in (
+        (BODY + " ", signed),
+        (BODY, {**signed, "webhook-id": "msg_2"}),
+        (BODY, {**signed, "webhook-timestamp": str(now - 1)}),
+    ):
         with pytest.raises(WebhookVerificationError):
             Webhook(secret).verify(body, hdrs)
 

@@ -3,6 +3,7 @@ that names a count) has a translation in English, Polish and Russian, a plural o
 no message counts without plural forms ("tyle kości: 3");
 no catalogue holds a fuzzy, stale or obsolete entry; a translation uses exactly its message's placeholders;
 every event type the code emits has a description, every action and option a term."""
+
 from __future__ import annotations
 
 import ast
@@ -22,9 +23,13 @@ LOCALE = SERVICE / "locale"
 
 
 def _extract() -> list:
-    found = extract_from_dir(str(SERVICE), method_map=[("**.py", "python")],
-                             keywords={"_": None, "N_": None, "_n": (1, 2), "N_n": (1, 2)}, comment_tags=(),
-                             strip_comment_tags=True)
+    found = extract_from_dir(
+        str(SERVICE),
+        method_map=[("**.py", "python")],
+        keywords={"_": None, "N_": None, "_n": (1, 2), "N_n": (1, 2)},
+        comment_tags=(),
+        strip_comment_tags=True,
+    )
     return [message for _file, _line, message, _comments, _context in found]
 
 
@@ -89,8 +94,11 @@ def test_every_plural_entry_of_a_catalogue_has_every_form(language):
 
 # How a message that avoids plural forms gives itself away: English "(s)" and "die/dice", and in Polish and
 # Russian a count named after its noun ("tyle kości: 3", "столько костей: 3").
-AVOIDED = {"en": ("(s)", "(es)", "die/dice"), "pl": ("tyle ", "tylu ", "tyloma "),
-           "ru": ("столько ", "стольких ", "столькими ")}
+AVOIDED = {
+    "en": ("(s)", "(es)", "die/dice"),
+    "pl": ("tyle ", "tylu ", "tyloma "),
+    "ru": ("столько ", "стольких ", "столькими "),
+}
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -107,8 +115,11 @@ def test_no_message_avoids_the_plural_forms_of_a_count(language):
 def test_no_catalogue_holds_a_stale_fuzzy_or_obsolete_entry(extracted, extracted_plurals, language):
     cat = catalogue(language)
     fuzzy = sorted(str(m.id) for m in cat if m.id and m.fuzzy)
-    stale = sorted(str(m.id) for m in cat if m.id and (tuple(m.id) not in extracted_plurals
-                                                       if isinstance(m.id, tuple | list) else m.id not in extracted))
+    stale = sorted(
+        str(m.id)
+        for m in cat
+        if m.id and (tuple(m.id) not in extracted_plurals if isinstance(m.id, tuple | list) else m.id not in extracted)
+    )
     assert not fuzzy, f"fuzzy {language} entries: {fuzzy[:5]}"
     assert not stale, f"{language} entries no code uses: {stale[:5]}"
     assert not cat.obsolete, f"obsolete {language} entries: {list(cat.obsolete)[:5]}"
@@ -116,8 +127,11 @@ def test_no_catalogue_holds_a_stale_fuzzy_or_obsolete_entry(extracted, extracted
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_a_translation_keeps_its_placeholders(language):
-    wrong = [(m.id, m.string) for m in catalogue(language)
-             if m.id and isinstance(m.id, str) and m.string and placeholders(m.id) != placeholders(m.string)]
+    wrong = [
+        (m.id, m.string)
+        for m in catalogue(language)
+        if m.id and isinstance(m.id, str) and m.string and placeholders(m.id) != placeholders(m.string)
+    ]
     assert not wrong, f"{language} translations with other placeholders than their message: {wrong[:3]}"
 
 
@@ -126,8 +140,16 @@ def test_english_is_the_message_itself():
 
 
 # Helpers that pass an event type on to `emit`: name -> position of the type among their arguments.
-EMITTERS = {"emit": 0, "Event": 0, "emit_sheet": 0, "emit_test": 1, "_emit": 1, "announce": 1, "throw": 2,
-            "_add_danger": 2}
+EMITTERS = {
+    "emit": 0,
+    "Event": 0,
+    "emit_sheet": 0,
+    "emit_test": 1,
+    "_emit": 1,
+    "announce": 1,
+    "throw": 2,
+    "_add_danger": 2,
+}
 # Types built at run time (danger_pool/lifecycle.py, trikus/equipment.py) or defaulted (stepdice/health.py).
 BUILT = {"character_dead", "character_departed", "item_lost", "item_depleted", "hearts_gained"}
 

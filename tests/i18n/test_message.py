@@ -1,4 +1,5 @@
 """A message keeps its template and parameters until the API renders it; as a `str` it is English."""
+
 from __future__ import annotations
 
 import copy

@@ -1,6 +1,7 @@
 """What every notifier between service processes promises, whichever broker carries it (Redis pub/sub, or
 PostgreSQL's LISTEN/NOTIFY when there is no Redis): another process's waiter wakes, and a process's own
 announcement reaches its own subscribers at once and once."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,6 +31,7 @@ def started(request) -> Start:
         await notifier.start()
         await asyncio.wait_for(notifier.subscribed.wait(), 10)
         return notifier
+
     return start
 
 

@@ -1,4 +1,5 @@
 """The in-process doorbell: a subscriber wakes for its campaign moving past its cursor, and for nothing else."""
+
 from __future__ import annotations
 
 import asyncio
@@ -71,15 +72,20 @@ async def test_the_sweep_reads_every_watched_campaign_in_one_probe_and_wakes_onl
 
     async def probe(ids: list[str]) -> dict[str, int]:
         probes.append(sorted(ids))
-        return {"c1": 5, "c2": 2}   # c3 is gone
+        return {"c1": 5, "c2": 2}  # c3 is gone
 
     notifier = LocalNotifier(sweep_seconds=0.05)
     await notifier.start(probe)
     try:
-        with notifier.watch("c1") as behind, notifier.watch("c1") as also_behind, \
-                notifier.watch("c2") as current, notifier.watch("c3") as deleted:
-            woke = await asyncio.wait_for(asyncio.gather(behind.wait(3, 5), also_behind.wait(3, 5),
-                                                         current.wait(2, 0.3), deleted.wait(0, 5)), 2)
+        with (
+            notifier.watch("c1") as behind,
+            notifier.watch("c1") as also_behind,
+            notifier.watch("c2") as current,
+            notifier.watch("c3") as deleted,
+        ):
+            woke = await asyncio.wait_for(
+                asyncio.gather(behind.wait(3, 5), also_behind.wait(3, 5), current.wait(2, 0.3), deleted.wait(0, 5)), 2
+            )
             assert woke == ["announced", "announced", "timeout", "recheck"]
         assert probes and all(p == ["c1", "c2", "c3"] for p in probes)
     finally:

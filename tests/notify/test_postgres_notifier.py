@@ -1,6 +1,7 @@
 """Notifications between service processes through PostgreSQL LISTEN/NOTIFY when there is no Redis: one
 connection per process; a lost connection costs a delay (every subscriber re-checks once it is back), never a
 crash or a lost event. (What every broker's notifier promises: test_broadcast.py.)"""
+
 from __future__ import annotations
 
 import asyncio
@@ -36,9 +37,10 @@ async def test_a_lost_connection_comes_back_and_every_subscriber_rechecks(postgr
         rechecks = []
         b.hub.recheck_all = lambda: rechecks.append(True)
         admin = await asyncpg.connect(asyncpg_dsn(postgres_database))
-        try:   # the listening connection killed from the server's side, as a failover or a restart would
-            await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                "WHERE pid = $1", b._conn.get_server_pid())
+        try:  # the listening connection killed from the server's side, as a failover or a restart would
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1", b._conn.get_server_pid()
+            )
         finally:
             await admin.close()
         for _ in range(100):

@@ -1,6 +1,7 @@
 """Notifications between service processes through Redis pub/sub: one shared connection per process; a
 Redis that is down or restarts costs a delay, never a crash or a lost event. (What every broker's notifier
 promises: test_broadcast.py.)"""
+
 from __future__ import annotations
 
 import asyncio
@@ -58,9 +59,23 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1",
-                                      "--dir", str(self.dir), "--save", "", "--appendonly", "no"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                shutil.which("redis-server"),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.dir),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -100,7 +115,7 @@ async def test_when_redis_comes_back_every_waiter_rechecks_and_held_announcement
         with b.watch("camp") as waiter:
             own_redis.kill()
             await asyncio.sleep(0.3)
-            a.announce("camp", 5)          # a move made while Redis is down
+            a.announce("camp", 5)  # a move made while Redis is down
             woke = asyncio.ensure_future(waiter.wait(cursor=4, timeout=10))
             await asyncio.sleep(0.3)
             assert not woke.done()

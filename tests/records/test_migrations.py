@@ -1,4 +1,5 @@
 """Alembic upgrades an empty database to head, and the models and migrations do not drift."""
+
 from __future__ import annotations
 
 import pytest

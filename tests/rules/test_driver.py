@@ -1,5 +1,6 @@
 """The shared move driver: every system's move goes through the same steps in the same order, and the sender check
 is the same for all of them (service/rules/driver.py)."""
+
 from __future__ import annotations
 
 import importlib
@@ -43,19 +44,26 @@ ALA = Actor(role="player", player_id="p1", character_ids=frozenset({"ala"}))
 def log(step: str):
     def record(ctx: Any, *_: Any) -> None:
         ctx.table.setdefault("log", []).append(step)
+
     return record
 
 
 def table(**overrides: Any) -> driver.MoveTable:
-    return driver.MoveTable(**{
-        "adapter": ADAPTER, "context": Ctx, "handlers": {"note": log("handler"), "step": log("handler")},
-        "guards": (log("guard"),), "after": (log("after 1"), log("after 2")), "awaiting": log("awaiting"),
-        **overrides})
+    return driver.MoveTable(
+        **{
+            "adapter": ADAPTER,
+            "context": Ctx,
+            "handlers": {"note": log("handler"), "step": log("handler")},
+            "guards": (log("guard"),),
+            "after": (log("after 1"), log("after 2")),
+            "awaiting": log("awaiting"),
+            **overrides,
+        }
+    )
 
 
 def state() -> dict[str, Any]:
-    return {"options": {}, "characters": {"ala": {"name": "Ala"}, "bo": {"name": "Bo", "turned": True}},
-            "table": {}}
+    return {"options": {}, "characters": {"ala": {"name": "Ala"}, "bo": {"name": "Bo", "turned": True}}, "table": {}}
 
 
 def test_a_move_runs_its_guards_then_its_handler_then_the_rules_after_it_then_says_who_is_awaited():

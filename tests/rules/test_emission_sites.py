@@ -2,6 +2,7 @@
 generated from), read off the source: each emission site names its event type and builds its payload model, and the
 model must be the one the contract gives that type. The move context checks the same at run time (see
 `MoveContext.emit`); this test also covers the sites no worked example reaches."""
+
 from __future__ import annotations
 
 import ast
@@ -21,16 +22,21 @@ RULES = Path(__file__).resolve().parents[2] / "service" / "rules"
 
 # The emitting calls: where the event type is and where its payload (a model built in place, or the model class a
 # helper builds) is, by position; Iskra's `throw` always builds the model of a thrown test (its type is checked).
-EMITTERS: dict[str, tuple[int, int | None]] = {"emit": (0, 1), "emit_sheet": (0, 2), "emit_test": (1, 2),
-                                               "announce": (1, 2), "throw": (2, None)}
+EMITTERS: dict[str, tuple[int, int | None]] = {
+    "emit": (0, 1),
+    "emit_sheet": (0, 2),
+    "emit_test": (1, 2),
+    "announce": (1, 2),
+    "throw": (2, None),
+}
 
 
 @dataclass
 class Site:
     where: str
-    types: re.Pattern[str] | None   # None: the type is a variable, checked where the helper is called
-    literal: bool                   # the type is spelt out (else part of it is computed at run time)
-    model: str | None               # None: the helper builds the model itself
+    types: re.Pattern[str] | None  # None: the type is a variable, checked where the helper is called
+    literal: bool  # the type is spelt out (else part of it is computed at run time)
+    model: str | None  # None: the helper builds the model itself
 
 
 def _type_pattern(node: ast.expr) -> re.Pattern[str] | None:
@@ -42,12 +48,16 @@ def _type_pattern(node: ast.expr) -> re.Pattern[str] | None:
         a, b = _type_pattern(node.body), _type_pattern(node.orelse)
         return re.compile(f"{a.pattern}|{b.pattern}") if a and b else None
     if isinstance(node, ast.JoinedStr):
-        return re.compile("".join(re.escape(v.value) if isinstance(v, ast.Constant) else "[a-z_]+"
-                                  for v in node.values))
+        return re.compile(
+            "".join(re.escape(v.value) if isinstance(v, ast.Constant) else "[a-z_]+" for v in node.values)
+        )
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _type_pattern(node.left), _type_pattern(node.right)
-        return re.compile((left.pattern if left else "[a-z_]+") + (right.pattern if right else "[a-z_]+")) \
-            if left or right else None
+        return (
+            re.compile((left.pattern if left else "[a-z_]+") + (right.pattern if right else "[a-z_]+"))
+            if left or right
+            else None
+        )
     return None
 
 
@@ -91,10 +101,10 @@ def sites(system_id: str) -> list[Site]:
                     continue
                 at_type, at_payload = EMITTERS[name]
                 if len(node.args) <= max(at_type, at_payload or 0):
-                    continue   # another function of that name
+                    continue  # another function of that name
                 model = None if at_payload is None else _model_name(node.args[at_payload], local)
                 if model in params:
-                    continue   # a helper passing its caller's payload on
+                    continue  # a helper passing its caller's payload on
                 where = f"{path.name}:{node.lineno}"
                 types = node.args[at_type]
                 found.append(Site(where, _type_pattern(types), _is_literal(types), model))
@@ -102,8 +112,14 @@ def sites(system_id: str) -> list[Site]:
                 branches = (redacted.body, redacted.orelse) if isinstance(redacted, ast.IfExp) else (redacted,)
                 for branch in branches:
                     if branch is not None and not (isinstance(branch, ast.Constant) and branch.value is None):
-                        found.append(Site(where + " (players' copy)", _type_pattern(types), _is_literal(types),
-                                          _model_name(branch, local)))
+                        found.append(
+                            Site(
+                                where + " (players' copy)",
+                                _type_pattern(types),
+                                _is_literal(types),
+                                _model_name(branch, local),
+                            )
+                        )
     return found
 
 
@@ -128,7 +144,7 @@ def test_every_emission_site_builds_the_payload_model_of_its_event_type(system_i
             continue
         if site.literal:
             assert models == {site.model}, f"{system_id} {site.where}: {site.model} for {named} ({models})"
-        else:   # a computed name: the model must be the one of some type it can produce
+        else:  # a computed name: the model must be the one of some type it can produce
             assert site.model in models, f"{system_id} {site.where}: {site.model} for {named} ({models})"
 
 
@@ -142,11 +158,13 @@ def test_no_emission_site_passes_a_dict(system_id):
 
 def _stepdice_move() -> MoveContext:
     from service.rules.stepdice.context import Ctx
+
     return Ctx({"options": {}, "table": {}, "characters": {}}, Actor(role="gm"), None)
 
 
 def test_the_move_context_takes_only_the_payload_model_of_the_event_type():
     from service.rules.stepdice.events_model import StepDiceAutoSuccessRecorded, StepDiceGmNoteEvent
+
     ctx = _stepdice_move()
     ctx.emit("gm_note", StepDiceGmNoteEvent(text="the door creaks", test_id=None))
     assert [(e.type, e.data) for e in ctx.events] == [("gm_note", {"text": "the door creaks", "test_id": None})]
@@ -161,6 +179,7 @@ def test_the_move_context_takes_only_the_payload_model_of_the_event_type():
 
 def test_a_missing_or_misspelt_field_fails_where_the_event_is_built():
     from service.rules.stepdice.events_model import StepDiceGmNoteEvent
+
     with pytest.raises(ValidationError):
         StepDiceGmNoteEvent(text="no test_id")  # type: ignore[call-arg]
     with pytest.raises(ValidationError):
@@ -169,15 +188,21 @@ def test_a_missing_or_misspelt_field_fails_where_the_event_is_built():
 
 def test_an_event_carries_the_fields_its_site_set_under_their_wire_names():
     from service.rules.stepdice.events_model import StepDiceMoved
+
     moved = StepDiceMoved(character_id="pc", from_=None, to={"x": 1, "y": 2}, move_remaining=3)
     assert payload_data(moved) == {"character_id": "pc", "from": None, "to": {"x": 1, "y": 2}, "move_remaining": 3}
 
 
 def test_players_copy_leaves_out_what_it_hides_and_nothing_required():
     from service.rules.stepdice.events_model import StepDiceEnemyWounded, StepDiceSceneEnded
+
     hit = StepDiceEnemyWounded(enemy_id="e1", test_id="t1", wounds=2, wounds_taken=2, wounds_max=3, overflow=0)
     assert payload_data(without(hit, "wounds", "wounds_taken")) == {
-        "enemy_id": "e1", "test_id": "t1", "wounds_max": 3, "overflow": 0}
+        "enemy_id": "e1",
+        "test_id": "t1",
+        "wounds_max": 3,
+        "overflow": 0,
+    }
     assert payload_data(hit)["wounds"] == 2, "the GM's copy keeps them"
     with pytest.raises(TypeError, match="required"):
         without(hit, "enemy_id")

@@ -1,4 +1,5 @@
 """The copier every move uses for its private state and its events: a deep copy for JSON-shaped data."""
+
 from __future__ import annotations
 
 import copy
@@ -8,16 +9,21 @@ from service.rules.jsoncopy import json_copy
 
 
 def test_json_copy_equals_its_input_and_shares_no_container_with_it():
-    state = {"options": {"a": True, "n": 1.5}, "characters": {"c1": {"tags": ["x", "y"], "hp": 3, "gone": None}},
-             "table": {"seq": {}, "log": [{"k": [1, [2, 3]]}]}}
+    state = {
+        "options": {"a": True, "n": 1.5},
+        "characters": {"c1": {"tags": ["x", "y"], "hp": 3, "gone": None}},
+        "table": {"seq": {}, "log": [{"k": [1, [2, 3]]}]},
+    }
     out = json_copy(state)
     assert out == state
     out["characters"]["c1"]["tags"].append("z")
     out["table"]["log"][0]["k"][1].append(4)
     out["options"]["a"] = False
-    assert state == {"options": {"a": True, "n": 1.5},
-                     "characters": {"c1": {"tags": ["x", "y"], "hp": 3, "gone": None}},
-                     "table": {"seq": {}, "log": [{"k": [1, [2, 3]]}]}}
+    assert state == {
+        "options": {"a": True, "n": 1.5},
+        "characters": {"c1": {"tags": ["x", "y"], "hp": 3, "gone": None}},
+        "table": {"seq": {}, "log": [{"k": [1, [2, 3]]}]},
+    }
 
 
 def test_json_copy_deep_copies_what_is_not_json_shaped():

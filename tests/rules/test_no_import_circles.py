@@ -1,5 +1,6 @@
 """The rule engines import in one direction: no module of service/rules reaches itself again through its imports,
 counting those made inside a function (a deferred import hides a circle from Python, not from a reader)."""
+
 from __future__ import annotations
 
 import ast

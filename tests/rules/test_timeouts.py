@@ -1,5 +1,6 @@
 """What each rule system allows when a player's turn or pending choice runs out (service/rules/<sys>/timeouts.py):
 pure functions of the table and one awaiting entry; None hands the wait to the GM."""
+
 from __future__ import annotations
 
 import pytest
@@ -48,17 +49,24 @@ def test_trikus_throws_and_round_declarations_are_made_for_the_absent_player():
 
 def test_trikus_last_chance_is_passed_and_a_team_success_kept():
     assert trikus.kind({}, pc("z", "spend_light_die", "pass_last_chance")) == "choice"
-    assert trikus.default({}, pc("z", "spend_light_die", "pass_last_chance")) == {"type": "pass_last_chance",
-                                                                                  "character_id": "z"}
-    assert trikus.default({}, pc("z", "keep_success", "give_up_success")) == {"type": "keep_success",
-                                                                             "character_id": "z"}
+    assert trikus.default({}, pc("z", "spend_light_die", "pass_last_chance")) == {
+        "type": "pass_last_chance",
+        "character_id": "z",
+    }
+    assert trikus.default({}, pc("z", "keep_success", "give_up_success")) == {
+        "type": "keep_success",
+        "character_id": "z",
+    }
 
 
 def test_trikus_lost_line_defaults_to_the_one_with_most_dice():
     """A17: candidates come ordered most dice first."""
     table = {"activity": {"line_choices": [{"character_id": "z", "candidates": [2, 0]}]}}
-    assert trikus.default(table, pc("z", "choose_lost_line")) == {"type": "choose_lost_line", "character_id": "z",
-                                                                 "line_index": 2}
+    assert trikus.default(table, pc("z", "choose_lost_line")) == {
+        "type": "choose_lost_line",
+        "character_id": "z",
+        "line_index": 2,
+    }
 
 
 def test_trikus_joining_team_declarations_and_negotiation_go_to_the_gm():
@@ -67,16 +75,20 @@ def test_trikus_joining_team_declarations_and_negotiation_go_to_the_gm():
 
 
 def test_danger_pool_absent_leader_waives_first_and_passing_needs_the_toggle():
-    assert danger_pool.default({}, pc("l", "declare_action", "waive_first")) == {"type": "waive_first",
-                                                                                "character_id": "l"}
+    assert danger_pool.default({}, pc("l", "declare_action", "waive_first")) == {
+        "type": "waive_first",
+        "character_id": "l",
+    }
     assert danger_pool.default({}, pc("m", "declare_action", "pass_turn")) == {"type": "pass_turn", "character_id": "m"}
     assert danger_pool.default({}, pc("m", "declare_action")) is None
     assert danger_pool.kind({}, pc("m", "declare_action")) == "turn"
 
 
 def test_danger_pool_round_end_continues_and_ties_extractions_aftermath_go_to_the_gm():
-    assert danger_pool.default({}, pc("l", "continue_scene", "bail_out")) == {"type": "continue_scene",
-                                                                             "character_id": "l"}
+    assert danger_pool.default({}, pc("l", "continue_scene", "bail_out")) == {
+        "type": "continue_scene",
+        "character_id": "l",
+    }
     for may in ("choose_tie", "extract", "choose_aftermath"):
         assert danger_pool.kind({}, pc("l", may)) == "choice" and danger_pool.default({}, pc("l", may)) is None
 

@@ -7,6 +7,7 @@ once tests/ has several conftest files). The `open_*` context managers behind th
 test its own namespace and remove it afterwards, so runs can share one server: a fresh
 PostgreSQL schema (as search_path) or a random Redis key prefix.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -44,9 +45,7 @@ async def open_postgres_engine() -> AsyncIterator[AsyncEngine]:
                 await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
         except Exception as exc:  # refused, timeout, auth, no database: all mean "not usable"
             server_unavailable("postgres", f"{make_url(url).render_as_string()}: {exc!r}")
-        engine = create_async_engine(
-            url, connect_args={"timeout": 3, "server_settings": {"search_path": schema}}
-        )
+        engine = create_async_engine(url, connect_args={"timeout": 3, "server_settings": {"search_path": schema}})
         try:
             yield engine
         finally:

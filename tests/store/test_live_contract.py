@@ -2,6 +2,7 @@
 
 Server backends are skipped when unreachable (failed under CI=true, see conftest.py).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -186,7 +187,7 @@ async def test_get_many(store: LiveStore) -> None:
 
 async def test_json_round_trip(store: LiveStore) -> None:
     value = {
-        "text": "Łódź ☠ \"quoted\" \n new line",
+        "text": 'Łódź ☠ "quoted" \n new line',
         "int": 2**53,
         "neg": -7,
         "float": 0.1,

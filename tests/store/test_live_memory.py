@@ -1,4 +1,5 @@
 """MemoryLiveStore details, and choosing a backend with open_live_store."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """RedisLiveStore beyond the shared contract: layout, expiry commands, one round trip each."""
+
 from __future__ import annotations
 
 import pytest

@@ -2,6 +2,7 @@
 
 Runs the real conftest.py in a child pytest against ports nothing listens on.
 """
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 
-PROBE = '''
+PROBE = """
 async def test_postgres(postgres_engine):
     pass
 
@@ -20,7 +21,7 @@ async def test_redis(redis_namespace):
 
 async def test_postgres_again(postgres_engine):  # served from the "down" cache, no new timeout
     pass
-'''
+"""
 
 
 def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
@@ -31,12 +32,18 @@ def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     env["TEST_DATABASE_URL"] = "postgresql://postgres@127.0.0.1:1/test"  # also checks driver fix-up
     env["TEST_REDIS_URL"] = "redis://127.0.0.1:1/0"
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH", "")])  # the repo root
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH", "")]
+    )  # the repo root
     if ci is not None:
         env["CI"] = ci
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", str(tmp_path)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

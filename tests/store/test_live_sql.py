@@ -1,4 +1,5 @@
 """SqlLiveStore beyond the shared contract: restart, the caller's transaction, the table."""
+
 from __future__ import annotations
 
 import pytest

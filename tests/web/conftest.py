@@ -4,6 +4,7 @@ driven by Playwright, one browser per test module and a context per page, agains
 The page is also served from a second origin (a plain static file server on another port, the API named by
 `?api=`), as a deployment that hosts it elsewhere would. Screenshots are kept under test-artifacts/web/ (or
 $RULEKEEPER_TEST_ARTIFACTS/web/)."""
+
 from __future__ import annotations
 
 import functools
@@ -22,8 +23,15 @@ from service.web import STATIC
 
 CHROMIUM = "/usr/bin/chromium"
 # No sandbox: CI runs as root. The rest keeps the browser from reaching anything but the servers under test.
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 375, "height": 812}
 
@@ -75,8 +83,9 @@ def page_origin(tmp_path_factory) -> Iterator[str]:
 def served(tmp_path_factory, page_origin) -> Iterator[str]:
     """`rulekeeper serve` on the embedded defaults, letting the second origin's pages in."""
     tmp = tmp_path_factory.mktemp("web")
-    service = Service({"DATABASE_URL": f"sqlite:///{tmp}/rulekeeper.db", "RULEKEEPER_CORS_ORIGINS": page_origin},
-                      tmp / "serve.log").ready()
+    service = Service(
+        {"DATABASE_URL": f"sqlite:///{tmp}/rulekeeper.db", "RULEKEEPER_CORS_ORIGINS": page_origin}, tmp / "serve.log"
+    ).ready()
     yield service.url
     service.stop()
 

@@ -1,4 +1,5 @@
 """Playing the web table as a person does: by labels, buttons and links, never by calling the API."""
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,9 @@ def fill(scope, values: dict[str, Any]) -> None:
             field.fill(str(value))
 
 
-def create_campaign(page: Page, url: str, *, system: str, name: str, fields: dict[str, Any] | None = None,
-                    name_label: str = "Name") -> str:
+def create_campaign(
+    page: Page, url: str, *, system: str, name: str, fields: dict[str, Any] | None = None, name_label: str = "Name"
+) -> str:
     """The GM sets up a campaign; returns the GM's own link (the page moves to it). The labels are the page's
     language's (a Polish page's campaign name is "Nazwa")."""
     page.goto(url)
@@ -77,8 +79,9 @@ def create_character(page: Page, values: dict[str, Any]) -> None:
         raise AssertionError(f"no character: {form.locator('.problem').all_inner_texts()}") from None
 
 
-def move(page: Page, move_type: str, values: dict[str, Any] | None = None, *, dice: str | None = None,
-         offered: bool = True) -> str:
+def move(
+    page: Page, move_type: str, values: dict[str, Any] | None = None, *, dice: str | None = None, offered: bool = True
+) -> str:
     """Make a move: by its button, which the table offers once the page has heard the move before (so waited for),
     or, not `offered`, picked from every move of the system. Returns what the page says the move did; fails with
     the refusal it shows."""

@@ -2,6 +2,7 @@
 controls, no serious axe-core violations): the GM's setup page, the GM's table with a join link and its QR code,
 the player's table, and a move's form open on it.
 axe-core comes inside axe-playwright-python (pinned in the test extra), so nothing is fetched."""
+
 from __future__ import annotations
 
 from axe_playwright_python.sync_playwright import Axe
@@ -14,8 +15,11 @@ BLOCKING = {"serious", "critical"}
 
 def blocking_violations(page: Page) -> list[str]:
     results = Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {v['help']} — " + "; ".join(n["html"][:100] for n in v["nodes"][:3])
-            for v in results.response["violations"] if v["impact"] in BLOCKING]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — " + "; ".join(n["html"][:100] for n in v["nodes"][:3])
+        for v in results.response["violations"]
+        if v["impact"] in BLOCKING
+    ]
 
 
 def test_the_setup_page_the_player_s_table_and_a_move_form_pass_axe(served, new_page):

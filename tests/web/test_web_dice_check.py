@@ -1,12 +1,18 @@
 """Verifiable dice checked in the browser (docs/frontend.md, Verifiable dice): the page's own recomputation agrees with the
 algorithm's published test vectors, and a closed session's dice are verified from the player's page."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
 from tablekit import create_campaign, create_character, invite, move, page_url
 
-WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon": "sword",
-           "Items": "rope, torch, flask"}
+WARRIOR = {
+    "Name": "Brona",
+    "Role": "warrior",
+    "Talents": "Tough, Loud",
+    "Weapon": "sword",
+    "Items": "rope, torch, flask",
+}
 
 
 def test_the_pages_recomputation_gives_the_algorithms_test_vectors(served, new_page):
@@ -20,8 +26,12 @@ def test_the_pages_recomputation_gives_the_algorithms_test_vectors(served, new_p
         const big = await v.deriveFace(seed, "table", 3, (2n ** 63n + 1n).toString());
         return {commitment: await v.commitmentOf(seed), faces, big: big.face.toString(), draws: big.draws};
     }""")
-    assert got == {"commitment": "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925",
-                   "faces": [14, 14, 6], "big": "3094589869364614925", "draws": 3}
+    assert got == {
+        "commitment": "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925",
+        "faces": [14, 14, 6],
+        "big": "3094589869364614925",
+        "draws": 3,
+    }
 
 
 def test_a_closed_session_is_verified_in_the_players_browser(served, new_page):

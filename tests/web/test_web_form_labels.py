@@ -3,6 +3,7 @@ own words have the same keys in every language, each field a form may show (the 
 character sheet and every move, and the fields nested in them) has a Polish and a Russian name, and a Polish
 session shows its forms in Polish. An option's and a move's name come translated from the API (optionLabels,
 actionLabels), so they are not listed here."""
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,7 @@ LANGUAGES = ("en", "pl", "ru")
 def blocks(path: str, top: str) -> dict[str, set[str]]:
     """The keys of each language's block of the object `top` in a page module."""
     text = (STATIC / path).read_text()
-    body = text[text.index(f"const {top} = {{"):]
+    body = text[text.index(f"const {top} = {{") :]
     found = {}
     for lang in LANGUAGES:
         match = re.search(rf"\n  {lang}: {{\n(.*?)\n  }},", body, flags=re.S)
@@ -37,7 +38,7 @@ def keys(text: str) -> set[str]:
 def labels(lang: str, top: str) -> set[str]:
     """The keys of `top` in the forms' words of `lang` (static/labels/<lang>.js)."""
     text = (STATIC / "labels" / f"{lang}.js").read_text()
-    return keys(text[text.index(f"export const {top} = {{"):].split("\n};", 1)[0])
+    return keys(text[text.index(f"export const {top} = {{") :].split("\n};", 1)[0])
 
 
 def form_fields() -> tuple[set[str], set[str]]:
@@ -74,8 +75,10 @@ def form_fields() -> tuple[set[str], set[str]]:
 def test_the_page_s_own_words_have_every_key_in_every_language():
     words = blocks("dom.js", "WORDS")
     assert set(words) == set(LANGUAGES)
-    assert words["pl"] == words["en"] and words["ru"] == words["en"], \
-        (words["en"] ^ words["pl"], words["en"] ^ words["ru"])
+    assert words["pl"] == words["en"] and words["ru"] == words["en"], (
+        words["en"] ^ words["pl"],
+        words["en"] ^ words["ru"],
+    )
 
 
 def test_every_field_and_value_a_form_may_show_has_a_polish_and_a_russian_name():
@@ -116,6 +119,9 @@ def test_a_polish_session_shows_its_forms_in_polish(served, new_page):
     english = player.evaluate("""() => [...document.querySelectorAll('label, legend, summary, button, h1, h2, h3')]
         .map(e => e.textContent.trim()).filter(t => /^(Name|Text|Role|Talents|Weapon|Items|Equipment)$/.test(t))""")
     assert english == [], english
-    assert gm.evaluate("""() => [...document.querySelectorAll('[data-testid=move-gm_note] label')]
-        .map(e => e.textContent.trim()).filter(t => /^(Text|Test Id|Visible To Players)$/.test(t))""") == []
+    assert (
+        gm.evaluate("""() => [...document.querySelectorAll('[data-testid=move-gm_note] label')]
+        .map(e => e.textContent.trim()).filter(t => /^(Text|Test Id|Visible To Players)$/.test(t))""")
+        == []
+    )
     assert not gm.errors and not player.errors, gm.errors + player.errors

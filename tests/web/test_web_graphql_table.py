@@ -1,6 +1,7 @@
 """The page reads the table through GraphQL, every field of the system's state (the fragments export-contracts
 writes), and draws it in the rules' own spelling (static/shape.js): that is the table a REST client reads, field for
 field, so the page draws what the service keeps and nothing is lost on the way."""
+
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
@@ -59,8 +60,12 @@ def test_the_step_dice_table_the_page_reads_over_graphql_is_the_table_rest_serve
     assert_the_same_table(served, "StepDiceTable", gm, player)
 
 
-QUERIES = {"trikus": "TrikusTable", "danger_pool": "DangerPoolTable", "iskra": "IskraTable",
-           "action_deck": "ActionDeckTable"}
+QUERIES = {
+    "trikus": "TrikusTable",
+    "danger_pool": "DangerPoolTable",
+    "iskra": "IskraTable",
+    "action_deck": "ActionDeckTable",
+}
 
 
 @pytest.mark.parametrize("system", QUERIES)

@@ -1,6 +1,7 @@
 """Each join link on the GM's page comes with a QR code for a phone's camera (issue 18), drawn in the browser by
 the vendored qrcode-generator: the image has an accessible name, is a data: URL (the link and its token are never
 sent anywhere to be drawn), and decodes (zxing-cpp, from the pixels the browser shows) to the very link."""
+
 from __future__ import annotations
 
 import zxingcpp

@@ -2,6 +2,7 @@
 a player's stored language applies): the switch also saves it as the player's own language through the public
 API (PUT /v1/campaigns/{id}/players/{player_id}/language), and the same join link opened on another device, whose
 browser asks for English, opens in it."""
+
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
@@ -24,8 +25,10 @@ def test_a_player_s_language_switch_is_saved_and_followed_on_another_device(serv
     expect(player.locator(".log")).to_contain_text("Zaproszono gracza Ala")
 
     seat = parse_qs(urlsplit(link).fragment)
-    me = httpx.get(f"{served}/v1/campaigns/{seat['campaign'][0]}", headers={
-        "Authorization": f"Bearer {seat['token'][0]}", "Accept-Language": "en"}).json()
+    me = httpx.get(
+        f"{served}/v1/campaigns/{seat['campaign'][0]}",
+        headers={"Authorization": f"Bearer {seat['token'][0]}", "Accept-Language": "en"},
+    ).json()
     assert [p["language"] for p in me["players"] if p["id"] == me["you"]["player_id"]] == ["pl"]
 
     phone = new_page(locale="en-US")

@@ -1,5 +1,6 @@
 """The web table is served at `/` with its modules and styles (docs/frontend.md, The web table), only its own scripts may
 run in it, and RULEKEEPER_WEB_TABLE=false leaves an API-only service."""
+
 from __future__ import annotations
 
 import re
@@ -53,14 +54,19 @@ def test_the_page_weighs_little_compressed():
     weighs about 6 KB of it."""
     import gzip
 
-    sizes = {f.relative_to(STATIC).as_posix(): len(gzip.compress(f.read_bytes(), 9)) for f in STATIC.rglob("*")
-             if f.suffix in (".js", ".mjs", ".css", ".graphql")}
+    sizes = {
+        f.relative_to(STATIC).as_posix(): len(gzip.compress(f.read_bytes(), 9))
+        for f in STATIC.rglob("*")
+        if f.suffix in (".js", ".mjs", ".css", ".graphql")
+    }
     # A page loads the forms' words of its own language only (static/labels/): the heaviest language counts.
     words = {name: n for name, n in sizes.items() if name.startswith("labels/")}
     page = sum(n for name, n in sizes.items() if name not in words) + max(words.values())
     code = page - sum(n for name, n in sizes.items() if name.endswith(".graphql"))
-    print(f"web table gzip, a page in its heaviest language: JS+CSS {code} bytes, with the GraphQL documents "
-          f"{page} bytes {sizes}")
+    print(
+        f"web table gzip, a page in its heaviest language: JS+CSS {code} bytes, with the GraphQL documents "
+        f"{page} bytes {sizes}"
+    )
     assert page < 60_000
 
 
@@ -92,5 +98,7 @@ async def test_a_gzipped_file_keeps_its_etag_and_a_revalidation_is_still_304(cli
     r, _ = await _raw(client, "/static/app.js", **{"Accept-Encoding": "gzip"})
     plain, _ = await _raw(client, "/static/app.js", **{"Accept-Encoding": "identity"})
     assert r.headers["etag"] == plain.headers["etag"]
-    again, body = await _raw(client, "/static/app.js", **{"Accept-Encoding": "gzip", "If-None-Match": r.headers["etag"]})
+    again, body = await _raw(
+        client, "/static/app.js", **{"Accept-Encoding": "gzip", "If-None-Match": r.headers["etag"]}
+    )
     assert again.status_code == 304 and body == b"" and "content-encoding" not in again.headers

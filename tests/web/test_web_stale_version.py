@@ -2,6 +2,7 @@
 (issue 18: a stale version is retried or explained, never lost): the page's `act` carries `ifMatch`, the version it
 last drew; refused (`version_mismatch`, 412) it rereads the table, says the table moved on in the reader's language,
 and keeps what was typed in the form, which then goes through as it is."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,9 @@ def fail_table_reads(route: Route) -> None:
 
 def test_a_move_on_a_table_that_moved_on_is_explained_and_the_form_keeps_its_input(served, new_page):
     gm = new_page(locale="pl-PL")
-    link = create_campaign(gm, page_url(served), system="stepdice", name="Skirmish", fields={"Język": "pl"},
-                           name_label="Nazwa")
+    link = create_campaign(
+        gm, page_url(served), system="stepdice", name="Skirmish", fields={"Język": "pl"}, name_label="Nazwa"
+    )
     other_tab = new_page()
     other_tab.goto(link)
     expect(other_tab.locator(".status")).to_have_text("Live")

@@ -2,40 +2,65 @@
 4 against a minion's TN 6 in melee: failure, retaliation, hearts 4/5) played through the page, dice entered at
 the table; the encounter's grid, its enemy, the scene's clocks (one kept from the players), hearts and mana read off
 the board."""
+
 from __future__ import annotations
 
 import time
 
 from playwright.sync_api import expect
 from serve_process import Service
-from tablekit import (assert_fits_a_phone_and_every_control_is_labelled, create_campaign, create_character, invite, move,
-                      page_url)
+from tablekit import (
+    assert_fits_a_phone_and_every_control_is_labelled,
+    create_campaign,
+    create_character,
+    invite,
+    move,
+    page_url,
+)
 
 SECRET = "the goblins wait behind the door"
 CLOCK_SECRET = "The roof gives way"
-WARRIOR = {"Name": "Brona", "Role": "warrior", "Talents": "Tough, Loud", "Weapon": "sword",
-           "Items": "rope, torch, flask"}
+WARRIOR = {
+    "Name": "Brona",
+    "Role": "warrior",
+    "Talents": "Tough, Loud",
+    "Weapon": "sword",
+    "Items": "rope, torch, flask",
+}
 
 
 # The same warrior on a Polish page, whose forms read in Polish.
-WOJOWNIK = {"Nazwa": "Brona", "Rola": "wojownik", "Talenty": "Tough, Loud", "Broń": "sword",
-            "Przedmioty": "rope, torch, flask"}
+WOJOWNIK = {
+    "Nazwa": "Brona",
+    "Rola": "wojownik",
+    "Talenty": "Tough, Loud",
+    "Broń": "sword",
+    "Przedmioty": "rope, torch, flask",
+}
 
 
 def sit_down(gm, player, url: str, *, language: str = "en", options: dict | None = None) -> None:
     extra = {"Options": options} if options else {}
     if language == "pl":
-        create_campaign(gm, url, system="stepdice", name="Skirmish",
-                        fields={"Tryb kości": "przy stole", "Język": "pl", **extra}, name_label="Nazwa")
+        create_campaign(
+            gm,
+            url,
+            system="stepdice",
+            name="Skirmish",
+            fields={"Tryb kości": "przy stole", "Język": "pl", **extra},
+            name_label="Nazwa",
+        )
     else:
-        create_campaign(gm, url, system="stepdice", name="Skirmish",
-                        fields={"Dice Mode": "table", "Language": language, **extra})
+        create_campaign(
+            gm, url, system="stepdice", name="Skirmish", fields={"Dice Mode": "table", "Language": language, **extra}
+        )
     player.goto(invite(gm, "Ala"))
     create_character(player, WOJOWNIK if language == "pl" else WARRIOR)
 
 
-def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin(served, page_origin, new_page,
-                                                                                   artifacts):
+def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin(
+    served, page_origin, new_page, artifacts
+):
     gm, player = new_page(), new_page()
     started = time.monotonic()
     sit_down(gm, player, page_url(page_origin, api=served), options={"Time pressure clocks": True})
@@ -49,8 +74,12 @@ def test_SD_E4_simple_melee_exchange_played_at_the_web_table_from_another_origin
     move(gm, "add_character", {"Character Id": "Brona", "Position": {"X": 0, "Y": 0}})
     move(gm, "add_enemy", {"Enemy Id": "m", "Name": "Goblin", "Kind": "minion", "Position": {"X": 1, "Y": 0}})
     # Two clocks of the fight's scene: one the players watch, one the GM keeps to themself (spec 8).
-    move(gm, "create_clock", {"Label": "Reinforcements", "Length": 3, "Consequence": "more goblins arrive",
-                              "Visible To Players": True}, offered=False)
+    move(
+        gm,
+        "create_clock",
+        {"Label": "Reinforcements", "Length": 3, "Consequence": "more goblins arrive", "Visible To Players": True},
+        offered=False,
+    )
     move(gm, "create_clock", {"Label": CLOCK_SECRET, "Length": 2, "Consequence": "the cave collapses"}, offered=False)
     move(gm, "start_encounter")
     # The player's page follows the GM's moves as they are made: no reload.

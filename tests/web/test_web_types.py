@@ -4,6 +4,7 @@ web/types/graphql.ts is what codegen makes of them now, and `tsc --noEmit --chec
 
 The tooling is web/'s package-lock.json, installed by `npm ci` in web/ (.ci/run does it). Without node or the
 installed tooling these tests skip, and fail under CI=true."""
+
 from __future__ import annotations
 
 import shutil
@@ -19,9 +20,13 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 
 def need_tooling() -> str:
     node = shutil.which("node")
-    missing = "node is not installed (apt-get install nodejs npm)" if node is None else \
-        "web/node_modules is missing (run `npm ci` in web/)" if not (WEB / "node_modules" / ".bin" / "tsc").exists() \
+    missing = (
+        "node is not installed (apt-get install nodejs npm)"
+        if node is None
+        else "web/node_modules is missing (run `npm ci` in web/)"
+        if not (WEB / "node_modules" / ".bin" / "tsc").exists()
         else None
+    )
     if missing:
         if in_ci():
             pytest.fail(f"{missing}; CI=true requires it", pytrace=False)
@@ -40,8 +45,9 @@ def test_the_committed_graphql_types_are_what_codegen_makes_of_the_schema_and_th
     assert done.returncode == 0, done.stderr
     name, _, content = done.stdout.partition("\n")
     assert name == "types/graphql.ts"
-    assert (WEB / name).read_text() == content, \
+    assert (WEB / name).read_text() == content, (
         "web/types/graphql.ts drifted from schema/ or the page's operations: run `npm run codegen` in web/"
+    )
 
 
 def test_the_page_s_modules_pass_the_type_check():

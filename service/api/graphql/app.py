@@ -1,4 +1,5 @@
 """GraphQL over HTTP and WebSocket (graphql-transport-ws), routed at the exact path /graphql."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,13 @@ from service.i18n.message import _, _n
 from service.i18n.render import render
 from service.settings import Settings
 
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-              415: "unsupported_media_type"}
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
 
 
 class Refused(json.JSONDecodeError):
@@ -74,9 +80,12 @@ def _well_formed(message) -> bool:
         return False
     if message["type"] == "subscribe":
         payload = message.get("payload")
-        return (isinstance(payload, dict) and isinstance(payload.get("query"), str)
-                and isinstance(payload.get("variables"), (dict, type(None)))
-                and isinstance(payload.get("operationName"), (str, type(None))))
+        return (
+            isinstance(payload, dict)
+            and isinstance(payload.get("query"), str)
+            and isinstance(payload.get("variables"), (dict, type(None)))
+            and isinstance(payload.get("operationName"), (str, type(None)))
+        )
     return True
 
 
@@ -104,8 +113,9 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
         # strawberry trusts the shape (indexes, hashes, measures it): a wrong one killed the socket with a TypeError.
         if not _well_formed(message):
             # A close reason may hold 123 bytes (cut to fit, in any language).
-            await self.handle_invalid_message(_("malformed message: an object with a string type (and id, and a "
-                                                "payload with a string query)"))
+            await self.handle_invalid_message(
+                _("malformed message: an object with a string type (and id, and a payload with a string query)")
+            )
             return
         await super().handle_message(message)
 
@@ -113,27 +123,47 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
         try:
             await super().handle_connection_init(message)
         except TooManySockets:
-            await self.websocket.close(code=4429, reason=_n("at most {limit} socket per token", "at most {limit} sockets per token",
-                                                            self.view.sockets.limit, limit=self.view.sockets.limit))
+            await self.websocket.close(
+                code=4429,
+                reason=_n(
+                    "at most {limit} socket per token",
+                    "at most {limit} sockets per token",
+                    self.view.sockets.limit,
+                    limit=self.view.sockets.limit,
+                ),
+            )
         except UnknownLanguage:
-            await self.websocket.close(code=4400, reason=_("language is one of {languages}",
-                                                           languages=", ".join(SUPPORTED)))
+            await self.websocket.close(
+                code=4400, reason=_("language is one of {languages}", languages=", ".join(SUPPORTED))
+            )
 
     async def handle_subscribe(self, message) -> None:
         if self.connection_acknowledged and message["id"] not in self.operations:
             # strawberry answers the same limit with an error that has no code; this one has.
             limit = self.max_subscriptions_per_connection
             if limit is not None and len(self.operations) >= limit:
-                await self._refuse(message, _n("at most {limit} operation may run at once on one socket",
-                                                 "at most {limit} operations may run at once on one socket", limit, limit=limit),
-                                   code="too_many_subscriptions", limit=limit)
+                await self._refuse(
+                    message,
+                    _n(
+                        "at most {limit} operation may run at once on one socket",
+                        "at most {limit} operations may run at once on one socket",
+                        limit,
+                        limit=limit,
+                    ),
+                    code="too_many_subscriptions",
+                    limit=limit,
+                )
                 return
             # Queries and mutations run over a socket too: each operation takes from the budgets as a request does.
             wait = await self._take_budget()
             if wait > 0:
                 seconds = retry_after(wait)
-                await self._refuse(message, _("too many requests; retry in {seconds} s", seconds=seconds), code="rate_limited",
-                                   retry_after=seconds)
+                await self._refuse(
+                    message,
+                    _("too many requests; retry in {seconds} s", seconds=seconds),
+                    code="rate_limited",
+                    retry_after=seconds,
+                )
                 return
         await super().handle_subscribe(message)
 
@@ -182,8 +212,11 @@ class RulekeeperGraphQL(GraphQL):
                 e = cause.error
                 response = problem(e.status, e.code, e.detail, field=e.field, graphql=True)
             else:
-                code = "invalid_json" if isinstance(cause, json.JSONDecodeError) else HTTP_CODES.get(
-                    exc.status_code, "bad_request")
+                code = (
+                    "invalid_json"
+                    if isinstance(cause, json.JSONDecodeError)
+                    else HTTP_CODES.get(exc.status_code, "bad_request")
+                )
                 response = problem(exc.status_code, code, exc.reason, graphql=True)
         await response(scope, receive, send)
 
@@ -191,7 +224,9 @@ class RulekeeperGraphQL(GraphQL):
         try:
             return await super().parse_http_body(request)
         except AttributeError:  # strawberry reads the body with .get(): a JSON string, number or null
-            raise HTTPException(400, 'a GraphQL request is a JSON object, like {"query": "{ systems { id } }"}') from None
+            raise HTTPException(
+                400, 'a GraphQL request is a JSON object, like {"query": "{ systems { id } }"}'
+            ) from None
 
     def decode_json(self, data: str | bytes) -> object:
         try:
@@ -231,8 +266,12 @@ class RulekeeperGraphQL(GraphQL):
 def graphql_routes(settings: Settings | None = None) -> list:
     settings = settings or Settings()
     # A browser's handshake carries its page's Origin and no CORS applies to it: the same list decides.
-    app = RulekeeperGraphQL(schema_for(settings), subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
-                            allowed_origins=settings.cors_origins,
-                            max_subscriptions_per_connection=settings.graphql_max_subscriptions,
-                            max_sockets=settings.graphql_max_sockets, budgets=Budgets(settings))
+    app = RulekeeperGraphQL(
+        schema_for(settings),
+        subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+        allowed_origins=settings.cors_origins,
+        max_subscriptions_per_connection=settings.graphql_max_subscriptions,
+        max_sockets=settings.graphql_max_sockets,
+        budgets=Budgets(settings),
+    )
     return [Route("/graphql", app, methods=["GET", "POST"]), WebSocketRoute("/graphql", app)]

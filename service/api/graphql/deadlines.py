@@ -1,6 +1,7 @@
 """GraphQL for turn deadlines, the same operations as REST (service/api/rest/deadlines.py); the shared reply
 models (service/api/replies.py) generate the types; the schema's Query and Mutation take these fields in by
 inheritance."""
+
 from __future__ import annotations
 
 import strawberry
@@ -58,11 +59,23 @@ class DeadlineMutation:
     async def set_turn_deadlines(self, info: Info, input: SetTurnDeadlinesInput) -> TurnDeadlineBoard:
         svc, token = ctx(info)
         campaign_id = str(input.campaign_id)
-        body = guard(lambda: parse(TurnDeadlines, {"turn_seconds": input.turn_seconds,
-                                                       "choice_seconds": input.choice_seconds,
-                                                       "warning_seconds": input.warning_seconds}))
-        return await once(info, "setTurnDeadlines", campaign_id, body,
-                              lambda: deadline_admin.set_settings(svc, campaign_id, token, body))
+        body = guard(
+            lambda: parse(
+                TurnDeadlines,
+                {
+                    "turn_seconds": input.turn_seconds,
+                    "choice_seconds": input.choice_seconds,
+                    "warning_seconds": input.warning_seconds,
+                },
+            )
+        )
+        return await once(
+            info,
+            "setTurnDeadlines",
+            campaign_id,
+            body,
+            lambda: deadline_admin.set_settings(svc, campaign_id, token, body),
+        )
 
     @strawberry.mutation(description="Pause every deadline of the campaign (GM); each keeps the time it had left.")
     async def pause_turn_deadlines(self, info: Info, input: TurnDeadlinesCampaignInput) -> TurnDeadlineBoard:
@@ -79,5 +92,10 @@ class DeadlineMutation:
         svc, token = ctx(info)
         campaign_id = str(input.campaign_id)
         body = guard(lambda: parse(deadline_admin.DeadlineExtension, {"seconds": input.seconds}))
-        return await once(info, "extendTurnDeadline", campaign_id, body,
-                              lambda: deadline_admin.extend(svc, campaign_id, str(input.deadline_id), token, body))
+        return await once(
+            info,
+            "extendTurnDeadline",
+            campaign_id,
+            body,
+            lambda: deadline_admin.extend(svc, campaign_id, str(input.deadline_id), token, body),
+        )

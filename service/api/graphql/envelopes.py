@@ -3,6 +3,7 @@
 What is inside a move, a sheet or a campaign's options is generated (service/api/graphql/inputs.py); the
 bodies are checked by the same request models as REST (service/game/inputs.py).
 """
+
 from __future__ import annotations
 
 import typing
@@ -21,30 +22,35 @@ from service.rules.registry import SYSTEMS
 # the field). GraphQL has no untyped input, and the document's event payloads and tables are open per system.
 CampaignDocument = typing.NewType("CampaignDocument", object)
 CAMPAIGN_DOCUMENT = strawberry.scalar(
-    name="CampaignDocument", serialize=lambda v: v, parse_value=lambda v: v,
+    name="CampaignDocument",
+    serialize=lambda v: v,
+    parse_value=lambda v: v,
     description="A campaign as one JSON document (format `rulekeeper-campaign/1`, the REST document's "
-                "CampaignDocument): what exportCampaign returns and importCampaign takes back unchanged.")
+    "CampaignDocument): what exportCampaign returns and importCampaign takes back unchanged.",
+)
 
 System = GEN.enum(tuple(SYSTEMS), "System")
 DiceModeEnum = GEN.enum(typing.get_args(DiceMode), "DiceMode")
 WebhookView = GEN.enum(typing.get_args(r.Webhook.model_fields["view"].annotation), "WebhookView")
 WebhookStatus = GEN.enum(typing.get_args(r.Webhook.model_fields["status"].annotation), "WebhookStatus")
 Language = GEN.enum(typing.get_args(r.Campaign.model_fields["language"].annotation), "Language")
-DeliveryStatus = GEN.enum(typing.get_args(r.WebhookDelivery.model_fields["status"].annotation),
-                          "WebhookDeliveryStatus")
+DeliveryStatus = GEN.enum(typing.get_args(r.WebhookDelivery.model_fields["status"].annotation), "WebhookDeliveryStatus")
 
 
 @strawberry.input
 class CreateCampaignInput:
     name: str
     system: System  # type: ignore[valid-type]
-    options: OptionsInput | None = strawberry.field(default=None, description="The options of `system`; omitted "
-                                                                              "ones take the spec's default.")
+    options: OptionsInput | None = strawberry.field(
+        default=None, description="The options of `system`; omitted ones take the spec's default."
+    )
     dice_mode: DiceModeEnum = DiceModeEnum("server")  # type: ignore[valid-type]
     turn_deadlines: TurnDeadlinesInput | None = strawberry.field(  # type: ignore[valid-type]
-        default=None, description="Time limits for players' turns and pending choices; omitted: none.")
+        default=None, description="Time limits for players' turns and pending choices; omitted: none."
+    )
     language: Language = strawberry.field(  # type: ignore[valid-type]
-        default=Language("en"), description="The campaign's default language.")
+        default=Language("en"), description="The campaign's default language."
+    )
 
 
 @strawberry.input
@@ -58,7 +64,8 @@ class SetPlayerLanguageInput:
     campaign_id: strawberry.ID
     player_id: strawberry.ID
     language: Language | None = strawberry.field(  # type: ignore[valid-type]
-        description="Null: the campaign's language.")
+        description="Null: the campaign's language."
+    )
 
 
 @strawberry.input
@@ -71,8 +78,9 @@ class InvitePlayerInput:
 class CreateCharacterInput:
     campaign_id: strawberry.ID
     sheet: SheetInput
-    player_id: strawberry.ID | None = strawberry.field(default=None, description="GM only: the player who controls "
-                                                                                 "the character.")
+    player_id: strawberry.ID | None = strawberry.field(
+        default=None, description="GM only: the player who controls the character."
+    )
 
 
 @strawberry.input
@@ -92,9 +100,12 @@ class AssignCharacterInput:
 class ActInput:
     campaign_id: strawberry.ID
     action: ActionInput
-    dice: list[int] | None = strawberry.field(default=None, description="Table mode only: the physical faces, in "
-                                                                        "the order the move rolls them.")
-    if_match: int | None = strawberry.field(default=None, description="The table version you last saw; refused when it moved on.")
+    dice: list[int] | None = strawberry.field(
+        default=None, description="Table mode only: the physical faces, in the order the move rolls them."
+    )
+    if_match: int | None = strawberry.field(
+        default=None, description="The table version you last saw; refused when it moved on."
+    )
 
 
 @strawberry.input
@@ -130,7 +141,8 @@ class CampaignInput:
 @strawberry.input
 class ImportCampaignInput:
     document: CampaignDocument = strawberry.field(  # type: ignore[valid-type]
-        description="A document from exportCampaign.")
+        description="A document from exportCampaign."
+    )
 
 
 @strawberry.input
@@ -138,8 +150,10 @@ class CreateWebhookInput:
     campaign_id: strawberry.ID
     url: str
     event_types: list[str] | None = strawberry.field(default=None, description="Omitted or empty: every type.")
-    view: WebhookView = strawberry.field(default=WebhookView("players"),  # type: ignore[valid-type]
-                                         description="Whose view of the events.")
+    view: WebhookView = strawberry.field(
+        default=WebhookView("players"),  # type: ignore[valid-type]
+        description="Whose view of the events.",
+    )
     description: str = ""
 
 
@@ -158,7 +172,9 @@ class UpdateWebhookInput:
 class RotateWebhookSecretInput:
     campaign_id: strawberry.ID
     webhook_id: strawberry.ID
-    keep_previous_seconds: int = strawberry.field(default=0, description="Keep signing with the old secret too for this long.")
+    keep_previous_seconds: int = strawberry.field(
+        default=0, description="Keep signing with the old secret too for this long."
+    )
 
 
 @strawberry.input

@@ -5,6 +5,7 @@ keeps its message. Anything else is a bug whose text may hold SQL, parameters or
 (strawberry puts str(exception) in the message): the client gets a fixed message and
 `internal_error`, and the real exception goes to the log with its traceback, as REST does.
 """
+
 from __future__ import annotations
 
 import logging
@@ -65,8 +66,15 @@ class ErrorCodes(MaskErrors):
         message = render(error.message)
         if message == error.message:
             return error
-        return GraphQLError(message, nodes=error.nodes, source=error.source, positions=error.positions,
-                            path=error.path, original_error=error.original_error, extensions=error.extensions)
+        return GraphQLError(
+            message,
+            nodes=error.nodes,
+            source=error.source,
+            positions=error.positions,
+            path=error.path,
+            original_error=error.original_error,
+            extensions=error.extensions,
+        )
 
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         code = _code(error)
@@ -76,9 +84,15 @@ class ErrorCodes(MaskErrors):
             message = validation.graphql_message(error.message)
         else:
             message = error.message
-        return GraphQLError(render(message), nodes=error.nodes,
-                            source=error.source, positions=error.positions, path=error.path, original_error=None,
-                            extensions={**(error.extensions or {}), "code": code})
+        return GraphQLError(
+            render(message),
+            nodes=error.nodes,
+            source=error.source,
+            positions=error.positions,
+            path=error.path,
+            original_error=None,
+            extensions={**(error.extensions or {}), "code": code},
+        )
 
 
 class ParserCacheReportingErrors(ParserCache):
@@ -100,5 +114,9 @@ class Schema(strawberry.Schema):
         """Log the bugs with their tracebacks; refused requests are the client's news, not the log's."""
         for error in errors:
             if is_internal(error):
-                log.error("unhandled error in GraphQL at %s: %s", ".".join(map(str, error.path or [])) or "-",
-                          error.message, exc_info=error.original_error)
+                log.error(
+                    "unhandled error in GraphQL at %s: %s",
+                    ".".join(map(str, error.path or [])) or "-",
+                    error.message,
+                    exc_info=error.original_error,
+                )

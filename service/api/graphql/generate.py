@@ -13,6 +13,7 @@ strawberry's own pydantic integration needs one hand-written class per model and
 `Literal` or dicts; this walks the models instead, so a new field in a rule system's model shows up in the
 schema without a line here.
 """
+
 from __future__ import annotations
 
 import enum
@@ -66,6 +67,7 @@ class Entry:
 def _converted(name: str, conv):
     def resolve(root) -> Any:
         return conv(root.get(name) if isinstance(root, dict) else getattr(root, name))
+
     return resolve
 
 
@@ -90,6 +92,7 @@ _SCALARS = {str: "String", int: "Int", bool: "Boolean", float: "Float", strawber
 
 def _plain_name(key: Any, value: Any) -> str | None:
     """`IntEntry`, `StringListEntry`, `RoleOptionalIntEntry`…: the name of an entry of plain values, or None."""
+
     def name(tp: Any) -> str | None:
         if typing.get_origin(tp) is typing.Union:
             args = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -102,6 +105,7 @@ def _plain_name(key: Any, value: Any) -> str | None:
             return _SCALARS[tp]
         definition = getattr(tp, "__strawberry_definition__", None) or getattr(tp, "_enum_definition", None)
         return definition.name if isinstance(tp, type) and issubclass(tp, enum.Enum) and definition else None
+
     value_name = name(value)
     if value_name is None:
         return None
@@ -132,8 +136,10 @@ def _slot(member: Any, naming) -> tuple[str, Any]:
     raise TypeError(f"no GraphQL shape for {member!r} in a choice")
 
 
-@strawberry.type(description="A value no model describes yet (the service's own events, such as `dice_rolled`, "
-                             "or a rule system without a model for it): its JSON as is.")
+@strawberry.type(
+    description="A value no model describes yet (the service's own events, such as `dice_rolled`, "
+    "or a rule system without a model for it): its JSON as is."
+)
 class Untyped:
     json: JSON
 
@@ -241,10 +247,11 @@ class Generator:
             raise TypeError("an input field must be typed: GraphQL has no untyped input")
         return Untyped, lambda v: Untyped(json=v)
 
-    def _entries(self, key: Any, value: Any, owner: str, field: str, *, inputs: bool,
-                 pairs: bool = False) -> tuple[Any, Any]:
+    def _entries(
+        self, key: Any, value: Any, owner: str, field: str, *, inputs: bool, pairs: bool = False
+    ) -> tuple[Any, Any]:
         """A map as a list of `{key, value}` entries (GraphQL has no maps), in the map's order."""
-        base = owner[:-len("Input")] if inputs and owner.endswith("Input") else owner
+        base = owner[: -len("Input")] if inputs and owner.endswith("Input") else owner
         key_tp, _ = self.typed(key, owner, field + "_key", inputs=inputs)
         value_tp, value_conv = self.typed(value, owner, field, inputs=inputs)
         # A map of plain values shares its entry type with every map of the same key and value types
@@ -276,9 +283,9 @@ class Generator:
         one field per shape, of which exactly one is set (an input is `@oneOf`). The fields are named
         mechanically: `int`, `float`, `boolean`, `string` (a name of a `Literal` too), `entries` (a map),
         `list`, and the object type's name in lower camel case for a model."""
-        base = owner[:-len("Input")] if inputs and owner.endswith("Input") else owner
+        base = owner[: -len("Input")] if inputs and owner.endswith("Input") else owner
         name = f"{base}{camel(field)}" + ("Input" if inputs else "")
-        slots: dict[str, tuple[Any, Any, Any]] = {}   # field -> (GraphQL type, converter, test of a value)
+        slots: dict[str, tuple[Any, Any, Any]] = {}  # field -> (GraphQL type, converter, test of a value)
         for m in members:
             tp, conv = self.typed(m, owner, field, inputs=inputs)
             slot, test = _slot(m, self.naming)
@@ -302,13 +309,15 @@ class Generator:
                 if test(value):
                     return out(**{slot: conv(value) if conv else value})
             raise TypeError(f"{name}: no shape fits {type(value).__name__}")
+
         return out, wrap
 
     def union(self, members: list[type[BaseModel]], name: str, extra: tuple = ()) -> Any:
         key = (name, *members, *extra)
         if key not in self.unions:
-            self.unions[key] = typing.Annotated[typing.Union[tuple(self.output(m) for m in members) + extra],
-                                                strawberry.union(self.claim(name))]
+            self.unions[key] = typing.Annotated[
+                typing.Union[tuple(self.output(m) for m in members) + extra], strawberry.union(self.claim(name))
+            ]
         return self.unions[key]
 
     # Object and input types --------------------------------------------------------------------------------
@@ -327,13 +336,17 @@ class Generator:
                     tp, conv = self.typed(info.annotation, name, field, inputs=False)
                     resolver = _converted(field, conv) if conv else None
                 annotations[field] = tp
-                attrs[field] = strawberry.field(description=info.description, resolver=resolver) if resolver \
+                attrs[field] = (
+                    strawberry.field(description=info.description, resolver=resolver)
+                    if resolver
                     else strawberry.field(description=info.description)
+                )
             attrs["__annotations__"] = annotations
             # A union's member is told by the model instance's class (unions never get plain dicts: see
             # typed.py); elsewhere the application layer's dict of the model's shape is the object.
-            attrs["is_type_of"] = classmethod(lambda c, obj, info, model=model: type(obj) is model
-                                              or isinstance(obj, dict))
+            attrs["is_type_of"] = classmethod(
+                lambda c, obj, info, model=model: type(obj) is model or isinstance(obj, dict)
+            )
             cls = type(name, (), attrs)
             out = strawberry.type(cls, name=self.claim(name), description=_doc(model))
         finally:

@@ -5,6 +5,7 @@ Each is a `@oneOf` input: first the system (`{stepdice: …}`), then, for a move
 move's own fields. A move without fields is sent as `true`. They are generated from the same models the
 engines parse, and turned back into the REST body (`to_body`), which the application layer checks as usual.
 """
+
 from __future__ import annotations
 
 import keyword
@@ -48,18 +49,28 @@ def _move_input(model) -> tuple[Any, str | None]:
 
 def _system_action(models: SystemModels) -> type:
     fields = {t: _move_input(m) for t, m in models.actions.items()}
-    return _one_of(f"{models.prefix}ActionInput", fields, f"One {models.id} move: set exactly one field, named "
-                                                          "after the move's `type`.")
+    return _one_of(
+        f"{models.prefix}ActionInput",
+        fields,
+        f"One {models.id} move: set exactly one field, named after the move's `type`.",
+    )
 
 
-ActionInput = _one_of("ActionInput", {s.id: (_system_action(s), None) for s in MODELS.values()},
-                      "A move: set the field of the campaign's rule system (another system's is refused with "
-                      "`system_mismatch`).")
-OptionsInput = _one_of("OptionsInput", {s.id: (GEN.input(s.options), None) for s in MODELS.values()},
-                       "A campaign's options: set the field of its rule system; omitted options take the spec's "
-                       "default.")
-SheetInput = _one_of("SheetInput", {s.id: (GEN.input(s.character_input), None) for s in MODELS.values()},
-                     "A character sheet: set the field of the campaign's rule system.")
+ActionInput = _one_of(
+    "ActionInput",
+    {s.id: (_system_action(s), None) for s in MODELS.values()},
+    "A move: set the field of the campaign's rule system (another system's is refused with `system_mismatch`).",
+)
+OptionsInput = _one_of(
+    "OptionsInput",
+    {s.id: (GEN.input(s.options), None) for s in MODELS.values()},
+    "A campaign's options: set the field of its rule system; omitted options take the spec's default.",
+)
+SheetInput = _one_of(
+    "SheetInput",
+    {s.id: (GEN.input(s.character_input), None) for s in MODELS.values()},
+    "A character sheet: set the field of the campaign's rule system.",
+)
 
 
 def _chosen(value: Any) -> tuple[str, Any]:
@@ -76,8 +87,12 @@ def action_body(value: Any) -> tuple[str, dict[str, Any]]:
     system, moves = _chosen(value)
     move_type, fields = _chosen(moves)
     if fields is False:
-        raise GameError(422, "invalid_input", _("send `{move_type}: true` to make the move", move_type=move_type),
-                        field=f"action.{move_type}")
+        raise GameError(
+            422,
+            "invalid_input",
+            _("send `{move_type}: true` to make the move", move_type=move_type),
+            field=f"action.{move_type}",
+        )
     return system, {"type": move_type, **({} if fields is True else to_plain(fields))}
 
 

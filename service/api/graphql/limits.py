@@ -10,6 +10,7 @@ in which each of 18 fragments spreads the next one twice took 1.2 s to validate 
 each added fragment doubles it. Here the same document costs one visit per fragment and is refused
 for its (exponentially large) cost.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -99,8 +100,11 @@ class _Walk:
                 inner = self.selections(sel.selection_set, child, expanding)
                 # Introspection (__schema, __type) nests deeply by design and is not counted for depth.
                 depth = 0 if name.startswith("__") else inner.depth + 1
-                total += Summary(depth, inner.aliases + (1 if sel.alias else 0),
-                                 inner.cost + _weight(getattr(parent, "name", None), sel))
+                total += Summary(
+                    depth,
+                    inner.aliases + (1 if sel.alias else 0),
+                    inner.cost + _weight(getattr(parent, "name", None), sel),
+                )
             elif isinstance(sel, InlineFragmentNode):
                 typed = self.schema.get_type(sel.type_condition.name.value) if sel.type_condition else parent
                 total += self.selections(sel.selection_set, typed, expanding)
@@ -114,14 +118,18 @@ class _Walk:
             return Summary()
         if name not in self.done:
             frag = self.fragments[name]
-            self.done[name] = self.selections(frag.selection_set, self.schema.get_type(frag.type_condition.name.value),
-                                              expanding | {name})
+            self.done[name] = self.selections(
+                frag.selection_set, self.schema.get_type(frag.type_condition.name.value), expanding | {name}
+            )
         return self.done[name]
 
 
 def _root(schema, op: OperationDefinitionNode):
-    return {OperationType.QUERY: schema.query_type, OperationType.MUTATION: schema.mutation_type,
-            OperationType.SUBSCRIPTION: schema.subscription_type}.get(op.operation)
+    return {
+        OperationType.QUERY: schema.query_type,
+        OperationType.MUTATION: schema.mutation_type,
+        OperationType.SUBSCRIPTION: schema.subscription_type,
+    }.get(op.operation)
 
 
 def measure(document, schema, limits: DocumentLimits) -> list[GraphQLError]:
@@ -135,15 +143,36 @@ def measure(document, schema, limits: DocumentLimits) -> list[GraphQLError]:
             errors.append(_error("query_too_deep", "the query nests too deeply to be analysed", op))
             continue
         if s.depth > limits.max_depth:
-            errors.append(_error("query_too_deep", f"the query nests {s.depth} fields deep; the limit is "
-                                 f"{limits.max_depth}", op, depth=s.depth, limit=limits.max_depth))
+            errors.append(
+                _error(
+                    "query_too_deep",
+                    f"the query nests {s.depth} fields deep; the limit is {limits.max_depth}",
+                    op,
+                    depth=s.depth,
+                    limit=limits.max_depth,
+                )
+            )
         if s.aliases > limits.max_aliases:
-            errors.append(_error("too_many_aliases", f"the query uses {s.aliases} aliases; the limit is "
-                                 f"{limits.max_aliases}", op, aliases=s.aliases, limit=limits.max_aliases))
+            errors.append(
+                _error(
+                    "too_many_aliases",
+                    f"the query uses {s.aliases} aliases; the limit is {limits.max_aliases}",
+                    op,
+                    aliases=s.aliases,
+                    limit=limits.max_aliases,
+                )
+            )
         if s.cost > limits.max_cost:
-            errors.append(_error("query_too_costly", f"the query would cost {s.cost} (each field 1, a page of events "
-                                 f"as many as it may return); the limit is {limits.max_cost}", op,
-                                 cost=s.cost, limit=limits.max_cost))
+            errors.append(
+                _error(
+                    "query_too_costly",
+                    f"the query would cost {s.cost} (each field 1, a page of events "
+                    f"as many as it may return); the limit is {limits.max_cost}",
+                    op,
+                    cost=s.cost,
+                    limit=limits.max_cost,
+                )
+            )
     return errors
 
 
@@ -164,8 +193,13 @@ def document_rule(limits: DocumentLimits) -> type[ValidationRule]:
         # Literal arguments reach the stores like variables do: the same characters are refused.
         def enter_string_value(self, node, *_rest) -> None:
             if UNSTORABLE.search(node.value):
-                self.report_error(GraphQLError(_("a string may not contain NUL or unpaired surrogates"), node,
-                                               extensions={"code": "invalid_input", "status": 422}))
+                self.report_error(
+                    GraphQLError(
+                        _("a string may not contain NUL or unpaired surrogates"),
+                        node,
+                        extensions={"code": "invalid_input", "status": 422},
+                    )
+                )
 
         def enter_object_value(self, node, *_rest) -> None:
             self._deeper(node)
@@ -182,9 +216,17 @@ def document_rule(limits: DocumentLimits) -> type[ValidationRule]:
         def _deeper(self, node) -> None:
             self.value_depth += 1
             if self.value_depth == MAX_VALUE_DEPTH + 1:
-                self.report_error(GraphQLError(_n("a value nests deeper than {max_value_depth} level",
-                                                  "a value nests deeper than {max_value_depth} levels",
-                                                  MAX_VALUE_DEPTH, max_value_depth=MAX_VALUE_DEPTH), node,
-                                               extensions={"code": "invalid_input", "status": 422}))
+                self.report_error(
+                    GraphQLError(
+                        _n(
+                            "a value nests deeper than {max_value_depth} level",
+                            "a value nests deeper than {max_value_depth} levels",
+                            MAX_VALUE_DEPTH,
+                            max_value_depth=MAX_VALUE_DEPTH,
+                        ),
+                        node,
+                        extensions={"code": "invalid_input", "status": 422},
+                    )
+                )
 
     return DocumentLimitsRule

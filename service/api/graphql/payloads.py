@@ -3,6 +3,7 @@
 Declared as pydantic models like the REST responses, so service/api/graphql/typed.py generates them the same
 way; everything inside them is a REST response model.
 """
+
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
@@ -25,8 +26,10 @@ class PageInfo(BaseModel):
     has_next_page: bool
     has_previous_page: bool
     start_cursor: str | None
-    end_cursor: str = Field(description="Pass as `after` to read on. Set on an empty page too: it moves past events "
-                                        "hidden from you, so resuming from it neither repeats nor skips one.")
+    end_cursor: str = Field(
+        description="Pass as `after` to read on. Set on an empty page too: it moves past events "
+        "hidden from you, so resuming from it neither repeats nor skips one."
+    )
 
 
 class EventEdge(BaseModel):
@@ -43,10 +46,15 @@ class EventConnection(BaseModel):
 
 def event_connection(page: dict, after: int) -> dict:
     edges = [{"cursor": cursor(e["seq"]), "node": e} for e in page["items"]]
-    return {"edges": edges, "page_info": {
-        "has_next_page": page["has_more"], "has_previous_page": after > 0,
-        "start_cursor": edges[0]["cursor"] if edges else None,
-        "end_cursor": cursor(page["next_after"])}}
+    return {
+        "edges": edges,
+        "page_info": {
+            "has_next_page": page["has_more"],
+            "has_previous_page": after > 0,
+            "start_cursor": edges[0]["cursor"] if edges else None,
+            "end_cursor": cursor(page["next_after"]),
+        },
+    }
 
 
 def cursor(seq: int) -> str:

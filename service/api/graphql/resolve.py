@@ -1,5 +1,6 @@
 """What every resolver does around its command: the caller from the context, an application error as a GraphQL
 error (the REST problem's code, status and field in `extensions`), and Idempotency-Key on a write."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,7 +37,9 @@ def ctx(info: Info) -> tuple[Any, str | None]:
     return info.context["services"], info.context["token"]
 
 
-async def once(info: Info, mutation: str, campaign_id: str, body, command, if_match: str | None = None) -> dict[str, Any]:
+async def once(
+    info: Info, mutation: str, campaign_id: str, body, command, if_match: str | None = None
+) -> dict[str, Any]:
     """Idempotency-Key on a GraphQL write, as on REST: a retry returns the first result and changes nothing."""
     request = info.context.get("request")
     key = request.headers.get("idempotency-key") if request is not None and hasattr(request, "headers") else None

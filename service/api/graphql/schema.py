@@ -1,4 +1,5 @@
 """The GraphQL schema: thin resolvers over the same application layer as REST."""
+
 from __future__ import annotations
 
 import enum
@@ -13,13 +14,30 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
 from service.api.graphql import payloads as p
-from service.api.graphql.envelopes import (CAMPAIGN_DOCUMENT, ActInput, CampaignDocument, AssignCharacterInput, CampaignInput, CloseDiceSessionInput,
-                                           CreateCampaignInput, CreateCharacterInput, CreateWebhookInput,
-                                           DeliveryStatus, ImportCampaignInput, InvitePlayerInput,
-                                           RotateWebhookSecretInput, RollInput, SetCampaignLanguageInput, SetClientSeedInput,
-                                           SetPlayerLanguageInput, UndoMovesInput,
-                                           UpdateWebhookInput, ValidateCharacterInput, WebhookDeliveryInput,
-                                           WebhookInput)
+from service.api.graphql.envelopes import (
+    CAMPAIGN_DOCUMENT,
+    ActInput,
+    CampaignDocument,
+    AssignCharacterInput,
+    CampaignInput,
+    CloseDiceSessionInput,
+    CreateCampaignInput,
+    CreateCharacterInput,
+    CreateWebhookInput,
+    DeliveryStatus,
+    ImportCampaignInput,
+    InvitePlayerInput,
+    RotateWebhookSecretInput,
+    RollInput,
+    SetCampaignLanguageInput,
+    SetClientSeedInput,
+    SetPlayerLanguageInput,
+    UndoMovesInput,
+    UpdateWebhookInput,
+    ValidateCharacterInput,
+    WebhookDeliveryInput,
+    WebhookInput,
+)
 from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery, turn_deadlines_body
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
@@ -31,8 +49,17 @@ from service.game.moves import play, rolls
 from service.game import systems
 from service.game.transfer import commands as transfer
 from service.game.webhooks import endpoints as webhooks
-from service.game.inputs import (ActionRequest, CampaignCreate, CampaignLanguageUpdate, CharacterAssign, ClientSeed,
-                                 PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)
+from service.game.inputs import (
+    ActionRequest,
+    CampaignCreate,
+    CampaignLanguageUpdate,
+    CharacterAssign,
+    ClientSeed,
+    PlayerInvite,
+    PlayerLanguageUpdate,
+    RollRequest,
+    UndoRequest,
+)
 from service.api.graphql.inputs import action_body, per_system_body
 from service.game.errorcodes import ERROR_CODES
 from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
@@ -47,8 +74,10 @@ def _bad_query(message: str, field: str) -> GraphQLError:
 
 
 def _mismatch(expected: str, sent: str, field: str) -> GraphQLError:
-    return GraphQLError(_("this campaign plays {expected}, not {sent}", expected=expected, sent=sent),
-                        extensions={"code": "system_mismatch", "status": 409, "field": field})
+    return GraphQLError(
+        _("this campaign plays {expected}, not {sent}", expected=expected, sent=sent),
+        extensions={"code": "system_mismatch", "status": 409, "field": field},
+    )
 
 
 def _campaign(data: dict[str, Any]) -> dict[str, Any]:
@@ -111,28 +140,37 @@ class Query(DeadlineQuery):
     @strawberry.field
     async def character(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> Character:
         svc, token = ctx(info)
-        return await _typed(info, r.Character, await run(campaigns.get_character(svc, str(campaign_id), str(id), token)),
-                            campaign_id)
+        return await _typed(
+            info, r.Character, await run(campaigns.get_character(svc, str(campaign_id), str(id), token)), campaign_id
+        )
 
     @strawberry.field(description="The table as you may see it: now, or as it stood at an earlier `version`.")
     async def state(self, info: Info, campaign_id: strawberry.ID, version: int | None = None) -> TableState:
         svc, token = ctx(info)
         if version is not None and version < 0:
-            raise GraphQLError(_("`version` must be at least 0"),
-                               extensions={"code": "invalid_query", "status": 400, "field": "version"})
-        return await _typed(info, r.TableState, await run(play.get_state(svc, str(campaign_id), token, version)),
-                            campaign_id)
+            raise GraphQLError(
+                _("`version` must be at least 0"),
+                extensions={"code": "invalid_query", "status": 400, "field": "version"},
+            )
+        return await _typed(
+            info, r.TableState, await run(play.get_state(svc, str(campaign_id), token, version)), campaign_id
+        )
 
-    @strawberry.field(description="The whole campaign as one document (GM): moves with their dice, events, dice "
-                                  "sessions; what importCampaign takes back.")
+    @strawberry.field(
+        description="The whole campaign as one document (GM): moves with their dice, events, dice "
+        "sessions; what importCampaign takes back."
+    )
     async def export_campaign(self, info: Info, campaign_id: strawberry.ID) -> CampaignDocument:  # type: ignore[valid-type]
         svc, token = ctx(info)
         return await run(transfer.export(svc, str(campaign_id), token))
 
-    @strawberry.field(description="The event log in sequence order, as a Relay connection: `after` is the "
-                                  "`endCursor` (or an edge's `cursor`) of the page you read, `first` at most 500.")
-    async def events(self, info: Info, campaign_id: strawberry.ID, after: str | None = None,
-                     first: int = 100) -> EventConnection:
+    @strawberry.field(
+        description="The event log in sequence order, as a Relay connection: `after` is the "
+        "`endCursor` (or an edge's `cursor`) of the page you read, `first` at most 500."
+    )
+    async def events(
+        self, info: Info, campaign_id: strawberry.ID, after: str | None = None, first: int = 100
+    ) -> EventConnection:
         svc, token = ctx(info)
         seq = p.seq_of(after)
         if seq is None:
@@ -163,20 +201,37 @@ class Query(DeadlineQuery):
         return await run(webhooks.get(svc, str(campaign_id), str(id), token))
 
     @strawberry.field(description="A webhook's deliveries, newest first, with status, response code and timing (GM).")
-    async def webhook_deliveries(self, info: Info, campaign_id: strawberry.ID, webhook_id: strawberry.ID,
-                                 status: DeliveryStatus | None = None,  # type: ignore[valid-type]
-                                 before: int | None = None, limit: int = 50) -> WebhookDeliveryPage:
+    async def webhook_deliveries(
+        self,
+        info: Info,
+        campaign_id: strawberry.ID,
+        webhook_id: strawberry.ID,
+        status: DeliveryStatus | None = None,  # type: ignore[valid-type]
+        before: int | None = None,
+        limit: int = 50,
+    ) -> WebhookDeliveryPage:
         svc, token = ctx(info)
         if not 1 <= limit <= 100 or (before is not None and before < 1):
-            raise _bad_query(_("`limit` must be 1-100 and `before` at least 1"), "limit" if before is None or before >= 1
-                             else "before")
-        return await run(webhooks.deliveries(svc, str(campaign_id), str(webhook_id), token,
-                                             status=None if status is None else status.value, before=before,
-                                             limit=limit))
+            raise _bad_query(
+                _("`limit` must be 1-100 and `before` at least 1"),
+                "limit" if before is None or before >= 1 else "before",
+            )
+        return await run(
+            webhooks.deliveries(
+                svc,
+                str(campaign_id),
+                str(webhook_id),
+                token,
+                status=None if status is None else status.value,
+                before=before,
+                limit=limit,
+            )
+        )
 
     @strawberry.field(description="One delivery with its body and every attempt (GM).")
-    async def webhook_delivery(self, info: Info, campaign_id: strawberry.ID, webhook_id: strawberry.ID,
-                               id: strawberry.ID) -> WebhookDeliveryDetail:
+    async def webhook_delivery(
+        self, info: Info, campaign_id: strawberry.ID, webhook_id: strawberry.ID, id: strawberry.ID
+    ) -> WebhookDeliveryDetail:
         svc, token = ctx(info)
         out = await run(webhooks.delivery(svc, str(campaign_id), str(webhook_id), str(id), token))
         return await _typed(info, r.WebhookDeliveryDetail, out, campaign_id)
@@ -196,10 +251,19 @@ class Mutation(DeadlineMutation):
             system, options = per_system_body(input.options)
             if system != input.system.value:
                 raise _mismatch(input.system.value, system, "options")
-        body = guard(lambda: parse(CampaignCreate, {"name": input.name, "system": input.system.value,
-                                                    "options": options, "dice_mode": input.dice_mode.value,
-                                                    "language": input.language.value,
-                                                    "turn_deadlines": turn_deadlines_body(input.turn_deadlines)}))
+        body = guard(
+            lambda: parse(
+                CampaignCreate,
+                {
+                    "name": input.name,
+                    "system": input.system.value,
+                    "options": options,
+                    "dice_mode": input.dice_mode.value,
+                    "language": input.language.value,
+                    "turn_deadlines": turn_deadlines_body(input.turn_deadlines),
+                },
+            )
+        )
         out = await run(campaigns.create_campaign(svc, body, token))
         return {**out, "campaign": _campaign(out["campaign"])}
 
@@ -226,8 +290,11 @@ class Mutation(DeadlineMutation):
     async def create_character(self, info: Info, input: CreateCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
         sheet = await _sheet(info, input.campaign_id, input.sheet)
-        out = await run(campaigns.create_character(svc, str(input.campaign_id), token, sheet,
-                                                   None if input.player_id is None else str(input.player_id)))
+        out = await run(
+            campaigns.create_character(
+                svc, str(input.campaign_id), token, sheet, None if input.player_id is None else str(input.player_id)
+            )
+        )
         return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation
@@ -240,8 +307,9 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation
     async def assign_character(self, info: Info, input: AssignCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(CharacterAssign, {"player_id": None if input.player_id is None
-                                                     else str(input.player_id)}))
+        body = guard(
+            lambda: parse(CharacterAssign, {"player_id": None if input.player_id is None else str(input.player_id)})
+        )
         out = await run(campaigns.assign_character(svc, str(input.campaign_id), str(input.character_id), token, body))
         return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
@@ -252,14 +320,17 @@ class Mutation(DeadlineMutation):
         body = guard(lambda: parse(ActionRequest, {"system": system, "action": action, "dice": input.dice}))
         if_match = None if input.if_match is None else f'"{input.if_match}"'
         campaign_id = str(input.campaign_id)
-        out = await once(info, "act", campaign_id, body, lambda: play.act(svc, campaign_id, token, body, if_match),
-                         if_match)
+        out = await once(
+            info, "act", campaign_id, body, lambda: play.act(svc, campaign_id, token, body, if_match), if_match
+        )
         return await _action_payload(info, out, campaign_id)
 
     @strawberry.mutation
     async def roll_expression(self, info: Info, input: RollInput) -> RollPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(RollRequest, {"expression": input.expression, "label": input.label, "dice": input.dice}))
+        body = guard(
+            lambda: parse(RollRequest, {"expression": input.expression, "label": input.label, "dice": input.dice})
+        )
         campaign_id = str(input.campaign_id)
         out = await once(info, "rollExpression", campaign_id, body, lambda: rolls.roll(svc, campaign_id, token, body))
         return await _typed(info, r.RollResult, out, campaign_id)
@@ -280,7 +351,9 @@ class Mutation(DeadlineMutation):
         svc, token = ctx(info)
         body = guard(lambda: parse(UndoRequest, {"count": input.count}))
         campaign_id = str(input.campaign_id)
-        out = await once(info, "undoMoves", campaign_id, body, lambda: history.undo(svc, campaign_id, token, body.count))
+        out = await once(
+            info, "undoMoves", campaign_id, body, lambda: history.undo(svc, campaign_id, token, body.count)
+        )
         return await _action_payload(info, out, campaign_id)
 
     @strawberry.mutation(description="Finish the campaign (GM): no new moves; everything stays readable.")
@@ -306,18 +379,31 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Register a webhook endpoint (GM); the payload carries its signing secret once.")
     async def create_webhook(self, info: Info, input: CreateWebhookInput) -> WebhookSecretPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(webhooks.WebhookCreate, {
-            "url": input.url, "event_types": input.event_types, "view": input.view.value,
-            "description": input.description}))
+        body = guard(
+            lambda: parse(
+                webhooks.WebhookCreate,
+                {
+                    "url": input.url,
+                    "event_types": input.event_types,
+                    "view": input.view.value,
+                    "description": input.description,
+                },
+            )
+        )
         campaign_id = str(input.campaign_id)
-        out = await once(info, "createWebhook", campaign_id, body, lambda: webhooks.create(svc, campaign_id, token, body))
+        out = await once(
+            info, "createWebhook", campaign_id, body, lambda: webhooks.create(svc, campaign_id, token, body)
+        )
         return {"webhook": out, "secret": out["secret"]}
 
     @strawberry.mutation(description="Change a webhook's URL, event types or view, or pause and resume it (GM).")
     async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> Webhook:
         svc, token = ctx(info)
-        fields = {k: getattr(input, k) for k in ("url", "event_types", "view", "status", "description")
-                  if getattr(input, k) is not None}
+        fields = {
+            k: getattr(input, k)
+            for k in ("url", "event_types", "view", "status", "description")
+            if getattr(input, k) is not None
+        }
         fields = {k: v.value if isinstance(v, enum.Enum) else v for k, v in fields.items()}
         body = guard(lambda: parse(webhooks.WebhookUpdate, fields))
         return await run(webhooks.update(svc, str(input.campaign_id), str(input.webhook_id), token, body))
@@ -327,9 +413,13 @@ class Mutation(DeadlineMutation):
         svc, token = ctx(info)
         keep = input.keep_previous_seconds
         if not 0 <= keep <= webhooks.MAX_ROTATION_GRACE:
-            raise GraphQLError(_("`keepPreviousSeconds` must be 0-{max_rotation_grace}",
-                                 max_rotation_grace=webhooks.MAX_ROTATION_GRACE),
-                               extensions={"code": "invalid_input", "status": 422, "field": "keep_previous_seconds"})
+            raise GraphQLError(
+                _(
+                    "`keepPreviousSeconds` must be 0-{max_rotation_grace}",
+                    max_rotation_grace=webhooks.MAX_ROTATION_GRACE,
+                ),
+                extensions={"code": "invalid_input", "status": 422, "field": "keep_previous_seconds"},
+            )
         out = await run(webhooks.rotate_secret(svc, str(input.campaign_id), str(input.webhook_id), token, keep))
         return {"webhook": out, "secret": out["secret"]}
 
@@ -339,11 +429,14 @@ class Mutation(DeadlineMutation):
         await run(webhooks.delete(svc, str(input.campaign_id), str(input.webhook_id), token))
         return True
 
-    @strawberry.mutation(description="Send a delivery again, with the same webhook-id and a fresh budget of attempts (GM).")
+    @strawberry.mutation(
+        description="Send a delivery again, with the same webhook-id and a fresh budget of attempts (GM)."
+    )
     async def redeliver_webhook_delivery(self, info: Info, input: WebhookDeliveryInput) -> WebhookDeliveryDetail:
         svc, token = ctx(info)
-        out = await run(webhooks.redeliver(svc, str(input.campaign_id), str(input.webhook_id), str(input.delivery_id),
-                                           token))
+        out = await run(
+            webhooks.redeliver(svc, str(input.campaign_id), str(input.webhook_id), str(input.delivery_id), token)
+        )
         return await _typed(info, r.WebhookDeliveryDetail, out, input.campaign_id)
 
 
@@ -358,11 +451,14 @@ async def _sheet(info: Info, campaign_id, sheet) -> dict[str, Any]:
 
 @strawberry.type
 class Subscription:
-    @strawberry.subscription(description="The campaign's events as they happen, filtered by your role exactly as the "
-                                         "events query: every event after the sequence number `after`, then each "
-                                         "one as it is committed. Resume with the last seq you received.")
-    async def campaign_events(self, info: Info, campaign_id: strawberry.ID,
-                              after: int = 0) -> AsyncGenerator[Event, None]:
+    @strawberry.subscription(
+        description="The campaign's events as they happen, filtered by your role exactly as the "
+        "events query: every event after the sequence number `after`, then each "
+        "one as it is committed. Resume with the last seq you received."
+    )
+    async def campaign_events(
+        self, info: Info, campaign_id: strawberry.ID, after: int = 0
+    ) -> AsyncGenerator[Event, None]:
         svc, token = ctx(info)
         stream = feed.follow(svc, str(campaign_id), token, after)
         system = None
@@ -390,21 +486,28 @@ CONFIG = StrawberryConfig(default_resolver=_field, scalar_map={CampaignDocument:
 def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int) -> strawberry.Schema:
     """The schema with its limits (one per set of limits: see graphql/limits.py on the ValidationCache)."""
     rule = document_rule(DocumentLimits(max_depth=max_depth, max_aliases=max_aliases, max_cost=max_cost))
-    built = ErrorSchema(query=Query, mutation=Mutation, subscription=Subscription, config=CONFIG, extensions=[
-        # Factories: a fresh extension per request; the caches themselves live at module level.
-        lambda: MaxTokensLimiter(max_token_count=max_tokens),
-        lambda: AddValidationRules([rule]),
-        lambda: ParserCacheReportingErrors(maxsize=256),
-        lambda: ValidationCache(maxsize=256),
-        ErrorCodes,
-    ])
+    built = ErrorSchema(
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        config=CONFIG,
+        extensions=[
+            # Factories: a fresh extension per request; the caches themselves live at module level.
+            lambda: MaxTokensLimiter(max_token_count=max_tokens),
+            lambda: AddValidationRules([rule]),
+            lambda: ParserCacheReportingErrors(maxsize=256),
+            lambda: ValidationCache(maxsize=256),
+            ErrorCodes,
+        ],
+    )
     fast_unions(built._schema)
     return built
 
 
 def schema_for(settings: Settings) -> strawberry.Schema:
-    return make_schema(settings.graphql_max_depth, settings.graphql_max_aliases, settings.graphql_max_tokens,
-                       settings.graphql_max_cost)
+    return make_schema(
+        settings.graphql_max_depth, settings.graphql_max_aliases, settings.graphql_max_tokens, settings.graphql_max_cost
+    )
 
 
 schema = schema_for(Settings())

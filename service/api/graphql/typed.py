@@ -5,6 +5,7 @@ the fields marked `per_system` in service/api/replies.py) its type is a union ov
 `typed()` turns the application layer's dict into what the union resolves: the system's model instance, or
 `Untyped` for what no model describes yet (the service's own events, a system without a model).
 """
+
 from __future__ import annotations
 
 import functools
@@ -61,9 +62,16 @@ def _share_named_literals() -> None:
 
 
 # REST names that read differently as GraphQL payloads (the names the schema has always used).
-_NAMES = {r.LogEvent: "Event", r.CampaignCreated: "CreateCampaignPayload", r.PlayerCreated: "InvitePlayerPayload",
-          r.CampaignImported: "ImportCampaignPayload", r.CharacterValidation: "ValidateCharacterPayload",
-          r.ActionResult: "ActionPayload", r.RollResult: "RollPayload", r.DiceSessionClosed: "CloseDiceSessionPayload"}
+_NAMES = {
+    r.LogEvent: "Event",
+    r.CampaignCreated: "CreateCampaignPayload",
+    r.PlayerCreated: "InvitePlayerPayload",
+    r.CampaignImported: "ImportCampaignPayload",
+    r.CharacterValidation: "ValidateCharacterPayload",
+    r.ActionResult: "ActionPayload",
+    r.RollResult: "RollPayload",
+    r.DiceSessionClosed: "CloseDiceSessionPayload",
+}
 
 
 def naming(model: type[BaseModel]) -> str:
@@ -137,8 +145,12 @@ def _kind_members(kind: str) -> tuple[list[type[BaseModel]], bool]:
     return members, kind != "options" or len(members) < len(MODELS)
 
 
-_UNION_NAMES = {"options": "SystemOptions", "sheet": "CharacterSheet", "state": "SystemState",
-                "event_data": "EventData"}
+_UNION_NAMES = {
+    "options": "SystemOptions",
+    "sheet": "CharacterSheet",
+    "state": "SystemState",
+    "event_data": "EventData",
+}
 
 
 @functools.cache
@@ -151,8 +163,11 @@ def kind_type(kind: str) -> Any:
 
 
 def _marked(model: type[BaseModel]) -> dict[str, str]:
-    return {name: (f.json_schema_extra or {}).get(PER_SYSTEM) for name, f in model.model_fields.items()
-            if isinstance(f.json_schema_extra, dict) and PER_SYSTEM in f.json_schema_extra}
+    return {
+        name: (f.json_schema_extra or {}).get(PER_SYSTEM)
+        for name, f in model.model_fields.items()
+        if isinstance(f.json_schema_extra, dict) and PER_SYSTEM in f.json_schema_extra
+    }
 
 
 def _register(model: type[BaseModel], seen: set) -> None:
@@ -178,6 +193,7 @@ def output(model: type[BaseModel]) -> type:
 
 
 # Converting the application layer's dicts ------------------------------------------------------------------
+
 
 def _model_or_untyped(model: type[BaseModel] | None, value: Any, what: str) -> Any:
     if model is None or not isinstance(value, dict):
@@ -256,17 +272,35 @@ def remember(campaign_id: str, system: str) -> None:
         _SYSTEMS.popitem(last=False)
 
 
-T = {name: output(model) for name, model in {
-    "Campaign": r.Campaign, "CampaignDetail": r.CampaignDetail, "Character": r.Character,
-    "Event": r.LogEvent, "TableState": r.TableState, "ActionPayload": r.ActionResult, "RollPayload": r.RollResult,
-    "DiceSession": r.DiceSession, "CloseDiceSessionPayload": r.DiceSessionClosed, "Verification": r.Verification,
-    "SystemSummary": r.SystemSummary, "Player": r.Player, "CreateCampaignPayload": r.CampaignCreated,
-    "InvitePlayerPayload": r.PlayerCreated, "ImportCampaignPayload": r.CampaignImported,
-    "CharacterPayload": p.CharacterPayload, "ValidateCharacterPayload": r.CharacterValidation,
-    "Webhook": r.Webhook, "WebhookSecretPayload": p.WebhookSecretPayload, "WebhookDelivery": r.WebhookDelivery,
-    "WebhookDeliveryDetail": r.WebhookDeliveryDetail, "WebhookDeliveryPage": r.WebhookDeliveryPage,
-    "EventConnection": p.EventConnection, "CampaignDocument": r.CampaignDocument,
-}.items()}
+T = {
+    name: output(model)
+    for name, model in {
+        "Campaign": r.Campaign,
+        "CampaignDetail": r.CampaignDetail,
+        "Character": r.Character,
+        "Event": r.LogEvent,
+        "TableState": r.TableState,
+        "ActionPayload": r.ActionResult,
+        "RollPayload": r.RollResult,
+        "DiceSession": r.DiceSession,
+        "CloseDiceSessionPayload": r.DiceSessionClosed,
+        "Verification": r.Verification,
+        "SystemSummary": r.SystemSummary,
+        "Player": r.Player,
+        "CreateCampaignPayload": r.CampaignCreated,
+        "InvitePlayerPayload": r.PlayerCreated,
+        "ImportCampaignPayload": r.CampaignImported,
+        "CharacterPayload": p.CharacterPayload,
+        "ValidateCharacterPayload": r.CharacterValidation,
+        "Webhook": r.Webhook,
+        "WebhookSecretPayload": p.WebhookSecretPayload,
+        "WebhookDelivery": r.WebhookDelivery,
+        "WebhookDeliveryDetail": r.WebhookDeliveryDetail,
+        "WebhookDeliveryPage": r.WebhookDeliveryPage,
+        "EventConnection": p.EventConnection,
+        "CampaignDocument": r.CampaignDocument,
+    }.items()
+}
 
 
 def fast_unions(graphql_schema) -> None:
@@ -275,8 +309,12 @@ def fast_unions(graphql_schema) -> None:
     by_class = {model: out.__strawberry_definition__.name for model, out in GEN.outputs.items()}
     by_class[Untyped] = "Untyped"
     for named in graphql_schema.type_map.values():
-        if getattr(named, "ast_node", None) is None and hasattr(named, "resolve_type") \
-                and type(named).__name__ == "GraphQLUnionType" and named.resolve_type is not None:
+        if (
+            getattr(named, "ast_node", None) is None
+            and hasattr(named, "resolve_type")
+            and type(named).__name__ == "GraphQLUnionType"
+            and named.resolve_type is not None
+        ):
             named.resolve_type = _resolver(by_class, named.resolve_type)
 
 
@@ -284,4 +322,5 @@ def _resolver(by_class: dict, fallback):
     def resolve(root, info, union):
         name = by_class.get(type(root))
         return name if name is not None else fallback(root, info, union)
+
     return resolve

@@ -1,5 +1,6 @@
 """REST for turn deadlines: the board every member of the campaign reads, and the GM's settings, pause,
 resume and extension. Declared here and added to the operation table (service/api/rest/operations.py)."""
+
 from __future__ import annotations
 
 from service.api.replies import TurnDeadline, TurnDeadlineBoard
@@ -35,18 +36,58 @@ INPUTS = {"setTurnDeadlines": TurnDeadlines, "extendTurnDeadline": deadline_admi
 
 def operations(Operation, C: str, READ: tuple, WRITE: tuple) -> list:
     return [
-        Operation("getTurnDeadlines", "GET", f"{C}/deadlines", get_deadlines,
-                  "The campaign's turn deadline settings and every deadline now kept", TurnDeadlineBoard,
-                  tag="deadlines", errors=READ),
-        Operation("setTurnDeadlines", "PUT", f"{C}/deadlines", set_deadlines,
-                  "Set the time limits for turns and pending choices (GM); running deadlines start again under "
-                  "them", TurnDeadlineBoard, tag="deadlines", errors=WRITE, idempotent_key=True),
-        Operation("pauseTurnDeadlines", "POST", f"{C}/deadlines/pause", pause_deadlines,
-                  "Pause every deadline of the campaign (GM); each keeps the time it had left", TurnDeadlineBoard,
-                  tag="deadlines", errors=WRITE, idempotent_key=True),
-        Operation("resumeTurnDeadlines", "POST", f"{C}/deadlines/resume", resume_deadlines,
-                  "Resume the paused deadlines (GM)", TurnDeadlineBoard, tag="deadlines", errors=WRITE,
-                  idempotent_key=True),
-        Operation("extendTurnDeadline", "POST", f"{C}/deadlines/{{deadline_id}}/extend", extend_deadline,
-                  "Give one wait more time (GM)", TurnDeadline, tag="deadlines", errors=WRITE, idempotent_key=True),
+        Operation(
+            "getTurnDeadlines",
+            "GET",
+            f"{C}/deadlines",
+            get_deadlines,
+            "The campaign's turn deadline settings and every deadline now kept",
+            TurnDeadlineBoard,
+            tag="deadlines",
+            errors=READ,
+        ),
+        Operation(
+            "setTurnDeadlines",
+            "PUT",
+            f"{C}/deadlines",
+            set_deadlines,
+            "Set the time limits for turns and pending choices (GM); running deadlines start again under them",
+            TurnDeadlineBoard,
+            tag="deadlines",
+            errors=WRITE,
+            idempotent_key=True,
+        ),
+        Operation(
+            "pauseTurnDeadlines",
+            "POST",
+            f"{C}/deadlines/pause",
+            pause_deadlines,
+            "Pause every deadline of the campaign (GM); each keeps the time it had left",
+            TurnDeadlineBoard,
+            tag="deadlines",
+            errors=WRITE,
+            idempotent_key=True,
+        ),
+        Operation(
+            "resumeTurnDeadlines",
+            "POST",
+            f"{C}/deadlines/resume",
+            resume_deadlines,
+            "Resume the paused deadlines (GM)",
+            TurnDeadlineBoard,
+            tag="deadlines",
+            errors=WRITE,
+            idempotent_key=True,
+        ),
+        Operation(
+            "extendTurnDeadline",
+            "POST",
+            f"{C}/deadlines/{{deadline_id}}/extend",
+            extend_deadline,
+            "Give one wait more time (GM)",
+            TurnDeadline,
+            tag="deadlines",
+            errors=WRITE,
+            idempotent_key=True,
+        ),
     ]

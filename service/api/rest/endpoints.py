@@ -1,4 +1,5 @@
 """REST handlers: translate HTTP to application-layer calls. No rules live here."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,8 +15,18 @@ from service.game import systems
 from service.game.transfer import commands as transfer
 from service.game.webhooks import endpoints as webhooks
 from service.game.errors import GameError
-from service.game.inputs import (MAX_SEQ, ActionRequest, CampaignCreate, CampaignLanguageUpdate, CharacterAssign,
-                                 ClientSeed, PlayerInvite, PlayerLanguageUpdate, RollRequest, UndoRequest)
+from service.game.inputs import (
+    MAX_SEQ,
+    ActionRequest,
+    CampaignCreate,
+    CampaignLanguageUpdate,
+    CharacterAssign,
+    ClientSeed,
+    PlayerInvite,
+    PlayerLanguageUpdate,
+    RollRequest,
+    UndoRequest,
+)
 from service.i18n.message import _
 
 Reply = tuple[int, Any, dict[str, str]]
@@ -23,16 +34,22 @@ Reply = tuple[int, Any, dict[str, str]]
 
 class CharacterCreate(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    sheet: dict[str, Any] = Field(description="The character sheet as the rule system defines it.",
-                                  json_schema_extra=per_system("character_input"))
-    player_id: str | None = Field(None, description="GM only: the player who controls the character. "
-                                                     "A player's own characters are assigned to them.")
+    sheet: dict[str, Any] = Field(
+        description="The character sheet as the rule system defines it.",
+        json_schema_extra=per_system("character_input"),
+    )
+    player_id: str | None = Field(
+        None,
+        description="GM only: the player who controls the character. A player's own characters are assigned to them.",
+    )
 
 
 class CharacterValidationRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    sheet: dict[str, Any] = Field(description="The character sheet to check, as for createCharacter.",
-                                  json_schema_extra=per_system("character_input"))
+    sheet: dict[str, Any] = Field(
+        description="The character sheet to check, as for createCharacter.",
+        json_schema_extra=per_system("character_input"),
+    )
 
 
 async def list_systems(c: Call) -> Reply:
@@ -56,8 +73,11 @@ async def set_campaign_language(c: Call) -> Reply:
 
 
 async def set_player_language(c: Call) -> Reply:
-    return 200, await languages.set_player_language(c.svc, c.path["campaign_id"], c.path["player_id"], c.token,
-                                                    c.body), {}
+    return (
+        200,
+        await languages.set_player_language(c.svc, c.path["campaign_id"], c.path["player_id"], c.token, c.body),
+        {},
+    )
 
 
 async def list_characters(c: Call) -> Reply:
@@ -78,7 +98,11 @@ async def get_character(c: Call) -> Reply:
 
 
 async def assign_character(c: Call) -> Reply:
-    return 200, await campaigns.assign_character(c.svc, c.path["campaign_id"], c.path["character_id"], c.token, c.body), {}
+    return (
+        200,
+        await campaigns.assign_character(c.svc, c.path["campaign_id"], c.path["character_id"], c.token, c.body),
+        {},
+    )
 
 
 async def get_state(c: Call) -> Reply:
@@ -117,8 +141,9 @@ async def post_action(c: Call) -> Reply:
 
 def system_action(system_id: str):
     async def post_system_action(c: Call) -> Reply:
-        body = ActionRequest(system=system_id, action=c.body.action.model_dump(mode="json", exclude_unset=True),
-                             dice=c.body.dice)
+        body = ActionRequest(
+            system=system_id, action=c.body.action.model_dump(mode="json", exclude_unset=True), dice=c.body.dice
+        )
         out = await play.act(c.svc, c.path["campaign_id"], c.token, body, c.request.headers.get("if-match"))
         return 200, out, {"ETag": play.etag(out["version"])}
 
@@ -181,31 +206,59 @@ async def delete_webhook(c: Call) -> Reply:
 async def list_webhook_deliveries(c: Call) -> Reply:
     status = c.request.query_params.get("status")
     if status is not None and status not in webhooks.DELIVERY_STATUSES:
-        raise GameError(400, "invalid_query", _("`status` is one of {delivery_statuses}",
-                                                delivery_statuses=', '.join(webhooks.DELIVERY_STATUSES)),
-                        field="status")
+        raise GameError(
+            400,
+            "invalid_query",
+            _("`status` is one of {delivery_statuses}", delivery_statuses=", ".join(webhooks.DELIVERY_STATUSES)),
+            field="status",
+        )
     before = c.query_int("before", -1, minimum=1, maximum=MAX_SEQ)
     limit = c.query_int("limit", 50, minimum=1, maximum=100)
-    return 200, await webhooks.deliveries(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.token, status=status,
-                                          before=None if before < 0 else before, limit=limit), {}
+    return (
+        200,
+        await webhooks.deliveries(
+            c.svc,
+            c.path["campaign_id"],
+            c.path["webhook_id"],
+            c.token,
+            status=status,
+            before=None if before < 0 else before,
+            limit=limit,
+        ),
+        {},
+    )
 
 
 async def get_webhook_delivery(c: Call) -> Reply:
-    return 200, await webhooks.delivery(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.path["delivery_id"],
-                                        c.token), {}
+    return (
+        200,
+        await webhooks.delivery(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.path["delivery_id"], c.token),
+        {},
+    )
 
 
 async def redeliver_webhook_delivery(c: Call) -> Reply:
-    return 200, await webhooks.redeliver(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.path["delivery_id"],
-                                         c.token), {}
+    return (
+        200,
+        await webhooks.redeliver(c.svc, c.path["campaign_id"], c.path["webhook_id"], c.path["delivery_id"], c.token),
+        {},
+    )
 
 
 INPUTS = {
-    "createCampaign": CampaignCreate, "invitePlayer": PlayerInvite, "createCharacter": CharacterCreate,
-    "validateCharacter": CharacterValidationRequest, "assignCharacter": CharacterAssign, "postAction": ActionRequest,
-    "rollExpression": RollRequest, "setClientSeed": ClientSeed, "undoMoves": UndoRequest,
-    "importCampaign": transfer.CampaignDocument, "createWebhook": webhooks.WebhookCreate,
-    "updateWebhook": webhooks.WebhookUpdate, "setCampaignLanguage": CampaignLanguageUpdate,
+    "createCampaign": CampaignCreate,
+    "invitePlayer": PlayerInvite,
+    "createCharacter": CharacterCreate,
+    "validateCharacter": CharacterValidationRequest,
+    "assignCharacter": CharacterAssign,
+    "postAction": ActionRequest,
+    "rollExpression": RollRequest,
+    "setClientSeed": ClientSeed,
+    "undoMoves": UndoRequest,
+    "importCampaign": transfer.CampaignDocument,
+    "createWebhook": webhooks.WebhookCreate,
+    "updateWebhook": webhooks.WebhookUpdate,
+    "setCampaignLanguage": CampaignLanguageUpdate,
     "setPlayerLanguage": PlayerLanguageUpdate,
 }
 INPUTS.update(deadlines.INPUTS)

@@ -1,5 +1,6 @@
 """REST replies encoded with orjson: the same compact UTF-8 JSON Starlette's JSONResponse writes, in a fraction
 of the time (a move's reply carries the whole table as the caller sees it)."""
+
 from __future__ import annotations
 
 from typing import Any

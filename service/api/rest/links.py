@@ -5,6 +5,7 @@ campaign's creation returns, the character id, the ETag to send back as If-Match
 reaches the rules instead of stopping at 404. Tokens are not linked: OpenAPI ignores an `Authorization`
 parameter, and the bearer of a call is the caller's, not a value of the previous response.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,35 +21,61 @@ def _to(target: str, description: str, parameters: dict[str, str]) -> tuple[str,
 LINKS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "createCampaign": [
         _to(op, "The campaign just created.", {"path.campaign_id": "$response.body#/campaign/id"})
-        for op in ("getCampaign", "invitePlayer", "listCharacters", "createCharacter", "validateCharacter", "getState",
-                   "postAction", "rollExpression", "listEvents", "listDiceSessions", "setClientSeed",
-                   "closeDiceSession")
+        for op in (
+            "getCampaign",
+            "invitePlayer",
+            "listCharacters",
+            "createCharacter",
+            "validateCharacter",
+            "getState",
+            "postAction",
+            "rollExpression",
+            "listEvents",
+            "listDiceSessions",
+            "setClientSeed",
+            "closeDiceSession",
+        )
     ],
     "invitePlayer": [
         _to("getCampaign", "The campaign the player joined.", CAMPAIGN),
     ],
     "createCharacter": [
         _to("getCharacter", "The character just created.", {**CAMPAIGN, "path.character_id": "$response.body#/id"}),
-        _to("assignCharacter", "Give the character just created to a player.",
-            {**CAMPAIGN, "path.character_id": "$response.body#/id"}),
+        _to(
+            "assignCharacter",
+            "Give the character just created to a player.",
+            {**CAMPAIGN, "path.character_id": "$response.body#/id"},
+        ),
     ],
     "getCharacter": [
-        _to("assignCharacter", "Give this character to a player.",
-            {**CAMPAIGN, "path.character_id": "$request.path.character_id"}),
+        _to(
+            "assignCharacter",
+            "Give this character to a player.",
+            {**CAMPAIGN, "path.character_id": "$request.path.character_id"},
+        ),
     ],
     "getState": [
-        _to("postAction", "Move on the table you just read: If-Match makes it a 412 if someone moved first.",
-            {**CAMPAIGN, "header.If-Match": "$response.header.ETag"}),
+        _to(
+            "postAction",
+            "Move on the table you just read: If-Match makes it a 412 if someone moved first.",
+            {**CAMPAIGN, "header.If-Match": "$response.header.ETag"},
+        ),
     ],
     "postAction": [
-        _to("postAction", "The next move, on the version this one produced.",
-            {**CAMPAIGN, "header.If-Match": "$response.header.ETag"}),
+        _to(
+            "postAction",
+            "The next move, on the version this one produced.",
+            {**CAMPAIGN, "header.If-Match": "$response.header.ETag"},
+        ),
         _to("getState", "The table after this move.", CAMPAIGN),
         _to("listEvents", "What this move logged.", CAMPAIGN),
     ],
     "closeDiceSession": [
-        _to("verifyDiceSession", "Check every die of the session just closed.",
-            {**CAMPAIGN, "path.number": "$response.body#/closed/number"}),
+        _to(
+            "verifyDiceSession",
+            "Check every die of the session just closed.",
+            {**CAMPAIGN, "path.number": "$response.body#/closed/number"},
+        ),
     ],
 }
 

@@ -2,6 +2,7 @@
 
 `openapi/openapi.yaml` is this document checked in; a test fails when the two drift.
 """
+
 from __future__ import annotations
 
 import copy
@@ -28,6 +29,7 @@ REQUEST_KINDS = ("action", "character_input")
 def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests: list[str]) -> None:
     """Put each system's model where a response or request field depends on the campaign's system (the fields
     marked with `per_system(kind)`): anyOf, as the campaign picks the system and two systems may share a shape."""
+
     def refs(kind: str) -> list[dict[str, Any]]:
         if kind == "event_data":
             names = [n for r in roots.values() for k, n in r.items() if k.startswith("event:")]
@@ -41,8 +43,13 @@ def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests
             untyped = len(names) < len(chosen)
         out = [{"$ref": REF.format(model=n)} for n in names]
         if untyped:
-            out.append({"type": "object", "additionalProperties": True,
-                        "description": "A shape no model describes yet: see the rule system's section in docs/rule-systems.md."})
+            out.append(
+                {
+                    "type": "object",
+                    "additionalProperties": True,
+                    "description": "A shape no model describes yet: see the rule system's section in docs/rule-systems.md.",
+                }
+            )
         return out
 
     for schema in defs.values():
@@ -70,9 +77,11 @@ def _campaign_create(defs: dict[str, Any], systems: list[str]) -> None:
         variant["properties"]["options"] = {**ref, "description": base["properties"]["options"].get("description", "")}
         defs[name] = variant
         variants[system_id] = REF.format(model=name)
-    defs["CampaignCreate"] = {"description": base.get("description", "A new campaign."),
-                              "oneOf": [{"$ref": ref} for ref in variants.values()],
-                              "discriminator": {"propertyName": "system", "mapping": variants}}
+    defs["CampaignCreate"] = {
+        "description": base.get("description", "A new campaign."),
+        "oneOf": [{"$ref": ref} for ref in variants.values()],
+        "discriminator": {"propertyName": "system", "mapping": variants},
+    }
 
 
 def _by_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], name: str) -> None:
@@ -85,14 +94,19 @@ def _by_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], name: str
         title = f"{name}{prefix(system_id)}"
         variant["title"] = title
         variant["properties"]["system"] = {**base["properties"]["system"], "enum": [system_id], "type": "string"}
-        state = ({"$ref": REF.format(model=names["state"])} if "state" in names else
-                 {"type": "object", "additionalProperties": True})
+        state = (
+            {"$ref": REF.format(model=names["state"])}
+            if "state" in names
+            else {"type": "object", "additionalProperties": True}
+        )
         variant["properties"]["state"] = {**state, "description": base["properties"]["state"].get("description", "")}
         defs[title] = variant
         variants[system_id] = REF.format(model=title)
-    defs[name] = {"description": base.get("description") or f"{name}, by the campaign's rule system.",
-                  "oneOf": [{"$ref": ref} for ref in variants.values()],
-                  "discriminator": {"propertyName": "system", "mapping": variants}}
+    defs[name] = {
+        "description": base.get("description") or f"{name}, by the campaign's rule system.",
+        "oneOf": [{"$ref": ref} for ref in variants.values()],
+        "discriminator": {"propertyName": "system", "mapping": variants},
+    }
 
 
 def _camel(name: str) -> str:
@@ -127,13 +141,15 @@ def _events_by_type(defs: dict[str, Any], roots: dict[str, dict[str, str]]) -> N
         assert title not in defs, title
         defs[title] = variant(title, {"enum": [event_type]}, models[0] if len(models) == 1 else {"anyOf": models})
         variants[event_type] = REF.format(model=title)
-    defs["LogEventUntyped"] = variant("LogEventUntyped", {"not": {"enum": sorted(payloads)}},
-                                      {"type": "object", "additionalProperties": True})
+    defs["LogEventUntyped"] = variant(
+        "LogEventUntyped", {"not": {"enum": sorted(payloads)}}, {"type": "object", "additionalProperties": True}
+    )
     defs["LogEventUntyped"]["description"] = "An event of a type no model describes yet: its `data` as is."
-    defs["LogEvent"] = {"description": "One event of the log; `type` says the shape of `data`.",
-                        "oneOf": [{"$ref": ref} for ref in variants.values()]
-                        + [{"$ref": REF.format(model="LogEventUntyped")}],
-                        "discriminator": {"propertyName": "type", "mapping": variants}}
+    defs["LogEvent"] = {
+        "description": "One event of the log; `type` says the shape of `data`.",
+        "oneOf": [{"$ref": ref} for ref in variants.values()] + [{"$ref": REF.format(model="LogEventUntyped")}],
+        "discriminator": {"propertyName": "type", "mapping": variants},
+    }
 
 
 def _error_codes(defs: dict[str, Any]) -> None:
@@ -164,8 +180,12 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
     """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
     systems = systems or list(SYSTEMS)
     operations = operations_for(systems)
-    models = ({op.response for op in operations} | {op.request for op in operations if op.request and not op.system}
-              | {r.Problem, r.WebhookPayload} | set(SERVICE_EVENTS.values()))
+    models = (
+        {op.response for op in operations}
+        | {op.request for op in operations if op.request and not op.system}
+        | {r.Problem, r.WebhookPayload}
+        | set(SERVICE_EVENTS.values())
+    )
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)
     defs: dict[str, Any] = dict(top.get("$defs", {}))
     system_defs, roots = all_system_schemas(list(SYSTEMS))
@@ -183,7 +203,9 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for op in operations:
         item: dict[str, Any] = {
-            "operationId": op.operation_id, "summary": op.summary, "tags": [op.tag],
+            "operationId": op.operation_id,
+            "summary": op.summary,
+            "tags": [op.tag],
             "responses": _responses(op),
         }
         if op.description:
@@ -196,23 +218,33 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
         if params:
             item["parameters"] = params
         if op.request is not None:
-            item["requestBody"] = {"required": True, "content": {"application/json": {
-                "schema": {"$ref": REF.format(model=op.request.__name__)}}}}
+            item["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": {"$ref": REF.format(model=op.request.__name__)}}},
+            }
         paths.setdefault(op.path, {})[op.method.lower()] = item
 
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Rulekeeper", "version": "1.0.0",
-                 "description": "Authoritative game-state service for tabletop RPGs: the service rolls every die "
-                                "and applies every rule. Errors are RFC 9457 problem details with a stable `code`."},
+        "info": {
+            "title": "Rulekeeper",
+            "version": "1.0.0",
+            "description": "Authoritative game-state service for tabletop RPGs: the service rolls every die "
+            "and applies every rule. Errors are RFC 9457 problem details with a stable `code`.",
+        },
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
         "paths": paths,
         "webhooks": _webhooks(),
         "components": {
             "schemas": dict(sorted(defs.items())),
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
-                                           "description": "A campaign token (GM or player), or the operator key."}},
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A campaign token (GM or player), or the operator key.",
+                }
+            },
         },
     }
 
@@ -227,27 +259,45 @@ def served() -> bytes:
 
 def _webhooks() -> dict[str, Any]:
     """What a registered endpoint receives (OpenAPI 3.1 `webhooks`)."""
-    def header(name: str, description: str) -> dict[str, Any]:
-        return {"name": name, "in": "header", "required": True, "schema": {"type": "string"},
-                "description": description}
 
-    return {"campaignEvent": {"post": {
-        "operationId": "campaignEvent", "tags": ["webhooks"],
-        "summary": "One event of the campaign, POSTed to every active webhook whose event types include it",
-        "description": "Signed per Standard Webhooks: verify with any Standard Webhooks library and the webhook's "
-                       "`whsec_` secret. Delivered at least once, in order per webhook: the next event waits until "
-                       "this one is answered with a 2xx or marked failed. Anything but a 2xx (a redirect too) is "
-                       "retried with exponential backoff and jitter up to the attempt limit.",
-        "parameters": [
-            header("webhook-id", "The delivery's id; the same on every attempt, so a receiver can drop duplicates."),
-            header("webhook-timestamp", "Unix seconds when this attempt was signed; reject ones far from now."),
-            header("webhook-signature", "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` "
-                                        "under the secret; space-separated when a rotated secret still signs too."),
-        ],
-        "requestBody": {"required": True, "content": {"application/json": {
-            "schema": {"$ref": REF.format(model="WebhookPayload")}}}},
-        "responses": {"2XX": {"description": "Received; any other status is retried."}},
-    }}}
+    def header(name: str, description: str) -> dict[str, Any]:
+        return {
+            "name": name,
+            "in": "header",
+            "required": True,
+            "schema": {"type": "string"},
+            "description": description,
+        }
+
+    return {
+        "campaignEvent": {
+            "post": {
+                "operationId": "campaignEvent",
+                "tags": ["webhooks"],
+                "summary": "One event of the campaign, POSTed to every active webhook whose event types include it",
+                "description": "Signed per Standard Webhooks: verify with any Standard Webhooks library and the webhook's "
+                "`whsec_` secret. Delivered at least once, in order per webhook: the next event waits until "
+                "this one is answered with a 2xx or marked failed. Anything but a 2xx (a redirect too) is "
+                "retried with exponential backoff and jitter up to the attempt limit.",
+                "parameters": [
+                    header(
+                        "webhook-id", "The delivery's id; the same on every attempt, so a receiver can drop duplicates."
+                    ),
+                    header("webhook-timestamp", "Unix seconds when this attempt was signed; reject ones far from now."),
+                    header(
+                        "webhook-signature",
+                        "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` "
+                        "under the secret; space-separated when a rotated secret still signs too.",
+                    ),
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": REF.format(model="WebhookPayload")}}},
+                },
+                "responses": {"2XX": {"description": "Received; any other status is retried."}},
+            }
+        }
+    }
 
 
 def _parameters(op) -> list[dict[str, Any]]:
@@ -258,17 +308,29 @@ def _parameters(op) -> list[dict[str, Any]]:
     for name, desc, schema in op.query:
         params.append({"name": name, "in": "query", "required": False, "description": desc, "schema": schema})
     if op.if_match:
-        params.append({"name": "If-Match", "in": "header", "required": False,
-                       "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
-                       "description": "The ETag you last saw (`\"3\"`, weak `W/\"3\"`, or the bare version `3`), or "
-                                      "`*`; 412 when the table has moved on, 400 for any other format."})
+        params.append(
+            {
+                "name": "If-Match",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
+                "description": 'The ETag you last saw (`"3"`, weak `W/"3"`, or the bare version `3`), or '
+                "`*`; 412 when the table has moved on, 400 for any other format.",
+            }
+        )
     if op.idempotent_key:
         # Outside a campaign there may be no bearer token: the key is then the request's only secret.
         schema = {"type": "string", "maxLength": 200, **({"minLength": 32} if op.auth == "operator" else {})}
-        params.append({"name": "Idempotency-Key", "in": "header", "required": False, "schema": schema,
-                       "description": "A retry with the same key returns the first response and changes nothing."
-                                      + (" At least 32 random characters (a UUID will do)." if op.auth == "operator"
-                                         else "")})
+        params.append(
+            {
+                "name": "Idempotency-Key",
+                "in": "header",
+                "required": False,
+                "schema": schema,
+                "description": "A retry with the same key returns the first response and changes nothing."
+                + (" At least 32 random characters (a UUID will do)." if op.auth == "operator" else ""),
+            }
+        )
     return params
 
 
@@ -288,8 +350,14 @@ def _responses(op) -> dict[str, Any]:
     out = {str(op.status): ok}
     # Any operation may be rate limited (service.api.ratelimit).
     for status in sorted(set(op.errors) | {429}):
-        out[str(status)] = {"description": "Problem", "content": {"application/problem+json": {
-            "schema": {"$ref": REF.format(model="Problem")}}}}
-    out["429"]["headers"] = {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
-                                             "description": "Seconds until the budget has room again."}}
+        out[str(status)] = {
+            "description": "Problem",
+            "content": {"application/problem+json": {"schema": {"$ref": REF.format(model="Problem")}}},
+        }
+    out["429"]["headers"] = {
+        "Retry-After": {
+            "schema": {"type": "integer", "minimum": 1},
+            "description": "Seconds until the budget has room again.",
+        }
+    }
     return out

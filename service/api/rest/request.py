@@ -1,4 +1,5 @@
 """What a REST handler gets: the services, the caller's token, the path, the query and a parsed body."""
+
 from __future__ import annotations
 
 import asyncio
@@ -32,9 +33,11 @@ class Call:
         except ValueError:
             raise GameError(400, "invalid_query", _("`{name}` must be an integer", name=name), field=name) from None
         if value < minimum or (maximum is not None and value > maximum):
-            detail = (_("`{name}` must be between {minimum} and {maximum}", name=name, minimum=minimum,
-                        maximum=maximum) if maximum is not None
-                      else _("`{name}` must be at least {minimum}", name=name, minimum=minimum))
+            detail = (
+                _("`{name}` must be between {minimum} and {maximum}", name=name, minimum=minimum, maximum=maximum)
+                if maximum is not None
+                else _("`{name}` must be at least {minimum}", name=name, minimum=minimum)
+            )
             raise GameError(400, "invalid_query", detail, field=name)
         return value
 

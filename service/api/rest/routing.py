@@ -1,4 +1,5 @@
 """Starlette routes built from the operation table."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -52,9 +53,15 @@ def endpoint(op: Operation):
         key = request.headers.get("idempotency-key") if op.idempotent_key else None
         # An empty key means none, except where the contract asks for 32 characters (creating a campaign).
         if key or (key is not None and op.auth == "operator"):
-            status, payload, headers = await run_once(svc, token, call.path.get("campaign_id"), key,
-                                                      _fingerprint(op, request, data), run,
-                                                      lambda stored: _replayed(op, stored))
+            status, payload, headers = await run_once(
+                svc,
+                token,
+                call.path.get("campaign_id"),
+                key,
+                _fingerprint(op, request, data),
+                run,
+                lambda stored: _replayed(op, stored),
+            )
         else:
             status, payload, headers = await run()
         if status == 204:
@@ -67,6 +74,7 @@ def endpoint(op: Operation):
 
 def path_endpoint(handlers: dict[str, Callable]) -> Callable:
     """One endpoint for every operation of a path, chosen by method (HEAD is answered as GET)."""
+
     async def handle(request: Request):
         method = "GET" if request.method == "HEAD" else request.method
         return await handlers[method](request)
@@ -80,5 +88,7 @@ def routes() -> list[Route]:
     by_path: dict[str, dict[str, Callable]] = {}
     for op in OPERATIONS:
         by_path.setdefault(op.path, {})[op.method] = endpoint(op)
-    return [Route(_starlette_path(path), path_endpoint(handlers), methods=sorted(handlers))
-            for path, handlers in by_path.items()]
+    return [
+        Route(_starlette_path(path), path_endpoint(handlers), methods=sorted(handlers))
+        for path, handlers in by_path.items()
+    ]

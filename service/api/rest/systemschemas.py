@@ -5,6 +5,7 @@ then every name that does not already carry the system's prefix gets it: Trikus'
 `TrikusAttack`, never clashing with another system's move of the same name. Every schema's `title` is its
 name, so client generators that name classes after titles do not produce two `CharacterInput` classes.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,12 @@ class Named(GenerateJsonSchema):
 
 def top_name(models: SystemModels, kind: str) -> str:
     """The schema (and GraphQL type) name of a system's model of one kind."""
-    fixed = {"options": "Options", "character_input": "CharacterInput", "action": "Action",
-             "action_request": "ActionRequest"}
+    fixed = {
+        "options": "Options",
+        "character_input": "CharacterInput",
+        "action": "Action",
+        "action_request": "ActionRequest",
+    }
     if kind in fixed:
         return models.prefix + fixed[kind]
     return NAMES[models.model(kind)]
@@ -50,16 +55,28 @@ def prefixed(models: SystemModels, name: str) -> str:
 def action_request(models: SystemModels) -> type[BaseModel]:
     """The body of this system's action operation: the move is one of this system's actions only."""
     return create_model(
-        top_name(models, "action_request"), __config__=ConfigDict(extra="forbid", strict=True),
+        top_name(models, "action_request"),
+        __config__=ConfigDict(extra="forbid", strict=True),
         __doc__="A move in a campaign of this system; its `type` picks the action.",
         action=(models.action, Field(description="The move, with its `type`.")),
-        dice=(Faces | None, Field(None, max_length=100,
-                                   description="Table mode only: the physical faces, in the order the move rolls them.")))
+        dice=(
+            Faces | None,
+            Field(
+                None,
+                max_length=100,
+                description="Table mode only: the physical faces, in the order the move rolls them.",
+            ),
+        ),
+    )
 
 
 def _roots(models: SystemModels) -> list[tuple[str, Any]]:
-    roots: list[tuple[str, Any]] = [("options", models.options), ("character_input", models.character_input),
-                                    ("action", models.action), ("action_request", action_request(models))]
+    roots: list[tuple[str, Any]] = [
+        ("options", models.options),
+        ("character_input", models.character_input),
+        ("action", models.action),
+        ("action_request", action_request(models)),
+    ]
     for kind in ("state", "sheet"):
         if models.model(kind) is not None:
             roots.append((kind, models.model(kind)))
@@ -75,7 +92,7 @@ def _rename(node: Any, names: dict[str, str]) -> Any:
     if isinstance(node, list):
         return [_rename(v, names) for v in node]
     if isinstance(node, str) and node.startswith(REF.format(model="")):
-        old = node[len(REF.format(model="")):]
+        old = node[len(REF.format(model="")) :]
         return REF.format(model=names.get(old, old))
     return node
 
@@ -93,7 +110,7 @@ def system_schemas(models: SystemModels) -> tuple[dict[str, Any], dict[str, str]
         want = top_name(models, kind) if not kind.startswith("event:") else None
         ref = schema.get("$ref") if set(schema) == {"$ref"} else None
         if ref is not None:
-            old = ref[len(REF.format(model="")):]
+            old = ref[len(REF.format(model="")) :]
             new = want or prefixed(models, old)
             if old in names and names[old] != new:
                 out_tops[new] = {"$ref": REF.format(model=names[old])}  # one model as two roots: an alias

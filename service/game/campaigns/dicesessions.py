@@ -1,4 +1,5 @@
 """Verifiable dice sessions: the commitment before play, the table's seed, the reveal, the proof."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,9 +24,14 @@ from service.store.records.models import Campaign, DiceSession, EventRecord, utc
 
 def session_view(ds: DiceSession) -> dict[str, Any]:
     return {
-        "number": ds.number, "status": ds.status, "commitment": ds.commitment, "client_seed": ds.client_seed,
-        "rolls": ds.counter, "seed": ds.seed if ds.status == "closed" else None,
-        "opened_at": ds.opened_at.isoformat(), "closed_at": ds.closed_at.isoformat() if ds.closed_at else None,
+        "number": ds.number,
+        "status": ds.status,
+        "commitment": ds.commitment,
+        "client_seed": ds.client_seed,
+        "rolls": ds.counter,
+        "seed": ds.seed if ds.status == "closed" else None,
+        "opened_at": ds.opened_at.isoformat(),
+        "closed_at": ds.closed_at.isoformat() if ds.closed_at else None,
     }
 
 
@@ -34,9 +40,13 @@ async def _verifiable_campaign(s, campaign_id: str, lock: bool = False) -> Campa
     if c is None:
         raise not_found("campaign", "campaign_id")
     if c.dice_mode != "verifiable":
-        raise conflict("not_verifiable", _("this campaign rolls in {dice_mode} mode; dice sessions exist only in "
-                                           "verifiable mode",
-                                           dice_mode=c.dice_mode))
+        raise conflict(
+            "not_verifiable",
+            _(
+                "this campaign rolls in {dice_mode} mode; dice sessions exist only in verifiable mode",
+                dice_mode=c.dice_mode,
+            ),
+        )
     return c
 
 
@@ -44,7 +54,9 @@ async def list_sessions(svc: Services, campaign_id: str, token: str | None) -> l
     async with svc.read() as s:
         await authenticate(s, token, campaign_id)
         await _verifiable_campaign(s, campaign_id)
-        rows = await s.scalars(select(DiceSession).where(DiceSession.campaign_id == campaign_id).order_by(DiceSession.number))
+        rows = await s.scalars(
+            select(DiceSession).where(DiceSession.campaign_id == campaign_id).order_by(DiceSession.number)
+        )
         return [session_view(r) for r in rows]
 
 
@@ -54,12 +66,18 @@ async def set_client_seed(svc: Services, campaign_id: str, token: str | None, bo
         c = await _verifiable_campaign(s, campaign_id, lock=True)
         ds = await current_session(s, campaign_id)
         if ds.counter > 0:
-            raise conflict("session_already_rolling", _("the client seed can only be set before the session's "
-                                                        "first die"),
-                           "client_seed")
+            raise conflict(
+                "session_already_rolling",
+                _("the client seed can only be set before the session's first die"),
+                "client_seed",
+            )
         ds.client_seed = body.client_seed
-        log.append(s, c, [Event("dice_session_client_seed", {"number": ds.number, "client_seed": body.client_seed})],
-                   principal.actor())
+        log.append(
+            s,
+            c,
+            [Event("dice_session_client_seed", {"number": ds.number, "client_seed": body.client_seed})],
+            principal.actor(),
+        )
         return session_view(ds)
 
 
@@ -74,11 +92,24 @@ async def close_session(svc: Services, campaign_id: str, token: str | None) -> d
         ds.status = "closed"
         ds.closed_at = utcnow()
         nxt = await open_dice_session(s, campaign_id, ds.number + 1)
-        log.append(s, c, [
-            Event("dice_session_closed", {"number": ds.number, "seed": ds.seed, "commitment": ds.commitment,
-                                          "client_seed": ds.client_seed, "rolls": ds.counter}),
-            Event("dice_session_opened", {"number": nxt.number, "commitment": nxt.commitment}),
-        ], principal.actor())
+        log.append(
+            s,
+            c,
+            [
+                Event(
+                    "dice_session_closed",
+                    {
+                        "number": ds.number,
+                        "seed": ds.seed,
+                        "commitment": ds.commitment,
+                        "client_seed": ds.client_seed,
+                        "rolls": ds.counter,
+                    },
+                ),
+                Event("dice_session_opened", {"number": nxt.number, "commitment": nxt.commitment}),
+            ],
+            principal.actor(),
+        )
         return await idempotency.complete(s, {"closed": session_view(ds), "opened": session_view(nxt)})
 
 
@@ -100,18 +131,34 @@ async def verification(svc: Services, campaign_id: str, number: int, token: str 
         await _verifiable_campaign(s, campaign_id)
         if not 1 <= number <= MAX_SEQ:
             raise not_found("dice session", "number")
-        ds = await s.scalar(select(DiceSession).where(DiceSession.campaign_id == campaign_id, DiceSession.number == number))
+        ds = await s.scalar(
+            select(DiceSession).where(DiceSession.campaign_id == campaign_id, DiceSession.number == number)
+        )
         if ds is None:
             raise not_found("dice session", "number")
         if ds.status != "closed":
             raise conflict("session_open", _("the seed is revealed only when the session is closed"), "number")
-        rows = await s.scalars(select(EventRecord).where(EventRecord.campaign_id == campaign_id,
-                                                         EventRecord.type == "dice_rolled").order_by(EventRecord.seq))
-        rolls = [{"seq": d["seq"], "sides": d["sides"], "face": d["face"], "event_seq": r.seq}
-                 for r in rows if r.data.get("dice_session") == number for d in r.data["dice"]]
+        rows = await s.scalars(
+            select(EventRecord)
+            .where(EventRecord.campaign_id == campaign_id, EventRecord.type == "dice_rolled")
+            .order_by(EventRecord.seq)
+        )
+        rolls = [
+            {"seq": d["seq"], "sides": d["sides"], "face": d["face"], "event_seq": r.seq}
+            for r in rows
+            if r.data.get("dice_session") == number
+            for d in r.data["dice"]
+        ]
         report = verifiable.verify_rolls(ds.seed, ds.commitment, ds.client_seed, rolls)
-        return {"number": ds.number, "seed": ds.seed, "commitment": ds.commitment, "client_seed": ds.client_seed,
-                "rolls": rolls, "algorithm": verifiable.ALGORITHM, "report": _report(report, rolls, ds.counter)}
+        return {
+            "number": ds.number,
+            "seed": ds.seed,
+            "commitment": ds.commitment,
+            "client_seed": ds.client_seed,
+            "rolls": rolls,
+            "algorithm": verifiable.ALGORITHM,
+            "report": _report(report, rolls, ds.counter),
+        }
 
 
 def _report(report, rolls: list[dict[str, Any]], counter: int) -> dict[str, Any]:

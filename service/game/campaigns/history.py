@@ -4,6 +4,7 @@ Undo never rewrites the log. It is a move of its own that sets the table back to
 version's state; the undone moves, their events and their dice stay where they were (in the
 verification document too), and an `undone` event says who undid what.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,19 +31,33 @@ MAX_UNDO = 100
 async def _undo_target(s, campaign: Campaign, count: int) -> tuple[int, list[int]]:
     """The version to go back to, and the moves that undoes. Undo moves are skipped over: the move in
     effect at a version that an undo produced is the one in effect at the undo's target."""
-    moves = {m.version: m for m in await s.scalars(
-        select(MoveRecord).where(MoveRecord.campaign_id == campaign.id).order_by(MoveRecord.version))}
+    moves = {
+        m.version: m
+        for m in await s.scalars(
+            select(MoveRecord).where(MoveRecord.campaign_id == campaign.id).order_by(MoveRecord.version)
+        )
+    }
     at, undone = campaign.table_version, []
     for _step in range(count):
         while at in moves and moves[at].kind == "undo":
             at = moves[at].body["target"]
         if at == 0:
-            raise conflict("nothing_to_undo", _n("only {count} move can be undone", "only {count} moves can be undone",
-                                                              len(undone), count=len(undone)), "count")
+            raise conflict(
+                "nothing_to_undo",
+                _n(
+                    "only {count} move can be undone",
+                    "only {count} moves can be undone",
+                    len(undone),
+                    count=len(undone),
+                ),
+                "count",
+            )
         if moves[at].kind != "action":
-            raise conflict("undo_past_character", _("undo goes back over rule moves only; a character was "
-                                                    "created at version {at}",
-                                                    at=at), "count")
+            raise conflict(
+                "undo_past_character",
+                _("undo goes back over rule moves only; a character was created at version {at}", at=at),
+                "count",
+            )
         undone.append(at)
         at -= 1
     return at, undone
@@ -69,18 +84,35 @@ async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -
                 ch.version += 1
         actor = principal.actor()
         first_seq = campaign.last_seq + 1
-        records = log.append(s, campaign, [Event("undone", {
-            "undone_versions": undone, "back_to_version": target, "from_version": campaign.table_version,
-            "by": {"role": actor.role, "player_id": actor.player_id},
-        })], actor)
+        records = log.append(
+            s,
+            campaign,
+            [
+                Event(
+                    "undone",
+                    {
+                        "undone_versions": undone,
+                        "back_to_version": target,
+                        "from_version": campaign.table_version,
+                        "by": {"role": actor.role, "player_id": actor.player_id},
+                    },
+                )
+            ],
+            actor,
+        )
         movelog.record(s, campaign, "undo", {"target": target, "undone": undone}, actor, [], first_seq, state)
         await s.flush()
         await deadline_sync.after_move(s, campaign, state["table"])
         await tables.publish(svc, s, campaign, state["table"])
-        return await idempotency.complete(s, {
-            "version": campaign.table_version, "system": campaign.system,
-            "events": [v for v in (log.view(r, principal) for r in records) if v],
-            "state": await deadline_sync.annotate(s, campaign.id, SYSTEMS[campaign.system].view(state, actor))})
+        return await idempotency.complete(
+            s,
+            {
+                "version": campaign.table_version,
+                "system": campaign.system,
+                "events": [v for v in (log.view(r, principal) for r in records) if v],
+                "state": await deadline_sync.annotate(s, campaign.id, SYSTEMS[campaign.system].view(state, actor)),
+            },
+        )
 
 
 async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
@@ -109,7 +141,8 @@ async def delete_campaign(svc: Services, campaign_id: str, token: str | None) ->
         if campaign is None:
             raise not_found("campaign", "campaign_id")
         if campaign.status == "active":
-            raise GameError(409, "campaign_active", _("finish the campaign before deleting it (export it first "
-                                                      "to keep a copy)"))
+            raise GameError(
+                409, "campaign_active", _("finish the campaign before deleting it (export it first to keep a copy)")
+            )
         await tables.evict(svc, s, campaign.id)
         await s.execute(delete(Campaign).where(Campaign.id == campaign.id))

@@ -1,5 +1,6 @@
 """The stored languages: the campaign's default (the GM's to set) and each player's own (the player's to set).
 Which one a reply uses is decided per request (service/i18n/negotiate.py)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,9 @@ from service.rules.base import Event
 from service.store.records.models import Player
 
 
-async def set_campaign_language(svc: Services, campaign_id: str, token: str | None,
-                                body: CampaignLanguageUpdate) -> dict[str, Any]:
+async def set_campaign_language(
+    svc: Services, campaign_id: str, token: str | None, body: CampaignLanguageUpdate
+) -> dict[str, Any]:
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
@@ -33,8 +35,9 @@ async def set_campaign_language(svc: Services, campaign_id: str, token: str | No
         return campaign_view(c)
 
 
-async def set_player_language(svc: Services, campaign_id: str, player_id: str, token: str | None,
-                              body: PlayerLanguageUpdate) -> dict[str, Any]:
+async def set_player_language(
+    svc: Services, campaign_id: str, player_id: str, token: str | None, body: PlayerLanguageUpdate
+) -> dict[str, Any]:
     """A preference is personal: only the player sets it (the GM has the campaign's)."""
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)

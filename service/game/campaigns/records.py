@@ -1,4 +1,5 @@
 """Campaigns, players and characters: the records side of the application layer."""
+
 from __future__ import annotations
 
 import secrets
@@ -33,18 +34,40 @@ def _id() -> str:
 
 
 def campaign_view(c: Campaign) -> dict[str, Any]:
-    return {"id": c.id, "name": c.name, "system": c.system, "options": c.options, "dice_mode": c.dice_mode,
-            "last_seq": c.last_seq, "version": c.table_version, "status": c.status, "language": c.language,
-            "created_at": c.created_at.isoformat(), "imported": c.imported}
+    return {
+        "id": c.id,
+        "name": c.name,
+        "system": c.system,
+        "options": c.options,
+        "dice_mode": c.dice_mode,
+        "last_seq": c.last_seq,
+        "version": c.table_version,
+        "status": c.status,
+        "language": c.language,
+        "created_at": c.created_at.isoformat(),
+        "imported": c.imported,
+    }
 
 
 def character_view(c: Character, campaign: Campaign, actor: Actor) -> dict[str, Any]:
     """A character as this actor may see it: the rule system's own view filters the sheet
     (hidden item traits, dark sides the GM must not read, …)."""
     system = SYSTEMS[campaign.system]
-    seen = system.view({"options": campaign.options, "characters": {c.id: c.sheet},
-                        "table": system.initial_state(system.Options.model_validate(campaign.options))["table"]}, actor)
-    return {"id": c.id, "name": c.name, "player_id": c.player_id, "sheet": seen["characters"][c.id], "version": c.version}
+    seen = system.view(
+        {
+            "options": campaign.options,
+            "characters": {c.id: c.sheet},
+            "table": system.initial_state(system.Options.model_validate(campaign.options))["table"],
+        },
+        actor,
+    )
+    return {
+        "id": c.id,
+        "name": c.name,
+        "player_id": c.player_id,
+        "sheet": seen["characters"][c.id],
+        "version": c.version,
+    }
 
 
 def player_view(p: Player) -> dict[str, Any]:
@@ -61,9 +84,17 @@ def resolve_options(system_id: str, options: dict[str, Any]) -> dict[str, Any]:
 
 async def open_dice_session(session, campaign_id: str, number: int) -> DiceSession:
     seed = verifiable.new_seed()
-    ds = DiceSession(id=_id(), campaign_id=campaign_id, number=number, seed=seed,
-                     commitment=verifiable.commitment(seed), client_seed="", counter=0, status="open",
-                     opened_at=utcnow())
+    ds = DiceSession(
+        id=_id(),
+        campaign_id=campaign_id,
+        number=number,
+        seed=seed,
+        commitment=verifiable.commitment(seed),
+        client_seed="",
+        counter=0,
+        status="open",
+        opened_at=utcnow(),
+    )
     session.add(ds)
     return ds
 
@@ -73,13 +104,30 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
     options = resolve_options(body.system, body.options)
     token = new_token("gm")
     async with svc.write() as s:
-        c = Campaign(id=_id(), name=body.name, system=body.system, options=options, dice_mode=body.dice_mode, last_seq=0,
-                     language=body.language)
+        c = Campaign(
+            id=_id(),
+            name=body.name,
+            system=body.system,
+            options=options,
+            dice_mode=body.dice_mode,
+            last_seq=0,
+            language=body.language,
+        )
         s.add(c)
         await s.flush()
         s.add(Credential(id=_id(), campaign_id=c.id, role="gm", token_hash=hash_token(token)))
-        evs = [Event("campaign_created", {"name": c.name, "system": c.system, "options": options,
-                                          "dice_mode": c.dice_mode, "language": c.language})]
+        evs = [
+            Event(
+                "campaign_created",
+                {
+                    "name": c.name,
+                    "system": c.system,
+                    "options": options,
+                    "dice_mode": c.dice_mode,
+                    "language": c.language,
+                },
+            )
+        ]
         if c.dice_mode == "verifiable":
             ds = await open_dice_session(s, c.id, 1)
             evs.append(Event("dice_session_opened", {"number": 1, "commitment": ds.commitment}))
@@ -107,7 +155,9 @@ async def get_campaign(svc: Services, campaign_id: str, token: str | None) -> di
     async with svc.read() as s:
         p = await authenticate(s, token, campaign_id)
         c = await _campaign(s, campaign_id)
-        players = list(await s.scalars(select(Player).where(Player.campaign_id == campaign_id).order_by(Player.created_at)))
+        players = list(
+            await s.scalars(select(Player).where(Player.campaign_id == campaign_id).order_by(Player.created_at))
+        )
         out = campaign_view(c)
         out["players"] = [player_view(x) for x in players]
         out["you"] = {"role": p.role, "player_id": p.player_id, "character_ids": sorted(p.character_ids)}
@@ -123,7 +173,11 @@ async def invite_player(svc: Services, campaign_id: str, token: str | None, body
         s.add(player)
         await s.flush()
         ptoken = new_token("pl")
-        s.add(Credential(id=_id(), campaign_id=campaign_id, role="player", player_id=player.id, token_hash=hash_token(ptoken)))
+        s.add(
+            Credential(
+                id=_id(), campaign_id=campaign_id, role="player", player_id=player.id, token_hash=hash_token(ptoken)
+            )
+        )
         log.append(s, c, [Event("player_invited", {"player_id": player.id, "name": player.name})], principal.actor())
         return await idempotency.complete(s, {"player": player_view(player), "token": ptoken})
 
@@ -140,44 +194,57 @@ def build_sheet(system_id: str, options: dict[str, Any], data: dict[str, Any]) -
         raise GameError(422 if exc.status == 409 else exc.status, exc.code, exc.detail, field=exc.field) from None
 
 
-async def validate_character(svc: Services, campaign_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
+async def validate_character(
+    svc: Services, campaign_id: str, token: str | None, data: dict[str, Any]
+) -> dict[str, Any]:
     async with svc.read() as s:
         await authenticate(s, token, campaign_id)
         c = await _campaign(s, campaign_id)
         return {"valid": True, "sheet": build_sheet(c.system, c.options, data)}
 
 
-async def create_character(svc: Services, campaign_id: str, token: str | None, data: dict[str, Any],
-                           player_id: str | None = None) -> dict[str, Any]:
+async def create_character(
+    svc: Services, campaign_id: str, token: str | None, data: dict[str, Any], player_id: str | None = None
+) -> dict[str, Any]:
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         c = await log.locked_campaign(s, campaign_id)
         if not principal.is_gm:
             if player_id not in (None, principal.player_id):
-                raise forbidden(_("a player creates characters only for themselves"), "player_id", code="not_your_character")
+                raise forbidden(
+                    _("a player creates characters only for themselves"), "player_id", code="not_your_character"
+                )
             player_id = principal.player_id
         elif player_id is not None:
             await _player(s, campaign_id, player_id)
         sheet = build_sheet(c.system, c.options, data)
         name = str(sheet.get("name") or "")
         if not name or len(name) > 200 or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-            raise invalid("invalid_input", _("a character needs a name of 1-200 characters without control "
-                                             "characters"),
-                          "sheet.name")
+            raise invalid(
+                "invalid_input",
+                _("a character needs a name of 1-200 characters without control characters"),
+                "sheet.name",
+            )
         pipeline.require_active(c)
         state = await tables.load(svc, s, c)
-        ch = Character(id=_id(), campaign_id=campaign_id, player_id=player_id, name=name,
-                       sheet={**sheet, "id": None}, version=1)
+        ch = Character(
+            id=_id(), campaign_id=campaign_id, player_id=player_id, name=name, sheet={**sheet, "id": None}, version=1
+        )
         ch.sheet = {**sheet, "id": ch.id}
         s.add(ch)
         # The sheet stays out of the log: what each reader may see of it is the rule system's view.
         first_seq = c.last_seq + 1
-        log.append(s, c, [Event("character_created", {"character_id": ch.id, "player_id": player_id, "name": name})],
-                   principal.actor())
+        log.append(
+            s,
+            c,
+            [Event("character_created", {"character_id": ch.id, "player_id": player_id, "name": name})],
+            principal.actor(),
+        )
         # A new character changes the table's state (its characters), so it is a move like any other.
         state["characters"] = {**state["characters"], ch.id: ch.sheet}
-        movelog.record(s, c, "character", {"character_id": ch.id, "sheet": ch.sheet}, principal.actor(), [],
-                       first_seq, state)
+        movelog.record(
+            s, c, "character", {"character_id": ch.id, "sheet": ch.sheet}, principal.actor(), [], first_seq, state
+        )
         await s.flush()
         await deadline_sync.after_move(s, c, state["table"])
         await tables.publish(svc, s, c, state["table"])
@@ -199,8 +266,9 @@ async def _player(s, campaign_id: str, player_id: str) -> Player:
     return p
 
 
-async def assign_character(svc: Services, campaign_id: str, character_id: str, token: str | None,
-                           body: CharacterAssign) -> dict[str, Any]:
+async def assign_character(
+    svc: Services, campaign_id: str, character_id: str, token: str | None, body: CharacterAssign
+) -> dict[str, Any]:
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
@@ -212,8 +280,9 @@ async def assign_character(svc: Services, campaign_id: str, character_id: str, t
             await _player(s, campaign_id, body.player_id)
         ch.player_id = body.player_id
         ch.version += 1
-        log.append(s, c, [Event("character_assigned", {"character_id": ch.id, "player_id": body.player_id})],
-                   principal.actor())
+        log.append(
+            s, c, [Event("character_assigned", {"character_id": ch.id, "player_id": body.player_id})], principal.actor()
+        )
         # Only a player's waits are timed, so who plays the character decides whether its wait has a deadline.
         if c.status == "active" and (await deadline_sync.clock_of(s, c.id))[0] is not None:
             await s.flush()
@@ -225,7 +294,9 @@ async def list_characters(svc: Services, campaign_id: str, token: str | None) ->
     async with svc.read() as s:
         principal = await authenticate(s, token, campaign_id)
         c = await _campaign(s, campaign_id)
-        rows = await s.scalars(select(Character).where(Character.campaign_id == campaign_id).order_by(Character.created_at))
+        rows = await s.scalars(
+            select(Character).where(Character.campaign_id == campaign_id).order_by(Character.created_at)
+        )
         return [character_view(r, c, principal.actor()) for r in rows]
 
 

@@ -1,5 +1,6 @@
 """The GM's hand on the clock: deadline settings, pause and resume (every deadline of the campaign), and
 extending one deadline. Each change is logged as an event; players read the deadlines too."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,8 +29,9 @@ class DeadlineExtension(BaseModel):
 
 def keep(s, campaign: Campaign, settings: ds.TurnDeadlines, actor: Actor) -> CampaignClock:
     """A new campaign's clock (nothing awaits a player yet, so no deadline starts)."""
-    clock = CampaignClock(campaign_id=campaign.id, settings=settings.model_dump(mode="json"), paused=False,
-                          updated_at=utcnow())
+    clock = CampaignClock(
+        campaign_id=campaign.id, settings=settings.model_dump(mode="json"), paused=False, updated_at=utcnow()
+    )
     s.add(clock)
     sync.remember(s, campaign.id, clock)
     log.append(s, campaign, [Event("deadline_settings_changed", clock.settings)], actor)
@@ -37,18 +39,29 @@ def keep(s, campaign: Campaign, settings: ds.TurnDeadlines, actor: Actor) -> Cam
 
 
 def row_view(row: TurnDeadline, now: float) -> dict[str, Any]:
-    left = row.remaining if row.status == "paused" else (max(0.0, row.due_at - now) if row.status == "running" else None)
-    return {"id": row.id, "character_id": row.character_id, "may": list(row.may), "kind": row.kind,
-            "status": row.status, "seconds": row.seconds, "until": ds.iso(row.due_at) if row.status == "running" else None,
-            "seconds_left": None if left is None else round(left, 3)}
+    left = (
+        row.remaining if row.status == "paused" else (max(0.0, row.due_at - now) if row.status == "running" else None)
+    )
+    return {
+        "id": row.id,
+        "character_id": row.character_id,
+        "may": list(row.may),
+        "kind": row.kind,
+        "status": row.status,
+        "seconds": row.seconds,
+        "until": ds.iso(row.due_at) if row.status == "running" else None,
+        "seconds_left": None if left is None else round(left, 3),
+    }
 
 
 async def _board(s, campaign_id: str) -> dict[str, Any]:
     clock, settings = await sync.clock_of(s, campaign_id)
     now = ds.clock()
-    return {"settings": (settings or ds.TurnDeadlines()).model_dump(mode="json"),
-            "paused": bool(clock and clock.paused),
-            "deadlines": [row_view(r, now) for r in await sync.rows_of(s, campaign_id)]}
+    return {
+        "settings": (settings or ds.TurnDeadlines()).model_dump(mode="json"),
+        "paused": bool(clock and clock.paused),
+        "deadlines": [row_view(r, now) for r in await sync.rows_of(s, campaign_id)],
+    }
 
 
 async def board(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
@@ -106,7 +119,7 @@ async def resume(svc: Services, campaign_id: str, token: str | None) -> dict[str
             warning = ds.TurnDeadlines.model_validate(clock.settings).warning_seconds
             now = ds.clock()
             clock.paused = False
-            clock.defaults_in_row = 0      # the GM is here: the clock may again move for the absent
+            clock.defaults_in_row = 0  # the GM is here: the clock may again move for the absent
             resumed = []
             for row in await sync.rows_of(s, campaign_id):
                 if row.status == "paused":
@@ -116,8 +129,9 @@ async def resume(svc: Services, campaign_id: str, token: str | None) -> dict[str
         return await idempotency.complete(s, await _board(s, campaign_id))
 
 
-async def extend(svc: Services, campaign_id: str, deadline_id: str, token: str | None,
-                 body: DeadlineExtension) -> dict[str, Any]:
+async def extend(
+    svc: Services, campaign_id: str, deadline_id: str, token: str | None, body: DeadlineExtension
+) -> dict[str, Any]:
     async with svc.write() as s:
         principal, campaign = await _gm_campaign(s, campaign_id, token)
         clock = await _clock(s, campaign_id)
@@ -125,23 +139,31 @@ async def extend(svc: Services, campaign_id: str, deadline_id: str, token: str |
         if row is None or row.campaign_id != campaign_id:
             raise not_found("deadline", "deadline_id")
         if row.status == "expired":
-            raise GameError(409, "deadline_expired", _("this deadline has already run out; the wait is the GM's "
-                                                       "now"),
-                            field="deadline_id")
-        row.warned_at = None    # a new limit: warned again before it
+            raise GameError(
+                409,
+                "deadline_expired",
+                _("this deadline has already run out; the wait is the GM's now"),
+                field="deadline_id",
+            )
+        row.warned_at = None  # a new limit: warned again before it
         if row.status == "paused":
             row.remaining += body.seconds
         else:
             warning = ds.TurnDeadlines.model_validate(clock.settings).warning_seconds
             sync.start(row, row.due_at + body.seconds - ds.clock(), warning, ds.clock())
-        log.append(s, campaign, [Event("deadline_extended", {**sync.described(row), "seconds": body.seconds})],
-                   principal.actor())
+        log.append(
+            s,
+            campaign,
+            [Event("deadline_extended", {**sync.described(row), "seconds": body.seconds})],
+            principal.actor(),
+        )
         return await idempotency.complete(s, row_view(row, ds.clock()))
 
 
 async def _clock(s, campaign_id: str) -> CampaignClock:
     clock = await s.get(CampaignClock, campaign_id)
     if clock is None:
-        raise GameError(409, "no_turn_deadlines", _("this campaign keeps no turn deadlines; set them first"),
-                        field="campaign_id")
+        raise GameError(
+            409, "no_turn_deadlines", _("this campaign keeps no turn deadlines; set them first"), field="campaign_id"
+        )
     return clock

@@ -1,5 +1,6 @@
 """A campaign's turn deadline settings, and which rule system's timeouts apply. Kept beside the rule
 systems' own options, never in them: an engine replays its moves the same with or without a clock."""
+
 from __future__ import annotations
 
 import time
@@ -19,8 +20,13 @@ clock = time.time
 
 MAX_SECONDS = 7 * 24 * 3600
 
-POLICIES: dict[str, ModuleType] = {"stepdice": stepdice, "trikus": trikus, "danger_pool": danger_pool,
-                                   "iskra": iskra, "action_deck": action_deck}
+POLICIES: dict[str, ModuleType] = {
+    "stepdice": stepdice,
+    "trikus": trikus,
+    "danger_pool": danger_pool,
+    "iskra": iskra,
+    "action_deck": action_deck,
+}
 
 
 class TurnDeadlines(BaseModel):
@@ -28,15 +34,25 @@ class TurnDeadlines(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, title="TurnDeadlines")
 
-    turn_seconds: int | None = Field(None, ge=1, le=MAX_SECONDS,
-                                     description="How long a player has for a turn (or a throw, a declaration, "
-                                                 "a round's action); null: turns are not timed.")
-    choice_seconds: int | None = Field(None, ge=1, le=MAX_SECONDS,
-                                       description="How long a player has for a pending choice or reaction; "
-                                                   "null: choices are not timed.")
-    warning_seconds: int = Field(60, ge=0, le=MAX_SECONDS,
-                                 description="A `deadline_warning` event goes out this long before a deadline; "
-                                             "0: no warning.")
+    turn_seconds: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_SECONDS,
+        description="How long a player has for a turn (or a throw, a declaration, "
+        "a round's action); null: turns are not timed.",
+    )
+    choice_seconds: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_SECONDS,
+        description="How long a player has for a pending choice or reaction; null: choices are not timed.",
+    )
+    warning_seconds: int = Field(
+        60,
+        ge=0,
+        le=MAX_SECONDS,
+        description="A `deadline_warning` event goes out this long before a deadline; 0: no warning.",
+    )
 
     def limit(self, kind: str) -> int | None:
         return self.turn_seconds if kind == "turn" else self.choice_seconds

@@ -1,5 +1,6 @@
 """Deadlines follow the table: after every move the waits in `awaiting` are compared with the deadlines kept,
 a new wait gets a deadline, a satisfied one is dropped; and `awaiting[].until` is filled in for clients."""
+
 from __future__ import annotations
 
 import hashlib
@@ -27,8 +28,9 @@ def wait_key(kind: str, entry: dict[str, Any]) -> str:
     return hashlib.sha256(f"{kind}|{entry['character_id']}|{moves}".encode()).hexdigest()[:64]
 
 
-def timed_waits(system_id: str, table: dict[str, Any], settings: ds.TurnDeadlines,
-                played: set[str]) -> dict[str, tuple[dict, str, int]]:
+def timed_waits(
+    system_id: str, table: dict[str, Any], settings: ds.TurnDeadlines, played: set[str]
+) -> dict[str, tuple[dict, str, int]]:
     """The waits that get a deadline: those of characters a player plays (the GM's own are never timed)."""
     policy = ds.POLICIES.get(system_id)
     out: dict[str, tuple[dict, str, int]] = {}
@@ -57,8 +59,13 @@ def start(row: TurnDeadline, seconds: float, warning: int, now: float) -> None:
 
 
 def described(row: TurnDeadline) -> dict[str, Any]:
-    return {"deadline_id": row.id, "character_id": row.character_id, "may": list(row.may), "kind": row.kind,
-            "until": ds.iso(row.due_at) if row.status == "running" else None}
+    return {
+        "deadline_id": row.id,
+        "character_id": row.character_id,
+        "may": list(row.may),
+        "kind": row.kind,
+        "until": ds.iso(row.due_at) if row.status == "running" else None,
+    }
 
 
 # session.info key: campaign id -> its clock row or None, so one transaction looks it up once (a move both
@@ -81,8 +88,13 @@ async def clock_of(s, campaign_id: str) -> tuple[CampaignClock | None, ds.TurnDe
 
 
 async def rows_of(s, campaign_id: str) -> list[TurnDeadline]:
-    return list(await s.scalars(select(TurnDeadline).where(TurnDeadline.campaign_id == campaign_id)
-                                .order_by(TurnDeadline.created_at, TurnDeadline.id)))
+    return list(
+        await s.scalars(
+            select(TurnDeadline)
+            .where(TurnDeadline.campaign_id == campaign_id)
+            .order_by(TurnDeadline.created_at, TurnDeadline.id)
+        )
+    )
 
 
 async def after_move(s, campaign: Campaign, table: dict[str, Any], *, by_clock: bool = False) -> None:
@@ -96,8 +108,11 @@ async def after_move(s, campaign: Campaign, table: dict[str, Any], *, by_clock: 
         clock.defaults_in_row = 0
     wanted = {}
     if settings.enabled and any(normalized(e)["who"] == "character" for e in table.get("awaiting") or []):
-        played = set(await s.scalars(select(Character.id).where(Character.campaign_id == campaign.id,
-                                                                Character.player_id.is_not(None))))
+        played = set(
+            await s.scalars(
+                select(Character.id).where(Character.campaign_id == campaign.id, Character.player_id.is_not(None))
+            )
+        )
         wanted = timed_waits(campaign.system, table, settings, played)
     rows = {r.key: r for r in await rows_of(s, campaign.id)}
     events: list[Event] = []
@@ -111,8 +126,15 @@ async def after_move(s, campaign: Campaign, table: dict[str, Any], *, by_clock: 
     for key, (entry, kind, seconds) in wanted.items():
         if key in rows:
             continue
-        row = TurnDeadline(id=str(uuid.uuid4()), campaign_id=campaign.id, key=key, character_id=entry["character_id"],
-                           may=entry["may"], kind=kind, seconds=float(seconds))
+        row = TurnDeadline(
+            id=str(uuid.uuid4()),
+            campaign_id=campaign.id,
+            key=key,
+            character_id=entry["character_id"],
+            may=entry["may"],
+            kind=kind,
+            seconds=float(seconds),
+        )
         if clock.paused:
             row.status, row.remaining = "paused", float(seconds)
         else:
@@ -151,8 +173,10 @@ def named_moves(view: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(table, dict) or not any(isinstance(table.get(k), list) for k in NAMED):
         return view
     # New lists: the view may share its dicts with the cached state, which must not change.
-    return {**view, "table": {**table, **{k: [with_moves(e) for e in table[k]]
-                                          for k in NAMED if isinstance(table.get(k), list)}}}
+    return {
+        **view,
+        "table": {**table, **{k: [with_moves(e) for e in table[k]] for k in NAMED if isinstance(table.get(k), list)}},
+    }
 
 
 async def annotate(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:
@@ -164,12 +188,17 @@ async def annotate(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:
         return view
     if (await clock_of(s, campaign_id))[0] is None:
         return view
-    running = {(r.character_id, tuple(sorted(r.may))): ds.iso(r.due_at) for r in await rows_of(s, campaign_id)
-               if r.status == "running"}
+    running = {
+        (r.character_id, tuple(sorted(r.may))): ds.iso(r.due_at)
+        for r in await rows_of(s, campaign_id)
+        if r.status == "running"
+    }
     # A new table and list: the view may share its dicts with the cached state, which must not change.
     awaiting = []
     for raw in table["awaiting"]:
         entry = normalized(raw)
-        until = running.get((entry["character_id"], tuple(sorted(entry["may"])))) if entry["who"] == "character" else None
+        until = (
+            running.get((entry["character_id"], tuple(sorted(entry["may"])))) if entry["who"] == "character" else None
+        )
         awaiting.append({**raw, "until": until})
     return {**view, "table": {**table, "awaiting": awaiting}}

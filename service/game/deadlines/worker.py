@@ -5,6 +5,7 @@ Every replica runs one. Deadlines live in the records database, so a restart los
 campaign with due deadlines by locking its row with SKIP LOCKED (PostgreSQL), so two replicas never act on the
 same campaign at once, and it re-reads the deadline under that lock, so none fires twice. On SQLite the one
 process's writer lock does the same."""
+
 from __future__ import annotations
 
 import asyncio
@@ -63,20 +64,19 @@ def refusal(campaign: Campaign, state: dict[str, Any], raw: dict[str, Any]) -> s
         system.apply(state, action, sync.CLOCK_ACTOR, _Probe(campaign.dice_mode))
     except _NeedsDice:
         if campaign.dice_mode == "table":
-            return "table_dice"      # the players throw their own dice: nobody can throw for the absent one
+            return "table_dice"  # the players throw their own dice: nobody can throw for the absent one
     except RuleViolation as exc:
         return exc.code
     except ValidationError:
         return "invalid_action"
-    except Exception:   # a bug in an engine must not stall the table: the GM takes the wait over
+    except Exception:  # a bug in an engine must not stall the table: the GM takes the wait over
         log_.exception("the default move %s could not be checked", raw)
         return "default_failed"
     return None
 
 
 def _due(now: float):
-    return (TurnDeadline.status == "running",
-            or_(TurnDeadline.due_at <= now, TurnDeadline.warn_at <= now))
+    return (TurnDeadline.status == "running", or_(TurnDeadline.due_at <= now, TurnDeadline.warn_at <= now))
 
 
 class DeadlineWorker:
@@ -111,16 +111,21 @@ class DeadlineWorker:
         # A read first: when nothing is due, no write transaction (SQLite's one writer stays free).
         async with self.svc.read() as s:
             ids = list(await s.scalars(select(TurnDeadline.campaign_id).where(*_due(now)).distinct()))
-            overdue = (await s.execute(select(func.min(TurnDeadline.due_at), func.min(TurnDeadline.warn_at))
-                                       .where(TurnDeadline.status == "running"))).one()
+            overdue = (
+                await s.execute(
+                    select(func.min(TurnDeadline.due_at), func.min(TurnDeadline.warn_at)).where(
+                        TurnDeadline.status == "running"
+                    )
+                )
+            ).one()
         metrics.DEADLINE_LAG.set(max([0.0] + [now - at for at in overdue if at is not None]))
         done = 0
         for campaign_id in ids:
             try:
                 with log.acting_as(log.CLOCK):
                     done += await self._visit(campaign_id, now)
-            except Exception as exc:      # rolled back (a database away, a bug): the next scan retries; the
-                log_.warning("turn deadlines of campaign %s not handled: %s", campaign_id, exc)   # others go on
+            except Exception as exc:  # rolled back (a database away, a bug): the next scan retries; the
+                log_.warning("turn deadlines of campaign %s not handled: %s", campaign_id, exc)  # others go on
         return done
 
     async def _visit(self, campaign_id: str, now: float) -> int:
@@ -128,8 +133,11 @@ class DeadlineWorker:
         for _ in range(MAX_STEPS_PER_CAMPAIGN):
             async with self.svc.write() as s:
                 query = select(Campaign).where(Campaign.id == campaign_id)
-                rows_query = select(TurnDeadline).where(TurnDeadline.campaign_id == campaign_id, *_due(now)) \
+                rows_query = (
+                    select(TurnDeadline)
+                    .where(TurnDeadline.campaign_id == campaign_id, *_due(now))
                     .order_by(TurnDeadline.due_at, TurnDeadline.id)
+                )
                 if not self.svc.is_sqlite:
                     # Another replica (or a player's move) holds the campaign: it is theirs this time round.
                     query = query.with_for_update(skip_locked=True)
@@ -156,8 +164,9 @@ class DeadlineWorker:
         events = []
         for row in rows:
             row.warn_at, row.warned_at = None, now
-            events.append(Event("deadline_warning", {**sync.described(row),
-                                                     "seconds_left": round(max(0.0, row.due_at - now), 3)}))
+            events.append(
+                Event("deadline_warning", {**sync.described(row), "seconds_left": round(max(0.0, row.due_at - now), 3)})
+            )
         log.append(s, campaign, events, sync.CLOCK_ACTOR)
 
     async def _expire(self, s, campaign: Campaign, row: TurnDeadline) -> None:
@@ -166,21 +175,32 @@ class DeadlineWorker:
         described = sync.described(row)
         # Kept (not deleted) while the wait lasts, so the same wait never gets a second deadline.
         row.status, row.warn_at = "expired", None
-        entry = next((e for e in map(normalized, table.get("awaiting") or [])
-                      if e["who"] == "character" and e["character_id"] == row.character_id
-                      and sorted(e["may"]) == sorted(row.may)), None)
-        if entry is None:       # the wait ended without a move this worker saw: nothing to do
+        entry = next(
+            (
+                e
+                for e in map(normalized, table.get("awaiting") or [])
+                if e["who"] == "character"
+                and e["character_id"] == row.character_id
+                and sorted(e["may"]) == sorted(row.may)
+            ),
+            None,
+        )
+        if entry is None:  # the wait ended without a move this worker saw: nothing to do
             await s.delete(row)
             return
         try:
             action = ds.POLICIES[campaign.system].default(table, entry)
-        except Exception:   # as above: a bug hands the wait to the GM rather than stalling it
+        except Exception:  # as above: a bug hands the wait to the GM rather than stalling it
             log_.exception("no default could be worked out for deadline %s", row.id)
             action, why = None, "default_failed"
         else:
             why = refusal(campaign, state, action) if action is not None else "no_default"
-        data = {**described, "until": ds.iso(row.due_at), "default_action": None if why else action,
-                "handed_to": "gm" if why else "rules"}
+        data = {
+            **described,
+            "until": ds.iso(row.due_at),
+            "default_action": None if why else action,
+            "handed_to": "gm" if why else "rules",
+        }
         if why:
             data["reason"] = why
         log.append(s, campaign, [Event("deadline_expired", data)], sync.CLOCK_ACTOR)
@@ -192,11 +212,19 @@ class DeadlineWorker:
         await s.flush()
         try:
             await pipeline.apply(self.svc, s, campaign, _clock_principal(campaign.id), action, by_clock=True)
-        except (GameError, pipeline.Refused) as refused:   # the GM takes the wait over; drawn dice are logged
+        except (GameError, pipeline.Refused) as refused:  # the GM takes the wait over; drawn dice are logged
             exc = refused.error if isinstance(refused, pipeline.Refused) else refused
             row.key = key
-            log.append(s, campaign, [Event("deadline_default_refused", {"deadline_id": row.id, "code": exc.code,
-                                                                        "detail": str(exc.detail)})], sync.CLOCK_ACTOR)
+            log.append(
+                s,
+                campaign,
+                [
+                    Event(
+                        "deadline_default_refused", {"deadline_id": row.id, "code": exc.code, "detail": str(exc.detail)}
+                    )
+                ],
+                sync.CLOCK_ACTOR,
+            )
             return
         await self._count_default(s, campaign)
 
@@ -212,7 +240,10 @@ class DeadlineWorker:
             return
         clock.paused = True
         paused = await sync.pause_running(s, campaign.id, ds.clock())
-        log.append(s, campaign, [Event("deadlines_paused_unattended", {"defaults_in_row": clock.defaults_in_row,
-                                                                       "deadlines": paused})], sync.CLOCK_ACTOR)
-        log_.info("campaign %s: deadlines paused after %d default moves in a row", campaign.id,
-                  clock.defaults_in_row)
+        log.append(
+            s,
+            campaign,
+            [Event("deadlines_paused_unattended", {"defaults_in_row": clock.defaults_in_row, "deadlines": paused})],
+            sync.CLOCK_ACTOR,
+        )
+        log_.info("campaign %s: deadlines paused after %d default moves in a row", campaign.id, clock.defaults_in_row)

@@ -1,4 +1,5 @@
 """The campaign's event log: appended inside the writer's transaction, read per role."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -46,12 +47,23 @@ def acting_as(role: str) -> Iterator[None]:
 
 
 # What a writer that inserts the rows itself (service/game/log/write.py) takes from each record.
-EVENT_COLUMNS = ("campaign_id", "seq", "type", "data", "redacted", "visibility", "actor_role", "actor_player_id",
-                 "request_id", "created_at")
+EVENT_COLUMNS = (
+    "campaign_id",
+    "seq",
+    "type",
+    "data",
+    "redacted",
+    "visibility",
+    "actor_role",
+    "actor_player_id",
+    "request_id",
+    "created_at",
+)
 
 
-def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor, *,
-           add: bool = True) -> list[EventRecord]:
+def append(
+    session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor, *, add: bool = True
+) -> list[EventRecord]:
     """Number the events after the campaign's last and note them for the webhook outbox and the subscribers.
     `add=False`: the caller inserts the records itself; they are left out of the session."""
     records = []
@@ -61,9 +73,16 @@ def append(session: AsyncSession, campaign: Campaign, events: list[Event], actor
     for ev in events:
         campaign.last_seq += 1
         rec = EventRecord(
-            campaign_id=campaign.id, seq=campaign.last_seq, type=ev.type, data=ev.data,
-            redacted=ev.redacted, visibility=ev.visibility, actor_role=role,
-            actor_player_id=player_id, request_id=requestid.current.get(), created_at=now,
+            campaign_id=campaign.id,
+            seq=campaign.last_seq,
+            type=ev.type,
+            data=ev.data,
+            redacted=ev.redacted,
+            visibility=ev.visibility,
+            actor_role=role,
+            actor_player_id=player_id,
+            request_id=requestid.current.get(),
+            created_at=now,
         )
         if add:
             session.add(rec)
@@ -112,9 +131,12 @@ def view(rec: Any, principal: Principal) -> dict[str, Any] | None:
 _events = EventRecord.__table__
 # Core rows, not ORM entities: a page is up to 500 events that are only read, and loading them as entities
 # cost more than the query. The rows have the attributes `view` reads. Built once, with its parameters bound.
-_AFTER = (select(*[_events.c[c] for c in EVENT_COLUMNS])
-          .where(_events.c.campaign_id == bindparam("campaign_id"), _events.c.seq > bindparam("after"))
-          .order_by(_events.c.seq).limit(bindparam("limit")))
+_AFTER = (
+    select(*[_events.c[c] for c in EVENT_COLUMNS])
+    .where(_events.c.campaign_id == bindparam("campaign_id"), _events.c.seq > bindparam("after"))
+    .order_by(_events.c.seq)
+    .limit(bindparam("limit"))
+)
 
 
 async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit: int) -> list[Any]:

@@ -1,6 +1,7 @@
 """A campaign's events as they are committed, for subscribers: the REST log's pages, read again whenever
 the notifier says the campaign has moved on. No polling: an idle subscriber touches nothing; the notifier's
 sweep (one query per process every few seconds) covers a notification that was lost."""
+
 from __future__ import annotations
 
 import asyncio
@@ -52,7 +53,7 @@ async def latest_seqs(svc: Services, campaign_ids: list[str]) -> dict[str, int]:
     latest: dict[str, int] = {}
     async with svc.read() as s:
         for i in range(0, len(campaign_ids), PROBE_CHUNK):
-            chunk = campaign_ids[i:i + PROBE_CHUNK]
+            chunk = campaign_ids[i : i + PROBE_CHUNK]
             rows = await s.execute(select(Campaign.id, Campaign.last_seq).where(Campaign.id.in_(chunk)))
             latest.update({cid: seq for cid, seq in rows})
     return latest

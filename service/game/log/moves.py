@@ -9,6 +9,7 @@ Engine changes: each snapshot carries the engine's `state_version` (a rule syste
 another version are then passed over and the table is replayed from the campaign's first snapshot
 (version 0, always kept) with the engine as it is now.
 """
+
 from __future__ import annotations
 
 import copy
@@ -65,7 +66,7 @@ class RecordedDice:
 
     @property
     def rolled(self) -> list[DieRoll]:
-        return self._dice[:self._next]
+        return self._dice[: self._next]
 
     @property
     def unused(self) -> int:
@@ -77,12 +78,22 @@ def actor_record(actor: Actor) -> dict[str, Any]:
 
 
 def actor_from(record: dict[str, Any]) -> Actor:
-    return Actor(role=record["role"], player_id=record.get("player_id"),
-                 character_ids=frozenset(record.get("character_ids") or ()))
+    return Actor(
+        role=record["role"],
+        player_id=record.get("player_id"),
+        character_ids=frozenset(record.get("character_ids") or ()),
+    )
 
 
-def replay_move(system: RuleSystem, dice_mode: DiceMode, state: dict[str, Any], kind: str, body: dict[str, Any],
-                actor: dict[str, Any], dice: list[dict[str, Any]]) -> dict[str, Any]:
+def replay_move(
+    system: RuleSystem,
+    dice_mode: DiceMode,
+    state: dict[str, Any],
+    kind: str,
+    body: dict[str, Any],
+    actor: dict[str, Any],
+    dice: list[dict[str, Any]],
+) -> dict[str, Any]:
     """One recorded move applied again. Undo moves are not replayed here: their state is a snapshot."""
     if kind == "character":
         out = copy.deepcopy(state)
@@ -109,14 +120,24 @@ async def snapshot_before(s, campaign: Campaign, version: int, *, first: bool = 
     """The newest usable snapshot at or before `version` (version 0 is written with the campaign);
     with `first`, the campaign's first snapshot whatever came after."""
     system = SYSTEMS[campaign.system]
-    snap = None if first else await s.scalar(
-        select(SnapshotRecord)
-        .where(SnapshotRecord.campaign_id == campaign.id, SnapshotRecord.version <= version,
-               SnapshotRecord.engine_version == engine_version(system))
-        .order_by(SnapshotRecord.version.desc()).limit(1))
+    snap = (
+        None
+        if first
+        else await s.scalar(
+            select(SnapshotRecord)
+            .where(
+                SnapshotRecord.campaign_id == campaign.id,
+                SnapshotRecord.version <= version,
+                SnapshotRecord.engine_version == engine_version(system),
+            )
+            .order_by(SnapshotRecord.version.desc())
+            .limit(1)
+        )
+    )
     if snap is None:
-        snap = await s.scalar(select(SnapshotRecord).where(SnapshotRecord.campaign_id == campaign.id,
-                                                           SnapshotRecord.version == 0))
+        snap = await s.scalar(
+            select(SnapshotRecord).where(SnapshotRecord.campaign_id == campaign.id, SnapshotRecord.version == 0)
+        )
     if snap is None:
         raise ReplayDiverged(f"campaign {campaign.id} has no snapshot to rebuild from")
     return snap
@@ -130,9 +151,15 @@ async def state_at(s, campaign: Campaign, version: int, *, from_scratch: bool = 
     state = copy.deepcopy(snap.state)
     if snap.version == version:
         return state
-    moves = await s.scalars(select(MoveRecord).where(
-        MoveRecord.campaign_id == campaign.id, MoveRecord.version > snap.version, MoveRecord.version <= version,
-    ).order_by(MoveRecord.version))
+    moves = await s.scalars(
+        select(MoveRecord)
+        .where(
+            MoveRecord.campaign_id == campaign.id,
+            MoveRecord.version > snap.version,
+            MoveRecord.version <= version,
+        )
+        .order_by(MoveRecord.version)
+    )
     for m in moves:
         if m.kind == "undo":
             # Every undo writes a snapshot, so only an engine change (snapshots passed over) gets here.
@@ -147,12 +174,24 @@ def snapshot(s, campaign: Campaign, version: int, state: dict[str, Any]) -> None
 
 
 def snapshot_record(campaign: Campaign, version: int, state: dict[str, Any]) -> SnapshotRecord:
-    return SnapshotRecord(campaign_id=campaign.id, version=version,
-                          engine_version=engine_version(SYSTEMS[campaign.system]), state=copy.deepcopy(state))
+    return SnapshotRecord(
+        campaign_id=campaign.id,
+        version=version,
+        engine_version=engine_version(SYSTEMS[campaign.system]),
+        state=copy.deepcopy(state),
+    )
 
 
-def record(s, campaign: Campaign, kind: str, body: dict[str, Any], actor: Actor, dice: list[DieRoll],
-           first_seq: int, state_after: dict[str, Any]) -> MoveRecord:
+def record(
+    s,
+    campaign: Campaign,
+    kind: str,
+    body: dict[str, Any],
+    actor: Actor,
+    dice: list[DieRoll],
+    first_seq: int,
+    state_after: dict[str, Any],
+) -> MoveRecord:
     """Append the move that produced `state_after`; bumps the table version. Call after the move's
     events were appended, so `campaign.last_seq` closes its range of events."""
     move, snap = next_move(campaign, kind, body, actor, dice, first_seq, state_after)
@@ -162,13 +201,27 @@ def record(s, campaign: Campaign, kind: str, body: dict[str, Any], actor: Actor,
     return move
 
 
-def next_move(campaign: Campaign, kind: str, body: dict[str, Any], actor: Actor, dice: list[DieRoll],
-              first_seq: int, state_after: dict[str, Any]) -> tuple[MoveRecord, SnapshotRecord | None]:
+def next_move(
+    campaign: Campaign,
+    kind: str,
+    body: dict[str, Any],
+    actor: Actor,
+    dice: list[DieRoll],
+    first_seq: int,
+    state_after: dict[str, Any],
+) -> tuple[MoveRecord, SnapshotRecord | None]:
     """As `record`, for a caller that writes the rows itself: the move, and the snapshot when one is due."""
     campaign.table_version += 1
     campaign.table_token = secrets.token_hex(8)
-    move = MoveRecord(campaign_id=campaign.id, version=campaign.table_version, kind=kind, body=body,
-                      actor=actor_record(actor), dice=[d.to_dict() for d in dice],
-                      first_seq=first_seq, last_seq=campaign.last_seq)
+    move = MoveRecord(
+        campaign_id=campaign.id,
+        version=campaign.table_version,
+        kind=kind,
+        body=body,
+        actor=actor_record(actor),
+        dice=[d.to_dict() for d in dice],
+        first_seq=first_seq,
+        last_seq=campaign.last_seq,
+    )
     due = kind == "undo" or campaign.table_version % SNAPSHOT_EVERY == 0
     return move, snapshot_record(campaign, campaign.table_version, state_after) if due else None

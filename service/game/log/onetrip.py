@@ -7,6 +7,7 @@ combination of parts a move has (at most eight texts), and sent on asyncpg direc
 (service/store/records/pgdirect.py), which prepares it once per connection. Events and sheets go as arrays
 unnested into rows. JSON values are serialized as SQLAlchemy's JSON type does (a None is JSON `null` where
 the column is JSON), so both paths write the same rows."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -49,26 +50,28 @@ def _sql(move: bool, snapshot: bool, sheets: bool) -> str:
     parts = [f"counters AS (UPDATE campaigns SET {sets} WHERE id = {p.next(_type(campaigns.c.id))})"]
     events = _columns(EventRecord.__table__)
     arrays = ", ".join(p.next(_type(c) + "[]") for c in events)
-    parts.append(f"events AS (INSERT INTO events ({', '.join(c.name for c in events)}) "
-                 f"SELECT * FROM unnest({arrays}))")
+    parts.append(f"events AS (INSERT INTO events ({', '.join(c.name for c in events)}) SELECT * FROM unnest({arrays}))")
     for wanted, name, table in ((move, "move", MoveRecord.__table__), (snapshot, "snapshot", SnapshotRecord.__table__)):
         if wanted:
             columns = _columns(table)
             values = ", ".join(p.next(_type(c)) for c in columns)
-            parts.append(f"{name} AS (INSERT INTO {table.name} ({', '.join(c.name for c in columns)}) "
-                         f"VALUES ({values}))")
+            parts.append(
+                f"{name} AS (INSERT INTO {table.name} ({', '.join(c.name for c in columns)}) VALUES ({values}))"
+            )
     if sheets:
         ids, new = p.next(_type(characters.c.id) + "[]"), p.next(_type(characters.c.sheet) + "[]")
-        parts.append(f"sheets AS (UPDATE characters SET sheet = changed.sheet, version = characters.version + 1, "
-                     f"updated_at = {p.next(_type(characters.c.updated_at))} FROM unnest({ids}, {new}) "
-                     "AS changed(id, sheet) WHERE characters.id = changed.id)")
+        parts.append(
+            f"sheets AS (UPDATE characters SET sheet = changed.sheet, version = characters.version + 1, "
+            f"updated_at = {p.next(_type(characters.c.updated_at))} FROM unnest({ids}, {new}) "
+            "AS changed(id, sheet) WHERE characters.id = changed.id)"
+        )
     return "WITH " + ", ".join(parts) + " SELECT 1"
 
 
 def _value(column: Column, value: Any) -> Any:
     if value is None and column.default is not None:
         default = column.default
-        value = default.arg(None) if default.is_callable else default.arg   # type: ignore[attr-defined]
+        value = default.arg(None) if default.is_callable else default.arg  # type: ignore[attr-defined]
     if isinstance(column.type, JSON):
         return json_dumps(value)
     return value
@@ -78,8 +81,14 @@ def _row(table: Table, obj: Any) -> list[Any]:
     return [_value(c, getattr(obj, c.key, None)) for c in _columns(table)]
 
 
-async def write(s, campaign: Campaign, records: list[EventRecord], move: MoveRecord | None,
-                snapshot: SnapshotRecord | None, sheets: dict[str, dict[str, Any]] | None) -> None:
+async def write(
+    s,
+    campaign: Campaign,
+    records: list[EventRecord],
+    move: MoveRecord | None,
+    snapshot: SnapshotRecord | None,
+    sheets: dict[str, dict[str, Any]] | None,
+) -> None:
     """As service/game/log/write.py's `write`, in one round trip."""
     args: list[Any] = [getattr(campaign, c) for c in _COUNTERS] + [campaign.id]
     columns = _columns(EventRecord.__table__)

@@ -3,6 +3,7 @@ dice and dice sessions, free rolls, undo. Both contracts type `LogEvent.data` / 
 the systems' own payloads; tests/api/test_service_events.py plays a campaign and checks every such event, as
 the GM and as a player sees it, against these.
 """
+
 from __future__ import annotations
 
 from typing import Any, Literal
@@ -43,8 +44,9 @@ class DiceRolledEvent(_Payload):
     hidden: Literal["gm"] | None = None
     sealed: list[str] | None = Field(None, description="The seals (e.g. `deck_shuffle:3`) that hide these dice.")
     hidden_dice: int | None = Field(None, description="How many sealed dice were thrown.")
-    imported: bool | None = Field(None, description="true: the dice came with an imported campaign's document; "
-                                                    "this server did not roll them.")
+    imported: bool | None = Field(
+        None, description="true: the dice came with an imported campaign's document; this server did not roll them."
+    )
 
 
 class CampaignCreatedEvent(_Payload):
@@ -141,8 +143,9 @@ class DeadlineExtendedEvent(DeadlineEvent):
 
 
 class DeadlineExpiredEvent(DeadlineEvent):
-    default_action: dict[str, Any] | None = Field(description="The move made for the absent player; null when the "
-                                                              "wait went to the GM.")
+    default_action: dict[str, Any] | None = Field(
+        description="The move made for the absent player; null when the wait went to the GM."
+    )
     handed_to: Literal["gm", "rules"]
     reason: str | None = Field(None, description="Why the GM takes the wait over (e.g. `no_default`).")
 
@@ -185,14 +188,27 @@ class DeadlinesPausedUnattendedEvent(_Payload):
 
 
 SERVICE_EVENTS: dict[str, type[BaseModel]] = {
-    "campaign_created": CampaignCreatedEvent, "dice_session_opened": DiceSessionOpenedEvent,
-    "dice_session_client_seed": DiceSessionClientSeedEvent, "dice_session_closed": DiceSessionClosedEvent,
-    "player_invited": PlayerInvitedEvent, "character_created": CharacterCreatedEvent, "character_assigned": CharacterAssignedEvent,
-    "dice_rolled": DiceRolledEvent, "expression_rolled": ExpressionRolledEvent, "undone": UndoneEvent,
-    "campaign_finished": CampaignFinishedEvent, "campaign_language_changed": CampaignLanguageChangedEvent,
-    "deadline_set": DeadlineSetEvent, "deadline_cleared": DeadlineEvent, "deadline_warning": DeadlineWarningEvent,
-    "deadline_extended": DeadlineExtendedEvent, "deadline_expired": DeadlineExpiredEvent,
-    "deadline_default_refused": DeadlineDefaultRefusedEvent, "deadline_settings_changed": DeadlineSettingsChangedEvent,
-    "deadlines_paused": DeadlinesPausedEvent, "deadlines_resumed": DeadlinesResumedEvent,
-    "deadlines_paused_unattended": DeadlinesPausedUnattendedEvent, "webhook_disabled": WebhookDisabledEvent,
+    "campaign_created": CampaignCreatedEvent,
+    "dice_session_opened": DiceSessionOpenedEvent,
+    "dice_session_client_seed": DiceSessionClientSeedEvent,
+    "dice_session_closed": DiceSessionClosedEvent,
+    "player_invited": PlayerInvitedEvent,
+    "character_created": CharacterCreatedEvent,
+    "character_assigned": CharacterAssignedEvent,
+    "dice_rolled": DiceRolledEvent,
+    "expression_rolled": ExpressionRolledEvent,
+    "undone": UndoneEvent,
+    "campaign_finished": CampaignFinishedEvent,
+    "campaign_language_changed": CampaignLanguageChangedEvent,
+    "deadline_set": DeadlineSetEvent,
+    "deadline_cleared": DeadlineEvent,
+    "deadline_warning": DeadlineWarningEvent,
+    "deadline_extended": DeadlineExtendedEvent,
+    "deadline_expired": DeadlineExpiredEvent,
+    "deadline_default_refused": DeadlineDefaultRefusedEvent,
+    "deadline_settings_changed": DeadlineSettingsChangedEvent,
+    "deadlines_paused": DeadlinesPausedEvent,
+    "deadlines_resumed": DeadlinesResumedEvent,
+    "deadlines_paused_unattended": DeadlinesPausedUnattendedEvent,
+    "webhook_disabled": WebhookDisabledEvent,
 }

@@ -7,6 +7,7 @@ the move log (`movelog.state_at`) and put back. Writers put their table while th
 campaign's lock, just before the commit: the next writer then finds it, and `put_newer` keeps writers
 that finish out of order from putting an older copy over a newer one.
 """
+
 from __future__ import annotations
 
 import logging
@@ -58,8 +59,11 @@ async def _cached(svc: Services, s, campaign: Campaign, writing: bool) -> dict[s
         if _joins_transaction(svc):
             raise
         # An unreachable live store is a cache miss, not a failed request.
-        log.warning("live store unavailable on read (%s); rebuilding table %s from the move log",
-                    type(exc).__name__, campaign.id)
+        log.warning(
+            "live store unavailable on read (%s); rebuilding table %s from the move log",
+            type(exc).__name__,
+            campaign.id,
+        )
         return None
     if hit is None or hit.version != campaign.table_version or hit.value.get("token") != campaign.table_token:
         return None
@@ -72,8 +76,9 @@ def by_joining(characters: Iterable[Character]) -> dict[str, Any]:
     return {c.id: c.sheet for c in sorted(characters, key=lambda c: (c.created_at, c.id))}
 
 
-async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True,
-               characters: list[Character] | None = None) -> dict[str, Any]:
+async def load(
+    svc: Services, s, campaign: Campaign, *, writing: bool = True, characters: list[Character] | None = None
+) -> dict[str, Any]:
     """The whole engine state at the campaign's current version: options, characters, table.
     `writing=False` from a read-only session: a rebuilt table is put back into Redis (never over a newer
     copy), but not into the embedded store, whose writes wait for the campaign's writers. `characters`: every
@@ -104,8 +109,12 @@ async def load(svc: Services, s, campaign: Campaign, *, writing: bool = True,
 
 
 async def has_history(s, campaign: Campaign) -> bool:
-    return await s.scalar(select(SnapshotRecord.version).where(SnapshotRecord.campaign_id == campaign.id,
-                                                               SnapshotRecord.version == 0)) is not None
+    return (
+        await s.scalar(
+            select(SnapshotRecord.version).where(SnapshotRecord.campaign_id == campaign.id, SnapshotRecord.version == 0)
+        )
+        is not None
+    )
 
 
 async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[str, Any]:
@@ -120,8 +129,12 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
     except Exception:
         if _joins_transaction(svc):
             raise
-        raise GameError(503, "service_unavailable", _("this campaign's table is in the live store, which is out "
-                                                      "of reach; retry shortly"), extra={"retry_after": 1}) from None
+        raise GameError(
+            503,
+            "service_unavailable",
+            _("this campaign's table is in the live store, which is out of reach; retry shortly"),
+            extra={"retry_after": 1},
+        ) from None
     if old is not None and "token" not in old.value:
         state["table"], version = old.value, old.version
     with_id_salt(state["table"], secrets.token_hex(16))
@@ -154,14 +167,16 @@ async def publish(svc: Services, s, campaign: Campaign, table: dict[str, Any]) -
 
     async def put() -> None:
         try:
-            await svc.live.put_newer(key, version, value, ttl=svc.settings.table_idle_ttl,
-                                     **await _on_session(svc, s))
+            await svc.live.put_newer(key, version, value, ttl=svc.settings.table_idle_ttl, **await _on_session(svc, s))
         except Exception as exc:
             metrics.LIVE_STORE_ERRORS.labels("put").inc()
             if joins and s is not None:
                 raise
-            log.warning("live store unavailable on write (%s); table %s will be rebuilt on its next read",
-                        type(exc).__name__, campaign.id)
+            log.warning(
+                "live store unavailable on write (%s); table %s will be rebuilt on its next read",
+                type(exc).__name__,
+                campaign.id,
+            )
 
     after_commit = s.info.get(AFTER_COMMIT) if s is not None and not joins else None
     if after_commit is not None:
@@ -179,5 +194,6 @@ async def evict(svc: Services, s, campaign_id: str) -> None:
         metrics.LIVE_STORE_ERRORS.labels("delete").inc()
         if _joins_transaction(svc):
             raise
-        log.warning("live store unavailable (%s); table %s stays cached until it expires", type(exc).__name__,
-                    campaign_id)
+        log.warning(
+            "live store unavailable (%s); table %s stays cached until it expires", type(exc).__name__, campaign_id
+        )

@@ -11,6 +11,7 @@ A campaign's views are kept for at most `max_age` seconds from the read that loa
 live store (the live store's idle TTL): a table that went idle and expired there is then loaded, so put back,
 by the next read, as it would be without this cache.
 """
+
 from __future__ import annotations
 
 import time
@@ -35,11 +36,21 @@ class Views:
     @staticmethod
     def _stamp(campaign: Campaign, characters: Iterable[Character]) -> _Stamp:
         sheets = tuple(sorted((c.id, c.version, c.player_id) for c in characters))
-        return campaign.table_version, campaign.table_token, sheets, orjson.dumps(campaign.options,
-                                                                                  option=orjson.OPT_SORT_KEYS)
+        return (
+            campaign.table_version,
+            campaign.table_token,
+            sheets,
+            orjson.dumps(campaign.options, option=orjson.OPT_SORT_KEYS),
+        )
 
-    async def view(self, campaign: Campaign, characters: list[Character], viewer: Actor,
-                   compute: Callable[[], Awaitable[dict[str, Any]]], max_age: float) -> dict[str, Any]:
+    async def view(
+        self,
+        campaign: Campaign,
+        characters: list[Character],
+        viewer: Actor,
+        compute: Callable[[], Awaitable[dict[str, Any]]],
+        max_age: float,
+    ) -> dict[str, Any]:
         """The viewer's view of the table at the campaign's current version: from here, or `compute()`d and kept."""
         stamp = self._stamp(campaign, characters)
         entry = self._entries.get(campaign.id)

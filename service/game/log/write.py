@@ -5,6 +5,7 @@ The ORM's unit of work computed all of this again on every flush (states, depend
 bookkeeping) and was the largest cost of a move. The rows are built by the same functions the ORM path uses
 (`events.append`, `movelog.next_move`), so both paths write the same thing. (Folding the three statements
 into one with PostgreSQL's data-modifying CTEs measured slower: the statement is compiled afresh each time.)"""
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,13 +23,25 @@ _CAMPAIGN = update(_campaigns).where(_campaigns.c.id == bindparam("campaign_id")
 _EVENTS = insert(EventRecord.__table__)
 _MOVES = insert(MoveRecord.__table__)
 _SNAPSHOTS = insert(SnapshotRecord.__table__)
-_SHEETS = (update(_characters).where(_characters.c.id == bindparam("character_id"))
-           .values(sheet=bindparam("new_sheet", type_=_characters.c.sheet.type), version=_characters.c.version + 1,
-                   updated_at=bindparam("now")))
+_SHEETS = (
+    update(_characters)
+    .where(_characters.c.id == bindparam("character_id"))
+    .values(
+        sheet=bindparam("new_sheet", type_=_characters.c.sheet.type),
+        version=_characters.c.version + 1,
+        updated_at=bindparam("now"),
+    )
+)
 
 
-async def write(s: AsyncSession, campaign: Campaign, records: list[EventRecord], move: MoveRecord | None = None,
-                snapshot: SnapshotRecord | None = None, sheets: dict[str, dict[str, Any]] | None = None) -> None:
+async def write(
+    s: AsyncSession,
+    campaign: Campaign,
+    records: list[EventRecord],
+    move: MoveRecord | None = None,
+    snapshot: SnapshotRecord | None = None,
+    sheets: dict[str, dict[str, Any]] | None = None,
+) -> None:
     """`campaign` is outside the session (service/game/moves/access.py), so its new counters are written here; the
     records are transient too. Without a move, only events (a free roll). The statements go to the session's
     connection, past the ORM; on PostgreSQL, as one statement (service/game/log/onetrip.py)."""
@@ -36,8 +49,11 @@ async def write(s: AsyncSession, campaign: Campaign, records: list[EventRecord],
         await onetrip.write(s, campaign, records, move, snapshot, sheets)
         return
     conn = await s.connection()
-    counters = {"last_seq": campaign.last_seq, "table_version": campaign.table_version,
-                "table_token": campaign.table_token}
+    counters = {
+        "last_seq": campaign.last_seq,
+        "table_version": campaign.table_version,
+        "table_token": campaign.table_token,
+    }
     events = [{c: getattr(r, c) for c in EVENT_COLUMNS} for r in records]
     await conn.execute(_CAMPAIGN, {"campaign_id": campaign.id, **counters})
     if events:
@@ -48,8 +64,9 @@ async def write(s: AsyncSession, campaign: Campaign, records: list[EventRecord],
         await conn.execute(_SNAPSHOTS, [_row(snapshot)])
     if sheets:
         now = utcnow()
-        await conn.execute(_SHEETS, [{"character_id": cid, "new_sheet": sheet, "now": now}
-                                     for cid, sheet in sheets.items()])
+        await conn.execute(
+            _SHEETS, [{"character_id": cid, "new_sheet": sheet, "now": now} for cid, sheet in sheets.items()]
+        )
 
 
 def _row(obj: Any) -> dict[str, Any]:

@@ -6,6 +6,7 @@ Asked one after another these were four queries, each a round trip on the reques
 holds the campaign's lock (service/game/log/events.py: the lock orders every writer of one campaign). The rows
 come back as Core rows, not ORM entities: the campaign and the characters are built here, outside the
 session, and everything a move changes is written by service/game/log/write.py."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,15 +36,26 @@ _CLOCK_COLUMNS = [c.key for c in _clocks.columns]
 
 
 def _statement(with_characters: bool, lock: bool = True):
-    hooks = exists().where(Webhook.__table__.c.campaign_id == _campaigns.c.id,
-                           Webhook.__table__.c.status == "active").label("hooks")
-    columns = [*_campaigns.columns, _credentials.c.id.label("credential_id"), _credentials.c.role,
-               _credentials.c.player_id.label("credential_player_id"), _players.c.language.label("player_language"),
-               hooks, *[c.label(f"clock_{c.key}") for c in _clocks.columns]]
+    hooks = (
+        exists()
+        .where(Webhook.__table__.c.campaign_id == _campaigns.c.id, Webhook.__table__.c.status == "active")
+        .label("hooks")
+    )
+    columns = [
+        *_campaigns.columns,
+        _credentials.c.id.label("credential_id"),
+        _credentials.c.role,
+        _credentials.c.player_id.label("credential_player_id"),
+        _players.c.language.label("player_language"),
+        hooks,
+        *[c.label(f"clock_{c.key}") for c in _clocks.columns],
+    ]
     if with_characters:
         columns += [c.label(f"character_{c.key}") for c in _characters.columns]
-    stmt = select(*columns).join(_credentials, and_(_credentials.c.campaign_id == _campaigns.c.id,
-                                                    _credentials.c.token_hash == bindparam("token_hash")))
+    stmt = select(*columns).join(
+        _credentials,
+        and_(_credentials.c.campaign_id == _campaigns.c.id, _credentials.c.token_hash == bindparam("token_hash")),
+    )
     # The player's own language comes along (service/i18n): no round trip of its own.
     stmt = stmt.outerjoin(_players, _players.c.id == _credentials.c.player_id)
     # The turn clock too (service/game/deadline_sync.py): every move and every view of the table asks for it.
@@ -59,8 +71,9 @@ _WITH_CHARACTERS = _statement(True)
 _WITHOUT_CHARACTERS = _statement(False)
 _READING = _statement(True, lock=False)
 _DIRECT = {id(s): pgdirect.Direct(s) for s in (_WITH_CHARACTERS, _WITHOUT_CHARACTERS, _READING)}
-_PLAYERS_CHARACTERS = select(_characters.c.id).where(_characters.c.campaign_id == bindparam("campaign_id"),
-                                                     _characters.c.player_id == bindparam("player_id"))
+_PLAYERS_CHARACTERS = select(_characters.c.id).where(
+    _characters.c.campaign_id == bindparam("campaign_id"), _characters.c.player_id == bindparam("player_id")
+)
 
 
 @dataclass(frozen=True)
@@ -72,8 +85,7 @@ class Opened:
     characters: list[Character] | None
 
 
-async def open_for_writing(s: AsyncSession, token: str | None, campaign_id: str, *,
-                           characters: bool = True) -> Opened:
+async def open_for_writing(s: AsyncSession, token: str | None, campaign_id: str, *, characters: bool = True) -> Opened:
     """As `authenticate` then `locked_campaign` (and the campaign's characters): a 401 without a token that
     belongs to this campaign. A campaign that does not exist has no token, so that is a 401 too."""
     return await _open(s, token, campaign_id, _WITH_CHARACTERS if characters else _WITHOUT_CHARACTERS, characters)
@@ -101,8 +113,11 @@ async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement,
     i18n_context.note_preferences(player=first["player_language"], campaign=campaign.language)
     chars = None
     if characters:
-        chars = [Character(**{k: row[f"character_{k}"] for k in _CHARACTER_COLUMNS})
-                 for row in rows if row["character_id"] is not None]
+        chars = [
+            Character(**{k: row[f"character_{k}"] for k in _CHARACTER_COLUMNS})
+            for row in rows
+            if row["character_id"] is not None
+        ]
     if not first["hooks"]:
         outbox.no_webhooks(s, campaign.id)
     deadline_sync.remember(s, campaign.id, _clock(s, first))
@@ -111,8 +126,11 @@ async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement,
     if player_id:
         if chars is None:
             conn = await s.connection()
-            own = frozenset((await conn.execute(_PLAYERS_CHARACTERS, {"campaign_id": campaign_id,
-                                                                      "player_id": player_id})).scalars())
+            own = frozenset(
+                (
+                    await conn.execute(_PLAYERS_CHARACTERS, {"campaign_id": campaign_id, "player_id": player_id})
+                ).scalars()
+            )
         else:
             own = frozenset(c.id for c in chars if c.player_id == player_id)
     principal = Principal(first["credential_id"], campaign.id, first["role"], player_id, own)

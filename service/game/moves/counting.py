@@ -1,5 +1,6 @@
 """Moves and free rolls counted by rule system and outcome (the counters are service/metrics.py's): an
 application-layer concern, since the outcome is the application's refusal code."""
+
 from __future__ import annotations
 
 import contextvars

@@ -6,6 +6,7 @@ advances the verifiable counter (`consume_refused`). Otherwise a refusal whose m
 (a division by a die that came up zero, an explosion past the budget) would show that die to the
 caller, and the next command would draw the very same one.
 """
+
 from __future__ import annotations
 
 from itertools import groupby
@@ -28,8 +29,10 @@ from service.store.records.models import Campaign, DiceSession
 
 async def current_session(s, campaign_id: str) -> DiceSession | None:
     return await s.scalar(
-        select(DiceSession).where(DiceSession.campaign_id == campaign_id, DiceSession.status == "open")
-        .order_by(DiceSession.number.desc()).limit(1)
+        select(DiceSession)
+        .where(DiceSession.campaign_id == campaign_id, DiceSession.status == "open")
+        .order_by(DiceSession.number.desc())
+        .limit(1)
     )
 
 
@@ -37,10 +40,14 @@ async def dice_for(s, campaign: Campaign, faces: list[int] | None) -> tuple[Dice
     if campaign.dice_mode == "table":
         return TableDice(faces or []), None
     if faces is not None:
-        raise invalid("dice_not_allowed",
-                      _("this campaign's dice mode is {dice_mode}: the service rolls, so `dice` must be omitted",
-                        dice_mode=campaign.dice_mode),
-                      "dice")
+        raise invalid(
+            "dice_not_allowed",
+            _(
+                "this campaign's dice mode is {dice_mode}: the service rolls, so `dice` must be omitted",
+                dice_mode=campaign.dice_mode,
+            ),
+            "dice",
+        )
     if campaign.dice_mode == "verifiable":
         ds = await current_session(s, campaign.id)
         return VerifiableDice(ds.seed, ds.client_seed, ds.counter), ds
@@ -56,17 +63,21 @@ def drawn(dice: DiceSource) -> list[DieRoll]:
 def finish(dice: DiceSource, ds: DiceSession | None, *, purpose: str) -> list[Event]:
     """After a command: reject unused table dice, advance the verifiable counter, log every die."""
     if isinstance(dice, TableDice) and dice.unused:
-        detail = _n("{unused} table die was given but this move did not roll it; send exactly the dice it rolls",
-                    "{unused} table dice were given but this move did not roll them; send exactly the dice it rolls",
-                    dice.unused, unused=dice.unused)
+        detail = _n(
+            "{unused} table die was given but this move did not roll it; send exactly the dice it rolls",
+            "{unused} table dice were given but this move did not roll them; send exactly the dice it rolls",
+            dice.unused,
+            unused=dice.unused,
+        )
         raise invalid("dice_unused", detail, "dice")
     if ds is not None:
         ds.counter = dice.next_counter  # type: ignore[attr-defined]
     return dice_events(dice.rolled, ds, purpose=purpose)
 
 
-def dice_events(rolled: list[DieRoll], ds: DiceSession | None, *, purpose: str,
-                refused: dict[str, Any] | None = None) -> list[Event]:
+def dice_events(
+    rolled: list[DieRoll], ds: DiceSession | None, *, purpose: str, refused: dict[str, Any] | None = None
+) -> list[Event]:
     """One `dice_rolled` event per run of dice with the same visibility, in the order they were thrown.
 
     "gm" dice (an NPC's trait dice): players see that dice were thrown, not how many or which.
@@ -88,8 +99,14 @@ def dice_events(rolled: list[DieRoll], ds: DiceSession | None, *, purpose: str,
             events.append(Event("dice_rolled", data, redacted={**head, "hidden": "gm"}))
         elif visibility == "sealed":
             seals = sorted({d.purpose for d in group})
-            events.append(Event("dice_rolled", {**data, "sealed": seals}, visibility="sealed",
-                                redacted={**head, "sealed": seals, "hidden_dice": len(group)}))
+            events.append(
+                Event(
+                    "dice_rolled",
+                    {**data, "sealed": seals},
+                    visibility="sealed",
+                    redacted={**head, "sealed": seals, "hidden_dice": len(group)},
+                )
+            )
         else:
             events.append(Event("dice_rolled", data))
     return events
@@ -99,16 +116,26 @@ def dice_events(rolled: list[DieRoll], ds: DiceSession | None, *, purpose: str,
 BUG = GameError(500, "internal_error", _("the service failed; this is a bug and has been logged"))
 
 
-async def consume_refused(s, campaign: Campaign, rolled: list[DieRoll], ds: DiceSession | None, *,
-                          purpose: str, error: GameError, principal: Principal) -> GameError:
+async def consume_refused(
+    s,
+    campaign: Campaign,
+    rolled: list[DieRoll],
+    ds: DiceSession | None,
+    *,
+    purpose: str,
+    error: GameError,
+    principal: Principal,
+) -> GameError:
     """Log the dice a refused command drew (`drawn`), move the verifiable counter past them, and return the
     refusal to raise once this transaction commits. Nothing else of the command may have been written."""
     refused = {"code": error.code, "status": error.status, "detail": str(error.detail)}
-    records = log.append(s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor(),
-                         add=False)
+    records = log.append(
+        s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor(), add=False
+    )
     if ds is not None:
         ds.counter = max(d.seq for d in rolled) + 1
     await movewrite.write(s, campaign, records)
     views = [v for v in (log.view(r, principal) for r in records) if v is not None]
-    return GameError(error.status, error.code, error.detail, field=error.field,
-                     extra={**error.extra, "dice_consumed": views})
+    return GameError(
+        error.status, error.code, error.detail, field=error.field, extra={**error.extra, "dice_consumed": views}
+    )

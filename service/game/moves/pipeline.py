@@ -20,6 +20,7 @@ The steps, in order; each is a function here, so a change to one changes it for 
              sheets, in the caller's transaction
     publish  the new table into the live store while the campaign's lock is held
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -63,9 +64,14 @@ class Refused(Exception):
 
 def require_active(campaign: Campaign) -> None:
     if campaign.status != "active":
-        raise GameError(409, "campaign_finished", _("this campaign is {status}: its log and tables stay "
-                                                    "readable, but it accepts no new move",
-                                                    status=campaign.status))
+        raise GameError(
+            409,
+            "campaign_finished",
+            _(
+                "this campaign is {status}: its log and tables stay readable, but it accepts no new move",
+                status=campaign.status,
+            ),
+        )
 
 
 def parse(system_id: str, raw_action: dict[str, Any]) -> Any:
@@ -76,27 +82,44 @@ def parse(system_id: str, raw_action: dict[str, Any]) -> Any:
         raise from_validation(exc, "action") from None
 
 
-def check(campaign: Campaign, raw_action: dict[str, Any], *, system: str | None = None,
-          expected: int | None = None) -> Any:
+def check(
+    campaign: Campaign, raw_action: dict[str, Any], *, system: str | None = None, expected: int | None = None
+) -> Any:
     """Step `check`: the campaign takes moves, plays `system` (when the caller named one), the action parses,
     and the table is at `expected` (If-Match) when the caller said which version it saw."""
     require_active(campaign)
     if system is not None and system != campaign.system:
-        raise GameError(409, "system_mismatch", _("this campaign plays {expected}, not {sent}", expected=campaign.system,
-                                                  sent=system),
-                        field="system")
+        raise GameError(
+            409,
+            "system_mismatch",
+            _("this campaign plays {expected}, not {sent}", expected=campaign.system, sent=system),
+            field="system",
+        )
     action = parse(campaign.system, raw_action)
     version = campaign.table_version
     if expected is not None and expected != version:
-        raise GameError(412, "version_mismatch", _("the table is at version {version}, not {expected}; "
-                                                   "reload and retry",
-                                                   version=version, expected=expected),
-                        field="If-Match", extra={"current_version": version})
+        raise GameError(
+            412,
+            "version_mismatch",
+            _(
+                "the table is at version {version}, not {expected}; reload and retry",
+                version=version,
+                expected=expected,
+            ),
+            field="If-Match",
+            extra={"current_version": version},
+        )
     return action
 
 
-def decide(system: RuleSystem, state: dict[str, Any], action: Any, actor: Actor, dice: DiceSource,
-           dice_session: DiceSession | None) -> tuple[dict[str, Any], list]:
+def decide(
+    system: RuleSystem,
+    state: dict[str, Any],
+    action: Any,
+    actor: Actor,
+    dice: DiceSource,
+    dice_session: DiceSession | None,
+) -> tuple[dict[str, Any], list]:
     """Step `decide`: the rules' answer, the next state and every event, the dice first. Writes nothing."""
     try:
         new_state, events = system.apply(state, action, actor, dice)
@@ -121,20 +144,30 @@ def changed_sheets(characters: list[Character], before: dict, after: dict) -> di
         if before.get(cid) == sheet:
             continue
         if cid not in known:
-            raise GameError(409, "unknown_character", _("character {cid} is not in this campaign", cid=cid),
-                            field="action")
+            raise GameError(
+                409, "unknown_character", _("character {cid} is not in this campaign", cid=cid), field="action"
+            )
         out[cid] = sheet
     return out
 
 
-async def record(svc: Services, s, campaign: Campaign, actor: Actor, raw_action: dict[str, Any], dice: DiceSource,
-                 events: list, new_state: dict[str, Any], sheets: dict[str, dict], *,
-                 by_clock: bool = False) -> list[EventRecord]:
+async def record(
+    svc: Services,
+    s,
+    campaign: Campaign,
+    actor: Actor,
+    raw_action: dict[str, Any],
+    dice: DiceSource,
+    events: list,
+    new_state: dict[str, Any],
+    sheets: dict[str, dict],
+    *,
+    by_clock: bool = False,
+) -> list[EventRecord]:
     """Steps `record` and `publish`. The rows go in as Core statements (log/write.py), past the ORM."""
     first_seq = campaign.last_seq + 1
     records = log.append(s, campaign, events, actor, add=False)
-    move, snap = movelog.next_move(campaign, "action", {"action": raw_action}, actor, dice.rolled, first_seq,
-                                   new_state)
+    move, snap = movelog.next_move(campaign, "action", {"action": raw_action}, actor, dice.rolled, first_seq, new_state)
     # Before the counters are written: the deadlines' own events take the next seqs.
     await deadline_sync.after_move(s, campaign, new_state["table"], by_clock=by_clock)
     await movewrite.write(s, campaign, records, move, snap, sheets)
@@ -142,9 +175,19 @@ async def record(svc: Services, s, campaign: Campaign, actor: Actor, raw_action:
     return records
 
 
-async def apply(svc: Services, s, campaign: Campaign, principal: Principal, raw_action: dict[str, Any], *,
-                characters: list[Character] | None = None, faces: list[int] | None = None,
-                system: str | None = None, expected: int | None = None, by_clock: bool = False) -> Applied:
+async def apply(
+    svc: Services,
+    s,
+    campaign: Campaign,
+    principal: Principal,
+    raw_action: dict[str, Any],
+    *,
+    characters: list[Character] | None = None,
+    faces: list[int] | None = None,
+    system: str | None = None,
+    expected: int | None = None,
+    by_clock: bool = False,
+) -> Applied:
     """Every step, inside the caller's transaction and under the campaign's lock. Refused before its first die,
     the move raises the refusal and has written nothing; refused after, it raises `Refused`. `characters`:
     every character of the campaign, when the caller has them already."""
@@ -161,8 +204,9 @@ async def apply(svc: Services, s, campaign: Campaign, principal: Principal, raw_
         if not drawn(dice):
             raise
         error = exc if isinstance(exc, GameError) else BUG
-        consumed = await consume_refused(s, campaign, drawn(dice), dice_session, purpose=action.type,
-                                         error=error, principal=principal)
+        consumed = await consume_refused(
+            s, campaign, drawn(dice), dice_session, purpose=action.type, error=error, principal=principal
+        )
         raise Refused(consumed, exc) from None
     records = await record(svc, s, campaign, actor, raw_action, dice, events, new_state, sheets, by_clock=by_clock)
     return Applied(actor, records, new_state)

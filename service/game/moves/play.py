@@ -1,5 +1,6 @@
 """A client's side of playing: the table as the caller may see it, and a move made with the caller's token
 (the steps of a move are moves/pipeline.py's, shared with the clock's default moves)."""
+
 from __future__ import annotations
 
 import re
@@ -36,9 +37,12 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None:
         return None
     if not _IF_MATCH.fullmatch(value):
-        raise GameError(400, "invalid_if_match", _("If-Match must be * or an ETag this service returned, like "
-                                                   "\"3\""),
-                        field="If-Match")
+        raise GameError(
+            400,
+            "invalid_if_match",
+            _('If-Match must be * or an ETag this service returned, like "3"'),
+            field="If-Match",
+        )
     return None if value == "*" else int(value.removeprefix("W/").strip('"'))
 
 
@@ -57,18 +61,27 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
                     state = await tables.load(svc, s, campaign, writing=False, characters=opened.characters)
                     return system.view(state, viewer)
 
-                seen = await svc.views.view(campaign, opened.characters or [], viewer, viewed,
-                                            max_age=svc.settings.table_idle_ttl)
+                seen = await svc.views.view(
+                    campaign, opened.characters or [], viewer, viewed, max_age=svc.settings.table_idle_ttl
+                )
             else:
-                seen = system.view(await tables.load(svc, s, campaign, writing=False,
-                                                     characters=opened.characters), viewer)
+                seen = system.view(
+                    await tables.load(svc, s, campaign, writing=False, characters=opened.characters), viewer
+                )
         elif version > campaign.table_version:
-            raise GameError(404, "not_found", _("the table is at version {table_version}; version {version} does "
-                                                "not exist yet",
-                                                table_version=campaign.table_version, version=version), field="version")
+            raise GameError(
+                404,
+                "not_found",
+                _(
+                    "the table is at version {table_version}; version {version} does not exist yet",
+                    table_version=campaign.table_version,
+                    version=version,
+                ),
+                field="version",
+            )
         else:
             seen = system.view(await movelog.state_at(s, campaign, version), viewer)
-        if version == campaign.table_version:   # deadlines belong to the table as it is now
+        if version == campaign.table_version:  # deadlines belong to the table as it is now
             seen = await deadline_sync.annotate(s, campaign.id, seen)
         else:
             seen = deadline_sync.named_moves(seen)
@@ -76,8 +89,9 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
 
 
 @counting.counted(metrics.MOVES)
-async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRequest,
-              if_match: str | None = None) -> dict[str, Any]:
+async def act(
+    svc: Services, campaign_id: str, token: str | None, body: ActionRequest, if_match: str | None = None
+) -> dict[str, Any]:
     """One move. Refused before its first die, it changes nothing; refused after drawing dice, it still logs
     them (service/game/moves/dicesource.py) and the refusal says so in `dice_consumed`. Applied, it is recorded in
     the move log with its dice, events and sheets in one transaction, and the live copy follows."""
@@ -88,18 +102,30 @@ async def act(svc: Services, campaign_id: str, token: str | None, body: ActionRe
         principal, campaign = opened.principal, opened.campaign
         counting.system_is(campaign.system)
         try:
-            applied = await pipeline.apply(svc, s, campaign, principal, body.action, characters=opened.characters,
-                                           faces=body.dice, system=body.system, expected=expected)
+            applied = await pipeline.apply(
+                svc,
+                s,
+                campaign,
+                principal,
+                body.action,
+                characters=opened.characters,
+                faces=body.dice,
+                system=body.system,
+                expected=expected,
+            )
         except pipeline.Refused as refused:
             # The transaction commits the dice the move drew; the refusal is answered after it.
             refusal = refused.error if isinstance(refused.cause, GameError) else refused.cause
         else:
-            return await idempotency.complete(s, {
-                "version": campaign.table_version, "system": campaign.system,
-                "events": [v for v in (log.view(r, principal) for r in applied.records) if v is not None],
-                "state": await deadline_sync.annotate(s, campaign.id,
-                                                      SYSTEMS[campaign.system].view(applied.state, applied.actor)),
-            })
+            return await idempotency.complete(
+                s,
+                {
+                    "version": campaign.table_version,
+                    "system": campaign.system,
+                    "events": [v for v in (log.view(r, principal) for r in applied.records) if v is not None],
+                    "state": await deadline_sync.annotate(
+                        s, campaign.id, SYSTEMS[campaign.system].view(applied.state, applied.actor)
+                    ),
+                },
+            )
     raise refusal
-
-

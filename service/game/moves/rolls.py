@@ -1,4 +1,5 @@
 """Free dice expressions rolled inside a campaign, logged like every other roll."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,17 +41,30 @@ async def roll(svc: Services, campaign_id: str, token: str | None, body: RollReq
                 raise
             # Only the faces can still fail a checked expression (explosions past the budget): log them.
             error = _problem(exc) if isinstance(exc, DiceError) else BUG
-            consumed = await consume_refused(s, campaign, drawn(dice), ds, purpose="expression", error=error,
-                                             principal=principal)
+            consumed = await consume_refused(
+                s, campaign, drawn(dice), ds, purpose="expression", error=error, principal=principal
+            )
             refusal = consumed if isinstance(exc, DiceError) else exc
         else:
-            outcome = {"expression": body.expression, "label": body.label, "total": result.total,
-                       "text": result.render(), "tree": result.to_dict()}
-            records = log.append(s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor(),
-                                 add=False)
+            outcome = {
+                "expression": body.expression,
+                "label": body.label,
+                "total": result.total,
+                "text": result.render(),
+                "tree": result.to_dict(),
+            }
+            records = log.append(
+                s, campaign, dice_events + [Event("expression_rolled", outcome)], principal.actor(), add=False
+            )
             await movewrite.write(s, campaign, records)
-            return await idempotency.complete(s, {**outcome, "dice": [d.to_dict() for d in result.dice],
-                                                  "events": [v for v in (log.view(r, principal) for r in records) if v]})
+            return await idempotency.complete(
+                s,
+                {
+                    **outcome,
+                    "dice": [d.to_dict() for d in result.dice],
+                    "events": [v for v in (log.view(r, principal) for r in records) if v],
+                },
+            )
     raise refusal
 
 

@@ -5,6 +5,7 @@ listed players), so a document that does not conform is a 422 naming the field b
 further, let alone written. What the document claims about play (sheets, dice, events) is not believed
 here: service/game/transfer/replay.py checks it against the engine.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
@@ -42,7 +43,8 @@ class ImportedFrom(_Doc):
     imported_at: Stamp = Field(description="When this server imported it.")
     first_server_version: Positive = Field(
         description="The first table version whose dice this server rolled; every earlier move, its dice and "
-                    "events came from the document (replayed and checked here, but not rolled here).")
+        "events came from the document (replayed and checked here, but not rolled here)."
+    )
 
 
 class DocCampaign(_Doc):
@@ -86,8 +88,9 @@ class DocDie(_Doc):
 class DocMove(_Doc):
     version: Positive
     kind: Literal["action", "character", "undo"]
-    body: dict[str, Any] = Field(description="action: `{action}`; character: `{character_id, sheet}`; undo: "
-                                             "`{target, undone}`.")
+    body: dict[str, Any] = Field(
+        description="action: `{action}`; character: `{character_id, sheet}`; undo: `{target, undone}`."
+    )
     actor: DocActor
     dice: list[DocDie] = Field(max_length=10_000)
     first_seq: Count
@@ -155,17 +158,23 @@ class CampaignDocument(_Doc):
     campaign: DocCampaign
     players: list[DocPlayer] = Field(max_length=1000)
     characters: list[DocCharacter] = Field(max_length=5000)
-    initial_state: dict[str, Any] = Field(description="The table at version 0. An import builds it again from the "
-                                                      "campaign's options and refuses a document whose differs.")
-    moves: list[DocMove] = Field(description="The move log. The deployment caps how many one import may hold "
-                                             "(RULEKEEPER_IMPORT_MAX_MOVES).")
+    initial_state: dict[str, Any] = Field(
+        description="The table at version 0. An import builds it again from the "
+        "campaign's options and refuses a document whose differs."
+    )
+    moves: list[DocMove] = Field(
+        description="The move log. The deployment caps how many one import may hold (RULEKEEPER_IMPORT_MAX_MOVES)."
+    )
     events: list[DocEvent]
     dice_sessions: list[DocDiceSession] = Field(max_length=10_000)
-    final: DocFinal = Field(description="`version` and `state_sha256` of the table the moves arrive at; an import "
-                                        "computes them itself and refuses a document that says otherwise.")
+    final: DocFinal = Field(
+        description="`version` and `state_sha256` of the table the moves arrive at; an import "
+        "computes them itself and refuses a document that says otherwise."
+    )
     deadlines: DocDeadlines | None = Field(None, description="The turn deadline settings; null: none kept.")
-    webhooks: list[DocWebhook] = Field(default_factory=list, max_length=MAX_WEBHOOKS,
-                                       description="The webhooks, without their secrets.")
+    webhooks: list[DocWebhook] = Field(
+        default_factory=list, max_length=MAX_WEBHOOKS, description="The webhooks, without their secrets."
+    )
 
 
 _SLICED = {"moves": TypeAdapter(list[DocMove]), "events": TypeAdapter(list[DocEvent])}
@@ -176,7 +185,7 @@ def _sliced(adapter: TypeAdapter, items: list[Any], name: str) -> list[Any]:
     out: list[Any] = []
     for start in range(0, len(items), SLICE):
         try:
-            out.extend(adapter.validate_python(items[start:start + SLICE]))
+            out.extend(adapter.validate_python(items[start : start + SLICE]))
         except ValidationError as exc:
             raise from_validation(exc, name, shift=start) from None
     return out
@@ -200,8 +209,9 @@ def check_references(doc: CampaignDocument) -> None:
             raise _bad(f"characters.{i}.player_id", _("not one of the document's players"))
     for i, m in enumerate(doc.moves):
         if m.version != i + 1:
-            raise _bad(f"moves.{i}.version", _("moves are numbered 1, 2, 3, …; move {i} is {version}", i=i,
-                                               version=m.version))
+            raise _bad(
+                f"moves.{i}.version", _("moves are numbered 1, 2, 3, …; move {i} is {version}", i=i, version=m.version)
+            )
         if m.actor.player_id is not None and m.actor.player_id not in players:
             raise _bad(f"moves.{i}.actor.player_id", _("not one of the document's players"))
         if not set(m.actor.character_ids) <= characters:
@@ -210,9 +220,15 @@ def check_references(doc: CampaignDocument) -> None:
         if e.actor_player_id is not None and e.actor_player_id not in players:
             raise _bad(f"events.{i}.actor_player_id", _("not one of the document's players"))
     if doc.final.version != len(doc.moves):
-        raise _bad("final.version", _n("the document holds {count} move, so the final version is {count}",
-                                      "the document holds {count} moves, so the final version is {count}",
-                                      len(doc.moves), count=len(doc.moves)))
+        raise _bad(
+            "final.version",
+            _n(
+                "the document holds {count} move, so the final version is {count}",
+                "the document holds {count} moves, so the final version is {count}",
+                len(doc.moves),
+                count=len(doc.moves),
+            ),
+        )
 
 
 def _bad(field: str, detail) -> GameError:

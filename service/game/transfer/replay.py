@@ -7,6 +7,7 @@ Pure and synchronous, linear in the document: the engines copy the state they ch
 is never changed again and is kept by reference (for undo targets and snapshots), never copied per move.
 The caller runs it off the event loop.
 """
+
 from __future__ import annotations
 
 import json
@@ -61,8 +62,10 @@ class _Dice:
             raise movelog.ReplayDiverged(f"the move asks for a d{sides} ({purpose}) it did not roll")
         d = self._dice[self._next]
         if d["sides"] != sides or d["purpose"] != purpose:
-            raise movelog.ReplayDiverged(f"die {self._next} was a d{d['sides']} for {d['purpose']!r}; the replay "
-                                         f"asks for a d{sides} for {purpose!r}")
+            raise movelog.ReplayDiverged(
+                f"die {self._next} was a d{d['sides']} for {d['purpose']!r}; the replay "
+                f"asks for a d{sides} for {purpose!r}"
+            )
         if not 1 <= d["face"] <= sides:
             raise movelog.ReplayDiverged(f"die {self._next} shows {d['face']} on a d{sides}")
         self._next += 1
@@ -96,8 +99,9 @@ def _without_marker(ev: DocEvent) -> list:
 
 
 def diverged(i: int, version: int, detail: str) -> GameError:
-    return invalid("import_diverged", _("move {version} does not replay: {detail}", version=version, detail=detail),
-                   f"moves.{i}")
+    return invalid(
+        "import_diverged", _("move {version} does not replay: {detail}", version=version, detail=detail), f"moves.{i}"
+    )
 
 
 def initial_state(doc: CampaignDocument, system: RuleSystem, options: dict[str, Any]) -> dict[str, Any]:
@@ -105,14 +109,18 @@ def initial_state(doc: CampaignDocument, system: RuleSystem, options: dict[str, 
     table = doc.initial_state.get("table")
     salt = table.get(ID_SALT) if isinstance(table, dict) else None
     if not isinstance(salt, str) or not 16 <= len(salt) <= 64 or not all(c in "0123456789abcdef" for c in salt):
-        raise invalid("import_forged", _("the initial table carries no id salt of the service's shape"),
-                      "initial_state.table.id_salt")
+        raise invalid(
+            "import_forged",
+            _("the initial table carries no id salt of the service's shape"),
+            "initial_state.table.id_salt",
+        )
     initial = system.initial_state(system.Options.model_validate(options))
     with_id_salt(initial["table"], salt)
     initial = _plain(initial)
     if initial != doc.initial_state:
-        raise invalid("import_forged", _("the initial state is not the one the campaign's options make"),
-                      "initial_state")
+        raise invalid(
+            "import_forged", _("the initial state is not the one the campaign's options make"), "initial_state"
+        )
     return initial
 
 
@@ -138,8 +146,10 @@ def _project(value: Any, tp: Any) -> Any:
 def character_input(system_id: str, model: type[BaseModel], sheet: dict[str, Any]) -> dict[str, Any]:
     """The character input a sheet was built from: the sheet's own fields, in the input's spelling."""
     if system_id == "iskra" and isinstance(sheet.get("abilities"), list):  # a species' abilities come with it
-        sheet = {**sheet, "abilities": [a for a in sheet["abilities"]
-                                        if not isinstance(a, dict) or a.get("source") == "creation"]}
+        sheet = {
+            **sheet,
+            "abilities": [a for a in sheet["abilities"] if not isinstance(a, dict) or a.get("source") == "creation"],
+        }
     out = _project(sheet, model)
     if system_id == "danger_pool":  # free-text entries get numbered ids: {legend_id, text}
         for name in ("legends", "equipment"):
@@ -153,13 +163,18 @@ def character_input(system_id: str, model: type[BaseModel], sheet: dict[str, Any
         if isinstance(out.get("running_die"), int):
             out["running_die"] = f"d{out['running_die']}"
         if isinstance(out.get("weapons"), list):
-            out["weapons"] = [{**w, "damage": [f"d{d}" if isinstance(d, int) else d for d in w.get("damage", [])]}
-                              if isinstance(w, dict) else w for w in out["weapons"]]
+            out["weapons"] = [
+                {**w, "damage": [f"d{d}" if isinstance(d, int) else d for d in w.get("damage", [])]}
+                if isinstance(w, dict)
+                else w
+                for w in out["weapons"]
+            ]
     return out
 
 
-def checked_sheet(system: RuleSystem, options: dict[str, Any], sheet: Any, character_id: str,
-                  where: str) -> dict[str, Any]:
+def checked_sheet(
+    system: RuleSystem, options: dict[str, Any], sheet: Any, character_id: str, where: str
+) -> dict[str, Any]:
     """A sheet createCharacter could have made: its input passes the system's own validation, and everything the
     rules derive from it (hearts, dice, derived scores) is what they derive, not what the document says."""
     if not isinstance(sheet, dict):
@@ -168,16 +183,23 @@ def checked_sheet(system: RuleSystem, options: dict[str, Any], sheet: Any, chara
     model = system.CharacterInput
     try:
         rebuilt = _plain(build_sheet(system.id, options, character_input(system.id, model, bare)))
-    except (KeyError, TypeError, AttributeError):   # a shape no sheet of this system has
-        raise invalid("import_forged", _("the sheet is not the one the rule system makes from its own fields"),
-                      where) from None
+    except (KeyError, TypeError, AttributeError):  # a shape no sheet of this system has
+        raise invalid(
+            "import_forged", _("the sheet is not the one the rule system makes from its own fields"), where
+        ) from None
     except GameError as exc:
-        raise invalid("import_forged", _("the sheet fails the rule system's character validation: {detail}",
-                                         detail=exc.detail), where) from None
+        raise invalid(
+            "import_forged",
+            _("the sheet fails the rule system's character validation: {detail}", detail=exc.detail),
+            where,
+        ) from None
     derived_differ = set(rebuilt) != set(bare) or any(
-        rebuilt[k] != bare[k] if k not in model.model_fields
-        else _project(rebuilt[k], model.model_fields[k].annotation) != _project(bare[k], model.model_fields[k].annotation)
-        for k in rebuilt)
+        rebuilt[k] != bare[k]
+        if k not in model.model_fields
+        else _project(rebuilt[k], model.model_fields[k].annotation)
+        != _project(bare[k], model.model_fields[k].annotation)
+        for k in rebuilt
+    )
     if derived_differ or sheet.get("id") != character_id:
         raise invalid("import_forged", _("the sheet is not the one the rule system makes from its own fields"), where)
     return sheet
@@ -196,10 +218,16 @@ def replay(doc: CampaignDocument, system: RuleSystem, options: dict[str, Any], *
     in_moves: set[int] = set()
     state, last = initial, 0
     for i, m in enumerate(doc.moves):
-        if m.first_seq <= last or m.last_seq < m.first_seq - 1 or any(s not in by_seq for s in
-                                                                      range(m.first_seq, m.last_seq + 1)):
-            raise invalid("import_invalid", _("a move's events follow the previous move's, and every one is in the "
-                                              "document"), f"moves.{i}.first_seq")
+        if (
+            m.first_seq <= last
+            or m.last_seq < m.first_seq - 1
+            or any(s not in by_seq for s in range(m.first_seq, m.last_seq + 1))
+        ):
+            raise invalid(
+                "import_invalid",
+                _("a move's events follow the previous move's, and every one is in the document"),
+                f"moves.{i}.first_seq",
+            )
         logged = [by_seq[s] for s in range(m.first_seq, m.last_seq + 1)]
         in_moves.update(range(m.first_seq, m.last_seq + 1))
         last = max(last, m.last_seq)
@@ -213,10 +241,15 @@ def replay(doc: CampaignDocument, system: RuleSystem, options: dict[str, Any], *
             state, events = _action(system, mode, state, m, i, logged)
         kinds[m.version] = m.kind
         if len(events) != len(logged) or any(
-                _without_marker(ev) != mine or not _same_actor(ev.actor_role, actor["role"])
-                or ev.actor_player_id != actor["player_id"] for ev, mine in zip(logged, events)):
-            first = next((ev.seq for ev, mine in zip(logged, events) if _without_marker(ev) != mine),
-                         m.first_seq + min(len(events), len(logged)))
+            _without_marker(ev) != mine
+            or not _same_actor(ev.actor_role, actor["role"])
+            or ev.actor_player_id != actor["player_id"]
+            for ev, mine in zip(logged, events)
+        ):
+            first = next(
+                (ev.seq for ev, mine in zip(logged, events) if _without_marker(ev) != mine),
+                m.first_seq + min(len(events), len(logged)),
+            )
             raise diverged(i, m.version, _("its events differ from the replay's, from event {seq} on", seq=first))
         if m.version in undo_targets or m.kind == "undo" or m.version % snapshot_every == 0:
             states[m.version] = state
@@ -226,13 +259,22 @@ def replay(doc: CampaignDocument, system: RuleSystem, options: dict[str, Any], *
         if e.seq not in in_moves:
             _service_event(e, i)
     out.final = state
-    out.events = [{"seq": e.seq, "type": e.type, "data": _marked(e.type, e.data),
-                   "redacted": None if e.redacted is None else _marked(e.type, e.redacted),
-                   "visibility": e.visibility, "actor_role": e.actor_role, "actor_player_id": e.actor_player_id}
-                  for e in doc.events]
+    out.events = [
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "data": _marked(e.type, e.data),
+            "redacted": None if e.redacted is None else _marked(e.type, e.redacted),
+            "visibility": e.visibility,
+            "actor_role": e.actor_role,
+            "actor_player_id": e.actor_player_id,
+        }
+        for e in doc.events
+    ]
     if movelog.state_hash(state) != doc.final.state_sha256:
-        raise invalid("import_diverged", _("the moves do not arrive at the state the document records"),
-                      "final.state_sha256")
+        raise invalid(
+            "import_diverged", _("the moves do not arrive at the state the document records"), "final.state_sha256"
+        )
     return out
 
 
@@ -244,19 +286,26 @@ def _marked(kind: str, data: dict[str, Any]) -> dict[str, Any]:
 def _service_event(e: DocEvent, i: int) -> None:
     model = SERVICE_EVENTS.get(e.type)
     if model is None:
-        raise invalid("import_invalid", _("a {type} event comes only from a move, and no move logs event {seq}",
-                                          type=e.type, seq=e.seq), f"events.{i}.type")
+        raise invalid(
+            "import_invalid",
+            _("a {type} event comes only from a move, and no move logs event {seq}", type=e.type, seq=e.seq),
+            f"events.{i}.type",
+        )
     for name, value in (("data", e.data), ("redacted", e.redacted)):
         if value is None:
             continue
         try:
-            model.model_validate({k: v for k, v in value.items() if k != "imported"}
-                                 if e.type in DICE_EVENTS else value)
+            model.model_validate(
+                {k: v for k, v in value.items() if k != "imported"} if e.type in DICE_EVENTS else value
+            )
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise invalid("import_invalid", _("{field}: {message}", field=where or name, message=first["msg"]),
-                          f"events.{i}.{name}" + (f".{where}" if where else "")) from None
+            raise invalid(
+                "import_invalid",
+                _("{field}: {message}", field=where or name, message=first["msg"]),
+                f"events.{i}.{name}" + (f".{where}" if where else ""),
+            ) from None
 
 
 def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tuple]]:
@@ -266,16 +315,27 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
     try:
         action = movelog.action_adapter(system.id).validate_python(raw)
     except ValidationError as exc:
-        raise diverged(i, m.version, _("its action is not one of the rule system's: {exc}",
-                                       exc=exc.errors(include_url=False)[0]["msg"])) from None
+        raise diverged(
+            i,
+            m.version,
+            _("its action is not one of the rule system's: {exc}", exc=exc.errors(include_url=False)[0]["msg"]),
+        ) from None
     dice = _Dice([d.model_dump() for d in m.dice], mode)
     try:
         new_state, events = system.apply(state, action, movelog.actor_from(m.actor.model_dump()), dice)
     except (RuleViolation, DiceError, movelog.ReplayDiverged, KeyError, TypeError, ValueError) as exc:
         raise diverged(i, m.version, str(exc)) from None
     if dice.unused:
-        raise diverged(i, m.version, _n("it rolled {count} die the replay does not roll", "it rolled {count} dice the replay does not roll",
-                                                     dice.unused, count=dice.unused))
+        raise diverged(
+            i,
+            m.version,
+            _n(
+                "it rolled {count} die the replay does not roll",
+                "it rolled {count} dice the replay does not roll",
+                dice.unused,
+                count=dice.unused,
+            ),
+        )
     session = None
     if mode == "verifiable" and dice.rolled:
         number = next((e.data.get("dice_session") for e in logged if e.type == "dice_rolled"), None)
@@ -287,20 +347,33 @@ def _action(system, mode, state, m, i, logged) -> tuple[dict[str, Any], list[tup
 def _character(system, options, state, m, i, characters, logged) -> tuple[dict[str, Any], list[tuple]]:
     cid = m.body.get("character_id")
     if set(m.body) != {"character_id", "sheet"} or not isinstance(cid, str) or cid not in characters:
-        raise invalid("import_invalid", _("a character move's body holds `character_id` (a listed character) and `sheet`"),
-                      f"moves.{i}.body")
+        raise invalid(
+            "import_invalid",
+            _("a character move's body holds `character_id` (a listed character) and `sheet`"),
+            f"moves.{i}.body",
+        )
     sheet = checked_sheet(system, options, m.body["sheet"], cid, f"moves.{i}.body.sheet")
     first = logged[0].data if logged else {}
     player = first.get("player_id")
-    mine = [("character_created", {"character_id": cid, "player_id": player if isinstance(player, str) else None,
-                                   "name": sheet.get("name")}, None, "all")]
+    mine = [
+        (
+            "character_created",
+            {"character_id": cid, "player_id": player if isinstance(player, str) else None, "name": sheet.get("name")},
+            None,
+            "all",
+        )
+    ]
     return {**state, "characters": {**state["characters"], cid: sheet}}, [_plain(e) for e in mine]
 
 
 def _undo(system, states, kinds, targets, state, m, i) -> tuple[dict[str, Any], list[tuple]]:
     target, undone = m.body.get("target"), m.body.get("undone")
-    if set(m.body) != {"target", "undone"} or type(target) is not int or not isinstance(undone, list) \
-            or not 1 <= len(undone) <= MAX_UNDO:
+    if (
+        set(m.body) != {"target", "undone"}
+        or type(target) is not int
+        or not isinstance(undone, list)
+        or not 1 <= len(undone) <= MAX_UNDO
+    ):
         raise invalid("import_invalid", _("an undo move's body holds `target` and `undone`"), f"moves.{i}.body")
     # The same walk back as the undo the GM made (service/game/campaigns/history.py): over undo moves to their targets,
     # then over rule moves only.
@@ -320,8 +393,14 @@ def _undo(system, states, kinds, targets, state, m, i) -> tuple[dict[str, Any], 
     if refusal is not None:
         raise diverged(i, m.version, refusal.detail)
     by = {"role": m.actor.role, "player_id": m.actor.player_id}
-    mine = [("undone", {"undone_versions": undone, "back_to_version": target, "from_version": m.version - 1,
-                        "by": by}, None, "all")]
+    mine = [
+        (
+            "undone",
+            {"undone_versions": undone, "back_to_version": target, "from_version": m.version - 1, "by": by},
+            None,
+            "all",
+        )
+    ]
     return back, [_plain(e) for e in mine]
 
 
@@ -337,16 +416,25 @@ def verify_sessions(doc: CampaignDocument, events: list[dict[str, Any]]) -> dict
         if number is None:
             continue
         if number not in rolls:
-            raise invalid("import_invalid", _("event {seq} names dice session {number}, which the document does not "
-                                              "list", seq=e["seq"], number=number), "dice_sessions")
-        rolls[number].extend({"seq": d["seq"], "sides": d["sides"], "face": d["face"]}
-                             for d in e["data"].get("dice") or [])
+            raise invalid(
+                "import_invalid",
+                _(
+                    "event {seq} names dice session {number}, which the document does not list",
+                    seq=e["seq"],
+                    number=number,
+                ),
+                "dice_sessions",
+            )
+        rolls[number].extend(
+            {"seq": d["seq"], "sides": d["sides"], "face": d["face"]} for d in e["data"].get("dice") or []
+        )
     status: dict[int, str] = {}
     for i, d in enumerate(doc.dice_sessions):
         if d.status != "closed":
             if d.seed is not None:
-                raise invalid("import_invalid", _("only a closed session's seed is revealed"),
-                              f"dice_sessions.{i}.seed")
+                raise invalid(
+                    "import_invalid", _("only a closed session's seed is revealed"), f"dice_sessions.{i}.seed"
+                )
             status[d.number] = "unverifiable"
             continue
         if d.seed is None:
@@ -357,8 +445,14 @@ def verify_sessions(doc: CampaignDocument, events: list[dict[str, Any]]) -> dict
             raise invalid("import_unverified", str(exc), f"dice_sessions.{i}") from None
         trailing = max((r["seq"] for r in rolls[d.number] if r["seq"] is not None), default=-1) + 1 < d.counter
         if not report.ok or trailing:
-            raise invalid("import_unverified", _("dice session {number} does not verify: its dice do not follow "
-                                                 "from its revealed seed", number=d.number), f"dice_sessions.{i}")
+            raise invalid(
+                "import_unverified",
+                _(
+                    "dice session {number} does not verify: its dice do not follow from its revealed seed",
+                    number=d.number,
+                ),
+                f"dice_sessions.{i}",
+            )
         status[d.number] = "closed"
     return status
 

@@ -14,6 +14,7 @@ process's slots between them; free slots go round-robin across campaigns (each c
 before any campaign's second). An endpoint that times out is backed off as a whole, and after
 `webhooks_disable_after_timeouts` timeouts in a row it is disabled with a GM-only `webhook_disabled` event.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,7 +41,7 @@ log_ = logging.getLogger("rulekeeper.webhooks")
 
 POLL_SECONDS = 1.0
 MAX_BACKOFF_SECONDS = 6 * 3600
-RETENTION_SECONDS = 30 * 24 * 3600      # delivered and failed deliveries are listed this long, then purged
+RETENTION_SECONDS = 30 * 24 * 3600  # delivered and failed deliveries are listed this long, then purged
 PURGE_EVERY_SECONDS = 3600
 STOP_GRACE_SECONDS = 1.0
 USER_AGENT = "Rulekeeper-Webhooks/1"
@@ -82,7 +83,7 @@ class Candidate:
 
     id: str
     campaign_id: str
-    slow: bool         # its endpoint's last attempt timed out
+    slow: bool  # its endpoint's last attempt timed out
 
 
 def pick(candidates: list[Candidate], room: int, per_campaign: dict[str, int], slow_room: int) -> list[Candidate]:
@@ -103,7 +104,7 @@ def pick(candidates: list[Candidate], room: int, per_campaign: dict[str, int], s
                 c = queue.pop(0)
                 if c.slow:
                     if slow_room <= 0:
-                        continue        # the slow lane is full: a healthy endpoint of this campaign may go
+                        continue  # the slow lane is full: a healthy endpoint of this campaign may go
                     slow_room -= 1
                 chosen.append(c)
                 left[cid] -= 1
@@ -123,8 +124,9 @@ class Worker:
         # Longer than any one attempt (resolve, connect, send, status line) plus recording it.
         self.lease_seconds = 2 * self.timeout + 5
         self.sealer = signing.Sealer(settings.webhooks_secrets_key)
-        self.client = egress.client(settings.webhooks_allow_loopback, self.timeout,
-                                    min(settings.webhooks_connect_timeout_seconds, self.timeout))
+        self.client = egress.client(
+            settings.webhooks_allow_loopback, self.timeout, min(settings.webhooks_connect_timeout_seconds, self.timeout)
+        )
         self.max_in_flight = settings.webhooks_max_in_flight
         self.per_campaign = settings.webhooks_max_in_flight_per_campaign
         self.slow_lane = max(1, int(self.max_in_flight * SLOW_LANE_SHARE))
@@ -181,7 +183,7 @@ class Worker:
 
         def done(t: asyncio.Task) -> None:
             self.in_flight.pop(t, None)
-            self.svc.deliveries_due.set()   # the endpoint's next delivery may be due now
+            self.svc.deliveries_due.set()  # the endpoint's next delivery may be due now
 
         task.add_done_callback(done)
 
@@ -191,17 +193,26 @@ class Worker:
         now = outbox.clock()
         d, w = WebhookDelivery, Webhook
         earlier = aliased(WebhookDelivery)
-        first = ~select(earlier.id).where(earlier.webhook_id == d.webhook_id, earlier.status == "pending",
-                                          earlier.seq < d.seq).exists()
+        first = (
+            ~select(earlier.id)
+            .where(earlier.webhook_id == d.webhook_id, earlier.status == "pending", earlier.seq < d.seq)
+            .exists()
+        )
         waiting = (d.status == "pending", w.status == "active", d.lease_until <= now, first)
         due_at = case((w.retry_at > d.next_attempt_at, w.retry_at), else_=d.next_attempt_at)
         # A read first: when nothing is due, no write transaction (SQLite's one writer stays free).
         async with self.svc.read() as s:
-            next_at = await s.scalar(select(func.min(due_at)).select_from(d).join(w, w.id == d.webhook_id)
-                                   .where(*waiting))
+            next_at = await s.scalar(
+                select(func.min(due_at)).select_from(d).join(w, w.id == d.webhook_id).where(*waiting)
+            )
             # A paused endpoint's deliveries wait on purpose: they are not a queue falling behind.
-            depth, oldest = (await s.execute(select(func.count(), func.min(d.created_at)).join(w, w.id == d.webhook_id)
-                                             .where(d.status == "pending", w.status == "active"))).one()
+            depth, oldest = (
+                await s.execute(
+                    select(func.count(), func.min(d.created_at))
+                    .join(w, w.id == d.webhook_id)
+                    .where(d.status == "pending", w.status == "active")
+                )
+            ).one()
         metrics.WEBHOOK_QUEUE.set(depth)
         metrics.WEBHOOK_OLDEST_PENDING.set(_age(oldest))
         if next_at is None or next_at > now:
@@ -220,13 +231,24 @@ class Worker:
         # Each campaign's due deliveries numbered, oldest first: ordered by that number, the list starts with
         # every campaign's first, so no campaign's backlog keeps another's out of the candidates.
         rank = func.row_number().over(partition_by=d.campaign_id, order_by=(d.next_attempt_at, d.seq))
-        ranked = (select(d.id, d.campaign_id, d.next_attempt_at, d.seq, (w.timeouts_in_row > 0).label("slow"),
-                         rank.label("rank"))
-                  .select_from(d).join(w, w.id == d.webhook_id).where(*conditions).subquery())
+        ranked = (
+            select(
+                d.id, d.campaign_id, d.next_attempt_at, d.seq, (w.timeouts_in_row > 0).label("slow"), rank.label("rank")
+            )
+            .select_from(d)
+            .join(w, w.id == d.webhook_id)
+            .where(*conditions)
+            .subquery()
+        )
         async with self.svc.read() as s:
-            rows = (await s.execute(
-                select(ranked.c.id, ranked.c.campaign_id, ranked.c.slow).where(ranked.c.rank <= self.per_campaign)
-                .order_by(ranked.c.rank, ranked.c.next_attempt_at, ranked.c.seq).limit(room * self.per_campaign))).all()
+            rows = (
+                await s.execute(
+                    select(ranked.c.id, ranked.c.campaign_id, ranked.c.slow)
+                    .where(ranked.c.rank <= self.per_campaign)
+                    .order_by(ranked.c.rank, ranked.c.next_attempt_at, ranked.c.seq)
+                    .limit(room * self.per_campaign)
+                )
+            ).all()
         candidates = [Candidate(r.id, r.campaign_id, bool(r.slow)) for r in rows]
         allowed = {c.campaign_id: self.per_campaign - busy.get(c.campaign_id, 0) for c in candidates}
         chosen = pick(candidates, room, allowed, self.slow_lane - slow_busy)
@@ -235,24 +257,54 @@ class Worker:
         jobs: list[Job] = []
         async with self.svc.write() as s:
             ids = [c.id for c in chosen]
-            if not self.svc.is_sqlite:   # another replica's claim in progress: leave those rows to it
+            if not self.svc.is_sqlite:  # another replica's claim in progress: leave those rows to it
                 ids = list(await s.scalars(select(d.id).where(d.id.in_(ids)).with_for_update(skip_locked=True)))
             for delivery_id in ids:
                 lease = secrets.token_hex(16)
                 # Chosen from a read: re-checked here, so a webhook paused or disabled meanwhile gets nothing.
                 taken = await s.execute(
-                    update(d).where(d.id == delivery_id, d.status == "pending", d.lease_until <= now,
-                                    d.webhook_id.in_(select(w.id).where(w.status == "active")))
+                    update(d)
+                    .where(
+                        d.id == delivery_id,
+                        d.status == "pending",
+                        d.lease_until <= now,
+                        d.webhook_id.in_(select(w.id).where(w.status == "active")),
+                    )
                     .values(lease=lease, lease_until=now + self.lease_seconds)
-                    .execution_options(synchronize_session=False))
+                    .execution_options(synchronize_session=False)
+                )
                 if taken.rowcount != 1:
                     continue
-                row = (await s.execute(
-                    select(d.webhook_id, d.campaign_id, d.payload, w.url, w.secret, w.previous_secret,
-                           w.previous_until, w.timeouts_in_row)
-                    .join(w, w.id == d.webhook_id).where(d.id == delivery_id))).one()
-                jobs.append(Job(delivery_id, lease, row.webhook_id, row.campaign_id, row.timeouts_in_row > 0,
-                                row.url, row.payload, row.secret, row.previous_secret, row.previous_until))
+                row = (
+                    await s.execute(
+                        select(
+                            d.webhook_id,
+                            d.campaign_id,
+                            d.payload,
+                            w.url,
+                            w.secret,
+                            w.previous_secret,
+                            w.previous_until,
+                            w.timeouts_in_row,
+                        )
+                        .join(w, w.id == d.webhook_id)
+                        .where(d.id == delivery_id)
+                    )
+                ).one()
+                jobs.append(
+                    Job(
+                        delivery_id,
+                        lease,
+                        row.webhook_id,
+                        row.campaign_id,
+                        row.timeouts_in_row > 0,
+                        row.url,
+                        row.payload,
+                        row.secret,
+                        row.previous_secret,
+                        row.previous_until,
+                    )
+                )
         return jobs, None
 
     def _secrets(self, job: Job) -> list[str]:
@@ -269,8 +321,11 @@ class Worker:
         timed_out = False
         try:
             sign_with = self._secrets(job)
-            headers = {"content-type": "application/json", "user-agent": USER_AGENT,
-                       **signing.headers(job.id, int(outbox.clock()), job.payload, sign_with)}
+            headers = {
+                "content-type": "application/json",
+                "user-agent": USER_AGENT,
+                **signing.headers(job.id, int(outbox.clock()), job.payload, sign_with),
+            }
             async with asyncio.timeout(self.timeout):
                 # The receiver's body is never read: the status line is the whole answer.
                 async with self.client.stream("POST", job.url, content=job.payload.encode(), headers=headers) as r:
@@ -283,7 +338,7 @@ class Worker:
             error = str(exc)
         except TimeoutError:
             error, timed_out = f"no answer within {self.timeout:g}s", True
-        except httpx.PoolTimeout as exc:    # our own pool was busy: no fault of the receiver's
+        except httpx.PoolTimeout as exc:  # our own pool was busy: no fault of the receiver's
             error = f"PoolTimeout: {exc}" if str(exc) else "PoolTimeout"
         except httpx.TimeoutException as exc:
             error, timed_out = (f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__), True
@@ -295,19 +350,27 @@ class Worker:
         except Exception as exc:  # unrecorded: the lease runs out and the delivery is sent again
             log_.warning("could not record webhook delivery %s: %s", job.id, exc)
 
-    async def record(self, job: Job, started: float, duration_ms: int, code: int | None, error: str | None,
-                     timed_out: bool = False) -> None:
+    async def record(
+        self, job: Job, started: float, duration_ms: int, code: int | None, error: str | None, timed_out: bool = False
+    ) -> None:
         now = outbox.clock()
         async with self.svc.write() as s:
             d = await s.get(WebhookDelivery, job.id)
             # Loaded before anything changes: the flush then writes the endpoint's row before the delivery's, in
             # the order the webhook API's own writes take them, so the two never wait on each other.
             w = await s.get(Webhook, job.webhook_id)
-            if d is None or w is None:   # its webhook was deleted meanwhile
+            if d is None or w is None:  # its webhook was deleted meanwhile
                 return
-            s.add(WebhookAttempt(delivery_id=job.id, started_at=started, duration_ms=duration_ms,
-                                 response_code=code, error=error[:300] if error else None))
-            if d.lease != job.lease:   # our lease ran out and another worker took the delivery over
+            s.add(
+                WebhookAttempt(
+                    delivery_id=job.id,
+                    started_at=started,
+                    duration_ms=duration_ms,
+                    response_code=code,
+                    error=error[:300] if error else None,
+                )
+            )
+            if d.lease != job.lease:  # our lease ran out and another worker took the delivery over
                 return
             d.lease, d.lease_until = "", 0.0
             if code is not None and (w.timeouts_in_row or w.retry_at):
@@ -342,9 +405,23 @@ class Worker:
         campaign = await log.locked_campaign(s, w.campaign_id)
         if campaign is None:
             return
-        log.append(s, campaign, [Event("webhook_disabled", {
-            "webhook_id": w.id, "description": w.description, "timeouts_in_row": w.timeouts_in_row,
-            "last_error": error[:300]}, visibility="gm")], WORKER_ACTOR)
+        log.append(
+            s,
+            campaign,
+            [
+                Event(
+                    "webhook_disabled",
+                    {
+                        "webhook_id": w.id,
+                        "description": w.description,
+                        "timeouts_in_row": w.timeouts_in_row,
+                        "last_error": error[:300],
+                    },
+                    visibility="gm",
+                )
+            ],
+            WORKER_ACTOR,
+        )
         log_.info("webhook %s disabled after %d timeouts in a row", w.id, w.timeouts_in_row)
 
     async def _purge_now_and_then(self) -> None:
@@ -355,15 +432,20 @@ class Worker:
         d = WebhookDelivery
         cutoff = now - RETENTION_SECONDS
         async with self.svc.write() as s:
-            await s.execute(delete(d).where(d.status.in_(("delivered", "failed")),
-                                            or_(d.last_attempt_at < cutoff, d.last_attempt_at.is_(None)),
-                                            d.next_attempt_at < cutoff)
-                            .execution_options(synchronize_session=False))
+            await s.execute(
+                delete(d)
+                .where(
+                    d.status.in_(("delivered", "failed")),
+                    or_(d.last_attempt_at < cutoff, d.last_attempt_at.is_(None)),
+                    d.next_attempt_at < cutoff,
+                )
+                .execution_options(synchronize_session=False)
+            )
 
 
 def _age(created: datetime | None) -> float:
     if created is None:
         return 0.0
-    if created.tzinfo is None:      # SQLite hands it back without its zone; it was stored in UTC
+    if created.tzinfo is None:  # SQLite hands it back without its zone; it was stored in UTC
         created = created.replace(tzinfo=timezone.utc)
     return max(0.0, (datetime.now(timezone.utc) - created).total_seconds())

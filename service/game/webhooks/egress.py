@@ -6,6 +6,7 @@ registered and again on every connection, on the very addresses the connection t
 resolves somewhere else by delivery time (DNS rebinding) is refused too. Redirects are never followed,
 and proxy variables from the environment are ignored.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,9 +41,16 @@ def address_allowed(ip: Address, allow_loopback: bool) -> bool:
 def split(url: str) -> tuple[str, int]:
     """The host and port of an http(s) URL; a 422 naming `url` for anything else."""
     if len(url) > MAX_URL or any(ord(ch) <= 32 or ord(ch) == 127 for ch in url):
-        raise invalid("invalid_webhook_url", _n("a webhook URL is at most {max_url} character, without spaces",
-                                                "a webhook URL is at most {max_url} characters, without spaces",
-                                                MAX_URL, max_url=MAX_URL), "url")
+        raise invalid(
+            "invalid_webhook_url",
+            _n(
+                "a webhook URL is at most {max_url} character, without spaces",
+                "a webhook URL is at most {max_url} characters, without spaces",
+                MAX_URL,
+                max_url=MAX_URL,
+            ),
+            "url",
+        )
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -80,11 +88,18 @@ async def check_url(url: str, allow_loopback: bool) -> None:
         if not refused:
             detail = _("the host {host!r} resolves to no address: webhooks go only to public addresses", host=host)
         elif allow_loopback:
-            detail = _("the host {host!r} resolves to {address}: webhooks go only to public addresses", host=host,
-                       address=str(refused[0]))
+            detail = _(
+                "the host {host!r} resolves to {address}: webhooks go only to public addresses",
+                host=host,
+                address=str(refused[0]),
+            )
         else:
-            detail = _("the host {host!r} resolves to {address}: webhooks go only to public addresses (loopback "
-                       "needs RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK)", host=host, address=str(refused[0]))
+            detail = _(
+                "the host {host!r} resolves to {address}: webhooks go only to public addresses (loopback "
+                "needs RULEKEEPER_WEBHOOKS_ALLOW_LOOPBACK)",
+                host=host,
+                address=str(refused[0]),
+            )
         raise invalid("webhook_url_forbidden", detail, "url")
 
 
@@ -99,8 +114,9 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         self._inner = httpcore.AnyIOBackend()
         self._allow_loopback = allow_loopback
 
-    async def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                          socket_options=None) -> httpcore.AsyncNetworkStream:
+    async def connect_tcp(
+        self, host: str, port: int, timeout: float | None = None, local_address: str | None = None, socket_options=None
+    ) -> httpcore.AsyncNetworkStream:
         # `timeout` is the client's connect timeout; it covers resolving and every address tried, not each one.
         try:
             async with asyncio.timeout(timeout):
@@ -108,8 +124,9 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         except TimeoutError:
             raise httpcore.ConnectTimeout(f"{host} not reached within {timeout:g}s") from None
 
-    async def _connect(self, host: str, port: int, local_address: str | None,
-                       socket_options) -> httpcore.AsyncNetworkStream:
+    async def _connect(
+        self, host: str, port: int, local_address: str | None, socket_options
+    ) -> httpcore.AsyncNetworkStream:
         try:
             addresses = await resolve(host, port)
         except OSError as exc:
@@ -120,8 +137,9 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         last: Exception | None = None
         for ip in addresses:
             try:
-                return await self._inner.connect_tcp(str(ip), port, local_address=local_address,
-                                                     socket_options=socket_options)
+                return await self._inner.connect_tcp(
+                    str(ip), port, local_address=local_address, socket_options=socket_options
+                )
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 last = exc
         assert last is not None
@@ -148,7 +166,9 @@ class GuardedTransport(httpx.AsyncHTTPTransport):
         super().__init__(verify=_tls(), trust_env=False)
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=_tls(),
-            max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0,
+            max_connections=100,
+            max_keepalive_connections=20,
+            keepalive_expiry=5.0,
             network_backend=GuardedBackend(allow_loopback),
         )
 
@@ -156,5 +176,9 @@ class GuardedTransport(httpx.AsyncHTTPTransport):
 def client(allow_loopback: bool, timeout: float, connect_timeout: float | None = None) -> httpx.AsyncClient:
     """`connect_timeout` bounds resolving and connecting (an address that drops packets gives up early);
     `timeout` every other phase."""
-    return httpx.AsyncClient(transport=GuardedTransport(allow_loopback), follow_redirects=False, trust_env=False,
-                             timeout=httpx.Timeout(timeout, connect=connect_timeout or timeout))
+    return httpx.AsyncClient(
+        transport=GuardedTransport(allow_loopback),
+        follow_redirects=False,
+        trust_env=False,
+        timeout=httpx.Timeout(timeout, connect=connect_timeout or timeout),
+    )

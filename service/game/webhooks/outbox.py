@@ -5,6 +5,7 @@ that appends the event, so a delivery exists exactly when its event committed.
 commits. The body of each delivery is fixed here, as the webhook's chosen view shows the event (the same
 shape as the REST event log), so every attempt sends and signs the same bytes.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,9 @@ _VIEWERS = {"gm": "gm", "players": "player"}
 
 def viewer(campaign_id: str, view: str) -> Principal:
     """Whose eyes a webhook sees through: the GM's, or any player's (no GM-only event, redacted data)."""
-    return Principal(credential_id="webhook", campaign_id=campaign_id, role=_VIEWERS[view], player_id=None,
-                     character_ids=frozenset())
+    return Principal(
+        credential_id="webhook", campaign_id=campaign_id, role=_VIEWERS[view], player_id=None, character_ids=frozenset()
+    )
 
 
 def payload(rec: EventRecord, view: str) -> str | None:
@@ -40,8 +42,12 @@ def payload(rec: EventRecord, view: str) -> str | None:
     shown = events.view(rec, viewer(rec.campaign_id, view))
     if shown is None:
         return None
-    body: dict[str, Any] = {"type": rec.type, "timestamp": shown["created_at"], "campaign_id": rec.campaign_id,
-                            "data": shown}
+    body: dict[str, Any] = {
+        "type": rec.type,
+        "timestamp": shown["created_at"],
+        "campaign_id": rec.campaign_id,
+        "data": shown,
+    }
     return json.dumps(body, separators=(",", ":"), sort_keys=True)
 
 
@@ -67,15 +73,24 @@ async def enqueue(session: AsyncSession, records: list[EventRecord], wake: async
     campaigns = {r.campaign_id for r in records} - session.info.get(_HOOKLESS, set())
     if not campaigns:
         return 0
-    hooks = list(await session.scalars(
-        select(Webhook).where(Webhook.campaign_id.in_(campaigns), Webhook.status == "active")
-        .order_by(Webhook.created_at)))
+    hooks = list(
+        await session.scalars(
+            select(Webhook)
+            .where(Webhook.campaign_id.in_(campaigns), Webhook.status == "active")
+            .order_by(Webhook.created_at)
+        )
+    )
     if not hooks:
         return 0
-    await session.flush()   # the records' created_at, as the log will show it
+    await session.flush()  # the records' created_at, as the log will show it
     # A delivery has no reader to ask: its descriptions are in the campaign's language.
-    languages = dict((await session.execute(
-        select(Campaign.id, Campaign.language).where(Campaign.id.in_({h.campaign_id for h in hooks})))).all())
+    languages = dict(
+        (
+            await session.execute(
+                select(Campaign.id, Campaign.language).where(Campaign.id.in_({h.campaign_id for h in hooks}))
+            )
+        ).all()
+    )
     now = clock()
     written = 0
     for hook in hooks:
@@ -86,9 +101,21 @@ async def enqueue(session: AsyncSession, records: list[EventRecord], wake: async
                 body = payload(rec, hook.view)
             if body is None:
                 continue
-            session.add(WebhookDelivery(id=new_delivery_id(), webhook_id=hook.id, campaign_id=rec.campaign_id,
-                                        seq=rec.seq, event_type=rec.type, payload=body, status="pending",
-                                        attempts=0, next_attempt_at=now, lease="", lease_until=0.0))
+            session.add(
+                WebhookDelivery(
+                    id=new_delivery_id(),
+                    webhook_id=hook.id,
+                    campaign_id=rec.campaign_id,
+                    seq=rec.seq,
+                    event_type=rec.type,
+                    payload=body,
+                    status="pending",
+                    attempts=0,
+                    next_attempt_at=now,
+                    lease="",
+                    lease_until=0.0,
+                )
+            )
             written += 1
     if written and wake is not None:
         sa_event.listen(session.sync_session, "after_commit", lambda _s: wake.set(), once=True)

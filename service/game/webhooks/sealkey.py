@@ -10,6 +10,7 @@ Sealed is the default everywhere, so a copy of the records database signs nothin
 
 Secrets stored in plain text by an earlier release (`plain:`) are sealed under the key at start (`seal_plain`).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -37,8 +38,12 @@ class SealingKeyMissing(RuntimeError):
 def key_file(database_url: str) -> Path | None:
     """Where the embedded default keeps its key; None for a database that is not a SQLite file."""
     url = make_url(database_url)
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:" \
-            or url.database.startswith("file:"):
+    if (
+        url.get_backend_name() != "sqlite"
+        or not url.database
+        or url.database == ":memory:"
+        or url.database.startswith("file:")
+    ):
         return None
     db = Path(url.database)
     return db.with_name(db.name + KEY_FILE_SUFFIX)
@@ -53,7 +58,8 @@ def resolve(settings: Settings) -> Settings:
         raise SealingKeyMissing(
             "RULEKEEPER_WEBHOOKS_SECRETS_KEY is not set: with a shared database every replica needs the same key "
             "to seal and open webhook signing secrets. Generate one (e.g. `openssl rand -hex 32`), keep it in the "
-            "deployment's Secret (deploy/secret.example.yaml) and start again")
+            "deployment's Secret (deploy/secret.example.yaml) and start again"
+        )
     path = key_file(settings.database_url)
     key = _read_or_create(path) if path is not None else secrets.token_hex(32)
     return dataclasses.replace(settings, webhooks_secrets_key=Secret(key))
@@ -69,14 +75,19 @@ def _read_or_create(path: Path) -> str:
             path.chmod(0o600)
         key = path.read_text().strip()
         if not key:
-            raise SealingKeyMissing(f"{path} is empty: restore the key, or remove the file to start with a new one "
-                                    "(webhook secrets sealed under the old key must then be rotated)") from None
+            raise SealingKeyMissing(
+                f"{path} is empty: restore the key, or remove the file to start with a new one "
+                "(webhook secrets sealed under the old key must then be rotated)"
+            ) from None
         return key
     key = secrets.token_hex(32)
     with os.fdopen(fd, "w") as fh:
         fh.write(key + "\n")
-    log.info("generated the key that seals webhook signing secrets: %s (keep it with the database's backups, "
-             "apart from them)", path)
+    log.info(
+        "generated the key that seals webhook signing secrets: %s (keep it with the database's backups, "
+        "apart from them)",
+        path,
+    )
     return key
 
 
@@ -87,8 +98,10 @@ async def seal_plain(sessions, settings: Settings) -> int:
     try:
         return await _seal_plain(sessions, settings)
     except Exception as exc:
-        log.warning("webhook secrets stored in plain text were not sealed now (%s); the next start seals them",
-                    type(exc).__name__)
+        log.warning(
+            "webhook secrets stored in plain text were not sealed now (%s); the next start seals them",
+            type(exc).__name__,
+        )
         return 0
 
 
@@ -98,9 +111,10 @@ async def _seal_plain(sessions, settings: Settings) -> int:
     sealer = Sealer(settings.webhooks_secrets_key)
     sealed = 0
     async with sessions() as s, s.begin():
-        query = select(Webhook).where(or_(Webhook.secret.startswith("plain:"),
-                                          Webhook.previous_secret.startswith("plain:")))
-        for w in await s.scalars(query.with_for_update()):   # replicas starting together seal each once
+        query = select(Webhook).where(
+            or_(Webhook.secret.startswith("plain:"), Webhook.previous_secret.startswith("plain:"))
+        )
+        for w in await s.scalars(query.with_for_update()):  # replicas starting together seal each once
             w.secret = _sealed(sealer, w.id, w.secret)
             if w.previous_secret:
                 w.previous_secret = _sealed(sealer, w.id, w.previous_secret)

@@ -9,6 +9,7 @@ At rest a secret is sealed with AES-GCM under a key derived from RULEKEEPER_WEBH
 its webhook's id, so a copy of the database alone signs nothing. Without that setting it is stored as is
 (marked `plain:`), and setting the key later still reads those.
 """
+
 from __future__ import annotations
 
 import base64
@@ -58,8 +59,9 @@ class Sealer:
     def __init__(self, key: str | None) -> None:
         self._aead = None
         if key:
-            derived = HKDF(algorithm=SHA256(), length=32, salt=None,
-                           info=b"rulekeeper webhook secrets v1").derive(str(key).encode())
+            derived = HKDF(algorithm=SHA256(), length=32, salt=None, info=b"rulekeeper webhook secrets v1").derive(
+                str(key).encode()
+            )
             self._aead = AESGCM(derived)
 
     def seal(self, webhook_id: str, secret: str) -> str:
@@ -79,5 +81,6 @@ class Sealer:
         try:
             return self._aead.decrypt(raw[:12], raw[12:], webhook_id.encode()).decode()
         except InvalidTag:
-            raise SecretUnavailable("the webhook's secret was sealed under another RULEKEEPER_WEBHOOKS_SECRETS_KEY; "
-                                    "rotate it") from None
+            raise SecretUnavailable(
+                "the webhook's secret was sealed under another RULEKEEPER_WEBHOOKS_SECRETS_KEY; rotate it"
+            ) from None

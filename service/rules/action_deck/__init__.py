@@ -2,6 +2,7 @@
 
 Spec: shared/rules/action_deck.md; seed 004_85fbbc7e645ad5c4.txt (Polish; the final word).
 """
+
 from service.rules.action_deck.engine import ActionDeckSystem
 
 SYSTEM = ActionDeckSystem()

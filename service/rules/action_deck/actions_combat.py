@@ -1,4 +1,5 @@
 """Encounters, the deck, the countdown, holds, interrupts and the turn (spec §4.10–§4.26, §5.2)."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -6,7 +7,16 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.rules.action_deck.fields import (
-    BENNY_SOURCE, ActionDeckDeclaredAction, ActionDeckSegment, BennySource, Card, Id, Inches, Label, Move, Sender,
+    BENNY_SOURCE,
+    ActionDeckDeclaredAction,
+    ActionDeckSegment,
+    BennySource,
+    Card,
+    Id,
+    Inches,
+    Label,
+    Move,
+    Sender,
     Text,
 )
 
@@ -23,9 +33,11 @@ class ActionDeckSurprise(BaseModel):
 
     attackers: list[Id] = Field(min_length=1, max_length=60, description="Dealt cards, but start on hold.")
     victims: list[Id] = Field(min_length=1, max_length=60, description="Act in round 1 only if they pass Notice.")
-    notice: list[ActionDeckNoticeGrant] = Field(default_factory=list, max_length=60,
-                                                description="Victims allowed a Notice test; the rest cannot act "
-                                                            "in round 1 (B17).")
+    notice: list[ActionDeckNoticeGrant] = Field(
+        default_factory=list,
+        max_length=60,
+        description="Victims allowed a Notice test; the rest cannot act in round 1 (B17).",
+    )
 
 
 class ActionDeckStartEncounter(Move):
@@ -33,10 +45,12 @@ class ActionDeckStartEncounter(Move):
     a test roll Notice now (rerollable until the deal)."""
 
     type: Literal["start_encounter"]
-    participants: list[Id] = Field(min_length=1, max_length=60, description="In the GM's order; it breaks ties "
-                                                                            "only between shared group cards.")
-    groups: dict[Id, list[Id]] = Field(default_factory=dict, description="group_extras_share_card only: Extras "
-                                                                         "acting on one card.")
+    participants: list[Id] = Field(
+        min_length=1, max_length=60, description="In the GM's order; it breaks ties only between shared group cards."
+    )
+    groups: dict[Id, list[Id]] = Field(
+        default_factory=dict, description="group_extras_share_card only: Extras acting on one card."
+    )
     surprise: ActionDeckSurprise | None = None
 
 
@@ -51,8 +65,9 @@ class ActionDeckDeal(Move):
     """Deal the round's Action Cards (§4.11, §4.12)."""
 
     type: Literal["deal"]
-    cards: list[Card] | None = Field(None, max_length=60, description="Table mode only: the cards physically "
-                                                                      "drawn, in the participants' order.")
+    cards: list[Card] | None = Field(
+        None, max_length=60, description="Table mode only: the cards physically drawn, in the participants' order."
+    )
 
 
 class ActionDeckDrawExtraCard(Move):
@@ -87,9 +102,11 @@ class ActionDeckDeclareTurn(Move):
     sender: ClassVar[Sender] = "owner"
     type: Literal["declare_turn"]
     character_id: Id
-    actions: list[ActionDeckDeclaredAction] = Field(default_factory=list, max_length=10,
-                                                    description="Up to 3; −2 per action beyond the first to all "
-                                                                "of them. Free actions are not listed.")
+    actions: list[ActionDeckDeclaredAction] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Up to 3; −2 per action beyond the first to all of them. Free actions are not listed.",
+    )
     run: bool = Field(False, description="Run this turn: + running die to Pace, −2 to every other test.")
 
 
@@ -176,8 +193,9 @@ class ActionDeckJump(Move):
     direction: Literal["long", "high"] = "long"
     run_up: Inches = 0
     distance: Inches | None = Field(None, description="The jump intended; default the longest possible.")
-    athletics_action_index: int | None = Field(None, ge=0, le=9, description="Use this declared action for an "
-                                                                             "Athletics test to jump further.")
+    athletics_action_index: int | None = Field(
+        None, ge=0, le=9, description="Use this declared action for an Athletics test to jump further."
+    )
 
 
 class ActionDeckReadyItem(Move):
@@ -192,8 +210,23 @@ class ActionDeckReadyItem(Move):
     action_index: int | None = Field(None, ge=0, le=9, description="Use this declared action for it.")
 
 
-COMBAT_ACTIONS = (ActionDeckStartEncounter, ActionDeckAddParticipant, ActionDeckDeal, ActionDeckDrawExtraCard,
-                  ActionDeckKeepCard, ActionDeckCallNext, ActionDeckDeclareTurn, ActionDeckHold,
-                  ActionDeckInterrupt, ActionDeckRedeclare, ActionDeckTakeAction, ActionDeckEndTurn,
-                  ActionDeckEndRound, ActionDeckEndEncounter, ActionDeckMove, ActionDeckRun, ActionDeckJump,
-                  ActionDeckReadyItem)
+COMBAT_ACTIONS = (
+    ActionDeckStartEncounter,
+    ActionDeckAddParticipant,
+    ActionDeckDeal,
+    ActionDeckDrawExtraCard,
+    ActionDeckKeepCard,
+    ActionDeckCallNext,
+    ActionDeckDeclareTurn,
+    ActionDeckHold,
+    ActionDeckInterrupt,
+    ActionDeckRedeclare,
+    ActionDeckTakeAction,
+    ActionDeckEndTurn,
+    ActionDeckEndRound,
+    ActionDeckEndEncounter,
+    ActionDeckMove,
+    ActionDeckRun,
+    ActionDeckJump,
+    ActionDeckReadyItem,
+)

@@ -1,4 +1,5 @@
 """Sessions, bennies, NPCs entering play, wounds and conditions (spec §4.27–§4.30)."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -12,8 +13,9 @@ class ActionDeckPartyEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     player_id: Id
-    character_ids: list[Id] = Field(default_factory=list, max_length=10,
-                                    description="Characters this player controls this session (PC, allies).")
+    character_ids: list[Id] = Field(
+        default_factory=list, max_length=10, description="Characters this player controls this session (PC, allies)."
+    )
 
 
 class ActionDeckOpenSession(Move):
@@ -21,8 +23,9 @@ class ActionDeckOpenSession(Move):
 
     type: Literal["open_session"]
     players: list[ActionDeckPartyEntry] = Field(max_length=20, description="Who plays this session.")
-    party_size: int | None = Field(None, ge=0, le=50, description="Default: the listed characters whose side is "
-                                                                  "'party' (B37a).")
+    party_size: int | None = Field(
+        None, ge=0, le=50, description="Default: the listed characters whose side is 'party' (B37a)."
+    )
 
 
 class ActionDeckCloseSession(Move):
@@ -107,6 +110,15 @@ class ActionDeckRegainPower(Move):
     benny_source: BennySource = BENNY_SOURCE
 
 
-SESSION_ACTIONS = (ActionDeckOpenSession, ActionDeckCloseSession, ActionDeckAwardBenny, ActionDeckEnterPlay,
-                   ActionDeckLeavePlay, ActionDeckApplyWounds, ActionDeckSetCondition, ActionDeckUnshake,
-                   ActionDeckSoak, ActionDeckRegainPower)
+SESSION_ACTIONS = (
+    ActionDeckOpenSession,
+    ActionDeckCloseSession,
+    ActionDeckAwardBenny,
+    ActionDeckEnterPlay,
+    ActionDeckLeavePlay,
+    ActionDeckApplyWounds,
+    ActionDeckSetCondition,
+    ActionDeckUnshake,
+    ActionDeckSoak,
+    ActionDeckRegainPower,
+)

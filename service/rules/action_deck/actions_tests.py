@@ -1,4 +1,5 @@
 """Trait tests, opposed and group tests, hazards, damage, and their follow-ups (spec §4.2–§4.9, §5.5, §5.6)."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -6,7 +7,16 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from service.rules.action_deck.fields import (
-    BENNY_SOURCE, ActionDeckModifier, ActionDeckSegment, BennySource, Id, Label, Move, PlainDie, Sender, TraitName,
+    BENNY_SOURCE,
+    ActionDeckModifier,
+    ActionDeckSegment,
+    BennySource,
+    Id,
+    Label,
+    Move,
+    PlainDie,
+    Sender,
+    TraitName,
 )
 
 GM_MODS = Field(default_factory=list, max_length=10, description="GM only: situational modifiers (seed 1.4).")
@@ -21,15 +31,24 @@ class ActionDeckTraitTest(Move):
     trait: TraitName = Field(description="Attribute or skill; a skill the sheet lacks is improvised (d4 −2).")
     tn: int | None = Field(None, ge=1, le=30, description="GM only: a TN other than the standard 4 (B25).")
     modifiers: list[ActionDeckModifier] = GM_MODS
-    dice_count: int = Field(1, ge=1, le=6, description="Several trait dice (RoF, Frenzy); above 1 needs a weapon "
-                                                       "with that rate of fire, or the GM.")
+    dice_count: int = Field(
+        1,
+        ge=1,
+        le=6,
+        description="Several trait dice (RoF, Frenzy); above 1 needs a weapon with that rate of fire, or the GM.",
+    )
     weapon: Label | None = Field(None, description="The weapon used (rate of fire; links damage to this attack).")
-    action_index: int | None = Field(None, ge=0, le=9, description="In the character's own turn: the declared "
-                                                                   "action this test is.")
-    free_action: bool = Field(False, description="In the own turn: a test inside a free action (no multi-action "
-                                                 "penalty; the running penalty still applies, B19).")
-    crit_check: bool = Field(False, description="GM only: an Extra's natural 1 must be checked for a critical "
-                                                "failure (seed 1.4, B28).")
+    action_index: int | None = Field(
+        None, ge=0, le=9, description="In the character's own turn: the declared action this test is."
+    )
+    free_action: bool = Field(
+        False,
+        description="In the own turn: a test inside a free action (no multi-action "
+        "penalty; the running penalty still applies, B19).",
+    )
+    crit_check: bool = Field(
+        False, description="GM only: an Extra's natural 1 must be checked for a critical failure (seed 1.4, B28)."
+    )
     no_unskilled: bool = Field(False, description="GM only: this cannot be improvised (seed 1.4).")
 
 
@@ -75,7 +94,8 @@ class ActionDeckHazardTest(Move):
     segments: list[ActionDeckSegment] = Field(min_length=1, max_length=20)
     modifiers: list[ActionDeckModifier] = GM_MODS
     critical_consequence: Literal["fatigue", "fall", "no_breath"] | None = Field(
-        None, description="Default from the move: climbing → fall, swimming → no_breath, else fatigue.")
+        None, description="Default from the move: climbing → fall, swimming → no_breath, else fatigue."
+    )
 
 
 class ActionDeckDamageRoll(Move):
@@ -109,8 +129,9 @@ class ActionDeckAcceptTest(Move):
     sender: ClassVar[Sender] = "owner"
     type: Literal["accept_test"]
     test_id: Id
-    keep_attempt: int | None = Field(None, ge=0, le=50, description="Several dice: which complete attempt to keep "
-                                                                     "(B30); default the best.")
+    keep_attempt: int | None = Field(
+        None, ge=0, le=50, description="Several dice: which complete attempt to keep (B30); default the best."
+    )
 
 
 class ActionDeckChooseWildSubstitution(Move):
@@ -122,6 +143,14 @@ class ActionDeckChooseWildSubstitution(Move):
     index: int | None = Field(None, ge=0, le=5, description="Trait die index, or null to ignore the Wild Die.")
 
 
-TEST_ACTIONS = (ActionDeckTraitTest, ActionDeckOpposedTest, ActionDeckDefend, ActionDeckGroupTest,
-                ActionDeckHazardTest, ActionDeckDamageRoll, ActionDeckReroll, ActionDeckAcceptTest,
-                ActionDeckChooseWildSubstitution)
+TEST_ACTIONS = (
+    ActionDeckTraitTest,
+    ActionDeckOpposedTest,
+    ActionDeckDefend,
+    ActionDeckGroupTest,
+    ActionDeckHazardTest,
+    ActionDeckDamageRoll,
+    ActionDeckReroll,
+    ActionDeckAcceptTest,
+    ActionDeckChooseWildSubstitution,
+)

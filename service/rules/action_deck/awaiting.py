@@ -4,6 +4,7 @@ One entry per party (the GM, or the player of one character), in the order play 
 opposed tests still open, a soak the GM has to rule on, then the encounter — the running turn, holders and
 Joker holders who may claim or interrupt, the GM's call of the next card — or, out of combat, the GM.
 """
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -84,7 +85,7 @@ def _encounter(ctx: Ctx, enc: dict[str, Any], out: _Parties) -> None:
         out.add(None, "deal", "end_encounter")
         return
     if enc["pending_interrupt"] is not None:
-        return   # the interrupt's opposed Athletics (an open test or a defence) comes first
+        return  # the interrupt's opposed Athletics (an open test or a defence) comes first
     current = enc["current_turn"]
     if current is not None:
         _turn(ctx, enc, current, out)
@@ -109,8 +110,13 @@ def _round_flow(ctx: Ctx, enc: dict[str, Any]) -> tuple[str, ...]:
     """The GM calls the highest card left; with none left the round ends, once every Joker has acted (B7)."""
     if countdown.callable_ids(ctx):
         return ("call_next",)
-    jokers = [cid for cid in enc["order"] if enc["participants"][cid]["joker_active"]
-              and _may_act_any_moment(enc, ctx, cid) and not enc["participants"][cid]["on_hold"]]
+    jokers = [
+        cid
+        for cid in enc["order"]
+        if enc["participants"][cid]["joker_active"]
+        and _may_act_any_moment(enc, ctx, cid)
+        and not enc["participants"][cid]["on_hold"]
+    ]
     return () if jokers else ("end_round",)
 
 
@@ -119,7 +125,7 @@ def compute(ctx: Ctx) -> list[dict[str, Any]]:
     _open_tests(ctx, out)
     _opposed(ctx, out)
     if ctx.table["soaks_pending"]:
-        out.add(None, "set_condition")   # B38: the GM rules what a player's soak avoided
+        out.add(None, "set_condition")  # B38: the GM rules what a player's soak avoided
     enc = ctx.encounter
     if enc is not None:
         _encounter(ctx, enc, out)
@@ -138,7 +144,10 @@ def settling(table: dict[str, Any], characters: dict[str, Any]) -> list[dict[str
     if not enc or enc.get("pending_interrupt") is None or enc.get("current_turn") is None:
         return []
     cid = enc["current_turn"]
-    if not any(t["state"] == "rolled" and t["roller_id"] == cid and t["group"] is None for t in (table.get("tests") or {}).values()):
+    if not any(
+        t["state"] == "rolled" and t["roller_id"] == cid and t["group"] is None
+        for t in (table.get("tests") or {}).values()
+    ):
         return []
     out = _Parties()
     _turn(SimpleNamespace(characters=characters), enc, cid, out)  # type: ignore[arg-type]  # reads only sheets
@@ -153,11 +162,31 @@ def refresh(ctx: Ctx) -> None:
 # out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
 # The GM may award a benny, or end the fight, at any moment.
 OPEN_GM = (
-    "add_participant", "apply_wounds", "award_benny", "end_encounter", "enter_play", "group_test", "hazard_test",
-    "leave_play", "opposed_test", "run", "set_condition", "soak", "start_encounter", "trait_test", "unshake",
+    "add_participant",
+    "apply_wounds",
+    "award_benny",
+    "end_encounter",
+    "enter_play",
+    "group_test",
+    "hazard_test",
+    "leave_play",
+    "opposed_test",
+    "run",
+    "set_condition",
+    "soak",
+    "start_encounter",
+    "trait_test",
+    "unshake",
 )
 # `keep_card` is awaited only once an extra draw gave a choice, but keeping the one card dealt is accepted in the
 # draw window too (it closes the choice early).
 OPEN_PLAYER = (
-    "damage_roll", "keep_card", "opposed_test", "regain_power", "run", "soak", "trait_test", "unshake",
+    "damage_roll",
+    "keep_card",
+    "opposed_test",
+    "regain_power",
+    "run",
+    "soak",
+    "trait_test",
+    "unshake",
 )

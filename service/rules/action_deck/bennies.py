@@ -4,6 +4,7 @@ Bennies belong to players, not characters (§3.3); the session roster (`table.pl
 player controls which characters. A character in nobody's roster is GM-controlled (an NPC): an NPC Wild
 Card pays from its own bennies or the GM pool, an Extra only from the GM pool (seed 1.6).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,7 +12,12 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
-from service.rules.action_deck.events_model import ActionDeckBenniesAwarded, ActionDeckBennySpent, ActionDeckJokersWild, ActionDeckNpcEnteredPlay
+from service.rules.action_deck.events_model import (
+    ActionDeckBenniesAwarded,
+    ActionDeckBennySpent,
+    ActionDeckJokersWild,
+    ActionDeckNpcEnteredPlay,
+)
 
 
 def owner_player(ctx: Ctx, character_id: str) -> str | None:
@@ -49,26 +55,33 @@ def spend(ctx: Ctx, character_id: str, source: str, use: str, *, group: bool = F
     pid = _payer(ctx, character_id, group)
     if pid is not None:
         if source == "gm_pool":
-            raise violation("wrong_benny_source", _("a player character's bennies come from its player (§4.28)"),
-                            "benny_source")
+            raise violation(
+                "wrong_benny_source", _("a player character's bennies come from its player (§4.28)"), "benny_source"
+            )
         entry = ctx.table["players"].get(pid)
         if entry is None or entry["bennies"] < 1:
-            raise violation("no_benny", _("player {value} has no benny left", value=pid or '?'), "benny_source")
+            raise violation("no_benny", _("player {value} has no benny left", value=pid or "?"), "benny_source")
         entry["bennies"] -= 1
         payer = {"player_id": pid}
-        ctx.emit("benny_spent", ActionDeckBennySpent(character_id=character_id, use=use, **payer, bennies=entry["bennies"]))
+        ctx.emit(
+            "benny_spent", ActionDeckBennySpent(character_id=character_id, use=use, **payer, bennies=entry["bennies"])
+        )
         return payer
     gm = ctx.table["gm"]
     wild = not group and ctx.sheet(character_id)["kind"] == "wild_card"
     own = gm["npc_bennies"].get(character_id, 0)
     if source == "own" and not wild:
-        raise violation("wrong_benny_source", _("Extras have no bennies of their own; they use "
-                                                "the GM pool (seed 1.6)"), "benny_source")
+        raise violation(
+            "wrong_benny_source",
+            _("Extras have no bennies of their own; they use the GM pool (seed 1.6)"),
+            "benny_source",
+        )
     take_own = source == "own" or (source == "auto" and wild and own > 0)
     if take_own:
         if own < 1:
-            raise violation("no_benny", _("{name} has no benny of its own left",
-                                          name=ctx.name(character_id)), "benny_source")
+            raise violation(
+                "no_benny", _("{name} has no benny of its own left", name=ctx.name(character_id)), "benny_source"
+            )
         gm["npc_bennies"][character_id] = own - 1
         payer = {"npc_id": character_id}
         left = own - 1
@@ -80,8 +93,9 @@ def spend(ctx: Ctx, character_id: str, source: str, use: str, *, group: bool = F
         left = gm["benny_pool"]
     public = {"character_id": character_id, "use": use, "paid_by": "gm"}
     # Players see that the GM spent a benny, never what is left (B37g).
-    ctx.emit("benny_spent", ActionDeckBennySpent(**public, **payer, bennies=left),
-             redacted=ActionDeckBennySpent(**public))
+    ctx.emit(
+        "benny_spent", ActionDeckBennySpent(**public, **payer, bennies=left), redacted=ActionDeckBennySpent(**public)
+    )
     return payer
 
 
@@ -89,8 +103,15 @@ def award_players(ctx: Ctx, player_ids: list[str], count: int, reason: str) -> N
     players = ctx.table["players"]
     for pid in player_ids:
         players[pid]["bennies"] += count
-    ctx.emit("bennies_awarded", ActionDeckBenniesAwarded(player_ids=list(player_ids), count=count, reason=reason,
-                                 bennies={pid: players[pid]["bennies"] for pid in player_ids}))
+    ctx.emit(
+        "bennies_awarded",
+        ActionDeckBenniesAwarded(
+            player_ids=list(player_ids),
+            count=count,
+            reason=reason,
+            bennies={pid: players[pid]["bennies"] for pid in player_ids},
+        ),
+    )
 
 
 def enter_play(ctx: Ctx, character_id: str, edge_bonus: int, *, hidden: bool = False) -> None:
@@ -99,8 +120,12 @@ def enter_play(ctx: Ctx, character_id: str, edge_bonus: int, *, hidden: bool = F
     count = ctx.options.npc_wild_card_bennies + edge_bonus
     ctx.table["gm"]["npc_bennies"][character_id] = count
     public = {"character_id": character_id}
-    ctx.emit("npc_entered_play", ActionDeckNpcEnteredPlay(**public, bennies=count),
-             redacted=ActionDeckNpcEnteredPlay(**public), gm_only=hidden)
+    ctx.emit(
+        "npc_entered_play",
+        ActionDeckNpcEnteredPlay(**public, bennies=count),
+        redacted=ActionDeckNpcEnteredPlay(**public),
+        gm_only=hidden,
+    )
 
 
 def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
@@ -114,8 +139,14 @@ def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
         pids = list(ctx.table["players"])
         for pid in pids:
             ctx.table["players"][pid]["bennies"] += 1
-        ctx.emit("jokers_wild", ActionDeckJokersWild(character_id=character_id, side=side,
-                                 bennies={pid: ctx.table["players"][pid]["bennies"] for pid in pids}))
+        ctx.emit(
+            "jokers_wild",
+            ActionDeckJokersWild(
+                character_id=character_id,
+                side=side,
+                bennies={pid: ctx.table["players"][pid]["bennies"] for pid in pids},
+            ),
+        )
         return
     if side != "opposition":
         ctx.emit("jokers_wild", ActionDeckJokersWild(character_id=character_id, side=side, bennies={}), gm_only=hidden)
@@ -123,7 +154,7 @@ def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
     gm = ctx.table["gm"]
     recipients = []
     enc = ctx.encounter
-    for cid in (enc["order"] if enc else []):
+    for cid in enc["order"] if enc else []:
         other = ctx.characters.get(cid)
         if other is None or other["kind"] != "wild_card" or other["side"] != "opposition" or other["eliminated"]:
             continue
@@ -135,7 +166,14 @@ def jokers_wild(ctx: Ctx, character_id: str, *, hidden: bool = False) -> None:
         recipients.append(cid)
     gm["benny_pool"] += 1
     public = {"character_id": character_id, "side": side}
-    ctx.emit("jokers_wild", ActionDeckJokersWild(**public, npc_recipients=recipients, gm_pool=gm["benny_pool"],
-                             npc_bennies={cid: gm["npc_bennies"][cid] for cid in recipients}),
-             redacted=ActionDeckJokersWild(**public),
-             gm_only=hidden)
+    ctx.emit(
+        "jokers_wild",
+        ActionDeckJokersWild(
+            **public,
+            npc_recipients=recipients,
+            gm_pool=gm["benny_pool"],
+            npc_bennies={cid: gm["npc_bennies"][cid] for cid in recipients},
+        ),
+        redacted=ActionDeckJokersWild(**public),
+        gm_only=hidden,
+    )

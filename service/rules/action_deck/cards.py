@@ -2,6 +2,7 @@
 
 Order (§4.10): rank ace (14) high to two low, then suit spades > hearts > diamonds > clubs.
 """
+
 from __future__ import annotations
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -5,6 +5,7 @@ unrelated move (apply.auto_accept) or when its opposed defender rolls. A critica
 state, `critical_failure` (§5.5), from the roll that produced it on: no reroll, no accept.
 Effects that depend on the kept result (jump, hazard, Notice, opposed tests) run from FINAL_HOOKS.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -26,45 +27,85 @@ KEEP_FINISHED = 20
 TERMINAL = ("final", "critical_failure")
 
 
-def build(ctx: Ctx, *, roller_id: str, trait: str, where: dict[str, Any], purpose: str = "plain",
-          tn: int | None = None, gm_mods: list | None = None, crit_flag: bool = False, no_unskilled: bool = False,
-          dice_count: int = 1, group: list[str] | None = None, context: dict | None = None,
-          opposed: tuple[str, str] | None = None, weapon: str | None = None) -> dict[str, Any]:
+def build(
+    ctx: Ctx,
+    *,
+    roller_id: str,
+    trait: str,
+    where: dict[str, Any],
+    purpose: str = "plain",
+    tn: int | None = None,
+    gm_mods: list | None = None,
+    crit_flag: bool = False,
+    no_unskilled: bool = False,
+    dice_count: int = 1,
+    group: list[str] | None = None,
+    context: dict | None = None,
+    opposed: tuple[str, str] | None = None,
+    weapon: str | None = None,
+) -> dict[str, Any]:
     """Validate, assemble the modifiers (§4.2), roll one attempt, store and announce the test."""
     o = ctx.options
     sheet = ctx.sheet(roller_id)
     die = trait_die(sheet, trait)
     if die is None and no_unskilled:
-        raise violation("unskilled_not_allowed", _("{name} lacks {trait} and the GM rules it cannot be "
-                                                   "improvised (seed 1.4)",
-                                                   name=sheet['name'], trait=trait), "trait")
+        raise violation(
+            "unskilled_not_allowed",
+            _(
+                "{name} lacks {trait} and the GM rules it cannot be improvised (seed 1.4)",
+                name=sheet["name"],
+                trait=trait,
+            ),
+            "trait",
+        )
     mods = [m if isinstance(m, dict) else m.model_dump() for m in (gm_mods or [])]
     slot = ctx.slot(roller_id)
     if slot is not None and slot["joker_active"]:
-        mods.append({"source": "joker", "value": o.joker_bonus})          # B8: every test in the Joker's round
+        mods.append({"source": "joker", "value": o.joker_bonus})  # B8: every test in the Joker's round
     turn = where.get("turn") or turns.running_turn_of(ctx, roller_id)
     if where.get("action_index") is not None and turn["multi_action_penalty"]:
-        mods.append({"source": "multi_action", "value": turn["multi_action_penalty"]})   # §4.20
+        mods.append({"source": "multi_action", "value": turn["multi_action_penalty"]})  # §4.20
     if turn is not None and turn["ran"]:
-        mods.append({"source": "running", "value": o.running_penalty})     # B19: every other test that turn
+        mods.append({"source": "running", "value": o.running_penalty})  # B19: every other test that turn
     if die is None:
         mods.append({"source": "unskilled", "value": o.unskilled_penalty})  # §4.5
     wild = o.wild_die if (sheet["kind"] == "wild_card" or group) else None
-    spec = RollSpec(sides=die["sides"] if die else o.unskilled_die, die_bonus=die["bonus"] if die else 0,
-                    dice_count=dice_count, wild_die=wild, modifier=sum(m["value"] for m in mods),
-                    tn=o.standard_tn if tn is None else tn, raise_step=o.raise_step,
-                    extra_crit_check=o.extra_crit_check == "always" or (o.extra_crit_check == "gm_flag" and crit_flag),
-                    natural_one_fails=o.extra_natural_one_policy == "always_fail",
-                    counts_wild_die=o.multi_die_crit_counts_wild_die, extra_needs_d6=o.multi_die_extra_needs_d6)
+    spec = RollSpec(
+        sides=die["sides"] if die else o.unskilled_die,
+        die_bonus=die["bonus"] if die else 0,
+        dice_count=dice_count,
+        wild_die=wild,
+        modifier=sum(m["value"] for m in mods),
+        tn=o.standard_tn if tn is None else tn,
+        raise_step=o.raise_step,
+        extra_crit_check=o.extra_crit_check == "always" or (o.extra_crit_check == "gm_flag" and crit_flag),
+        natural_one_fails=o.extra_natural_one_policy == "always_fail",
+        counts_wild_die=o.multi_die_crit_counts_wild_die,
+        extra_needs_d6=o.multi_die_extra_needs_d6,
+    )
     test_id = ctx.next_id("test", "t")
     with ctx.roller.hidden(secret(ctx, roller_id, group)):
         attempt = roll_attempt(ctx.roller, spec, f"trait_test:{trait}")
-    test = {"id": test_id, "kind": "trait", "roller_id": roller_id, "group": group, "trait": trait,
-            "unskilled": die is None, "tn": spec.tn, "modifiers": mods, "spec": asdict(spec), "purpose": purpose,
-            "context": context or {}, "weapon": weapon, "attempts": [attempt], "kept": 0,
-            "state": "critical_failure" if attempt["critical_failure"] else "rolled",
-            "opposed_id": opposed[0] if opposed else None, "role": opposed[1] if opposed else None,
-            "round": ctx.encounter["round"] if ctx.encounter else None}
+    test = {
+        "id": test_id,
+        "kind": "trait",
+        "roller_id": roller_id,
+        "group": group,
+        "trait": trait,
+        "unskilled": die is None,
+        "tn": spec.tn,
+        "modifiers": mods,
+        "spec": asdict(spec),
+        "purpose": purpose,
+        "context": context or {},
+        "weapon": weapon,
+        "attempts": [attempt],
+        "kept": 0,
+        "state": "critical_failure" if attempt["critical_failure"] else "rolled",
+        "opposed_id": opposed[0] if opposed else None,
+        "role": opposed[1] if opposed else None,
+        "round": ctx.encounter["round"] if ctx.encounter else None,
+    }
     summarize(test)
     ctx.table["tests"][test_id] = test
     dice = ctx.roller.take()
@@ -100,13 +141,15 @@ def secret(ctx: Ctx, roller_id: str, group: list[str] | None) -> bool:
     return group is not None or bennies.is_npc(ctx, roller_id)
 
 
-def announce(ctx: Ctx, type_: str, model: type[BaseModel], test: dict[str, Any], dice: list[dict],
-             **extra: Any) -> None:
+def announce(
+    ctx: Ctx, type_: str, model: type[BaseModel], test: dict[str, Any], dice: list[dict], **extra: Any
+) -> None:
     """An event carrying the test and its dice (`model` has `test` and `dice` fields); players see a secret
     test's public copy without its dice."""
     hidden = secret(ctx, test["roller_id"], test["group"])
-    ctx.emit(type_, model(test=test, dice=dice, **extra),
-             redacted=model(test=public(ctx, test), **extra) if hidden else None)
+    ctx.emit(
+        type_, model(test=test, dice=dice, **extra), redacted=model(test=public(ctx, test), **extra) if hidden else None
+    )
 
 
 def get(ctx: Ctx, test_id: str) -> dict[str, Any]:
@@ -125,8 +168,10 @@ def authorize(ctx: Ctx, test: dict[str, Any]) -> None:
 
 def finalize(ctx: Ctx, test: dict[str, Any], reason: str) -> None:
     test["state"] = "critical_failure" if test.get("critical_failure") else "final"
-    ctx.emit("test_final", ActionDeckTestFinal(test_id=test["id"], roller_id=test["roller_id"], reason=reason,
-                            result=test["result"]))
+    ctx.emit(
+        "test_final",
+        ActionDeckTestFinal(test_id=test["id"], roller_id=test["roller_id"], reason=reason, result=test["result"]),
+    )
     hook = FINAL_HOOKS.get(test["purpose"])
     if hook is not None:
         hook(ctx, test)
@@ -148,22 +193,34 @@ def reroll(ctx: Ctx, a) -> None:
     test = get(ctx, a.test_id)
     authorize(ctx, test)
     if test.get("critical_failure"):
-        raise violation("critical_failure_cannot_be_rerolled", _("a critical failure cannot be "
-                                                                 "rerolled, not even with bennies (seed "
-                                                                 "1.4)"), "test_id")
+        raise violation(
+            "critical_failure_cannot_be_rerolled",
+            _("a critical failure cannot be rerolled, not even with bennies (seed 1.4)"),
+            "test_id",
+        )
     if test["role"] == "active" and test["state"] in TERMINAL:
-        raise violation("opposed_roll_locked", _("the defender has rolled (or the result was "
-                                                 "accepted): the active party spends bennies before "
-                                                 "that (seed 1.4)"), "test_id")
+        raise violation(
+            "opposed_roll_locked",
+            _(
+                "the defender has rolled (or the result was "
+                "accepted): the active party spends bennies before "
+                "that (seed 1.4)"
+            ),
+            "test_id",
+        )
     if test["state"] != "rolled":
-        raise violation("test_not_open", _("test {id} is already final", id=test['id']), "test_id")
+        raise violation("test_not_open", _("test {id} is already final", id=test["id"]), "test_id")
     if a.paid_by == "ability":
         guards.gm(ctx, _("the GM confirms a reroll from an Edge or ability"), "paid_by")
         payer = {"ability": a.ability or "ability"}
     else:
-        payer = bennies.spend(ctx, test["roller_id"], a.benny_source,
-                              "reroll_damage" if test["kind"] == "damage" else "reroll_trait",
-                              group=test["group"] is not None)
+        payer = bennies.spend(
+            ctx,
+            test["roller_id"],
+            a.benny_source,
+            "reroll_damage" if test["kind"] == "damage" else "reroll_trait",
+            group=test["group"] is not None,
+        )
     hidden = ctx.roller.hidden(secret(ctx, test["roller_id"], test["group"]))
     if test["kind"] == "damage":
         with hidden:
@@ -177,7 +234,7 @@ def reroll(ctx: Ctx, a) -> None:
             new = roll_attempt(ctx.roller, RollSpec(**test["spec"]), f"trait_test:{test['trait']}")
         test["attempts"].append(new)
         if new["critical_failure"] or better(test["attempts"][test["kept"]], new):
-            test["kept"] = len(test["attempts"]) - 1   # a critical reroll "made it worse" (seed 1.4)
+            test["kept"] = len(test["attempts"]) - 1  # a critical reroll "made it worse" (seed 1.4)
     summarize(test)
     if test["critical_failure"]:
         test["state"] = "critical_failure"
@@ -190,13 +247,18 @@ def accept(ctx: Ctx, a) -> None:
     test = get(ctx, a.test_id)
     authorize(ctx, test)
     if test["state"] != "rolled":
-        raise violation("test_not_open", _("test {id} is already final", id=test['id']), "test_id")
+        raise violation("test_not_open", _("test {id} is already final", id=test["id"]), "test_id")
     if a.keep_attempt is not None:
         attempts = test["attempts"]
-        if (test["kind"] != "trait" or test["spec"]["dice_count"] == 1 or a.keep_attempt >= len(attempts)
-                or attempts[a.keep_attempt]["critical_failure"]):
-            raise violation("invalid_attempt", _("choose one complete attempt of a several-dice test (B30)"),
-                            "keep_attempt")
+        if (
+            test["kind"] != "trait"
+            or test["spec"]["dice_count"] == 1
+            or a.keep_attempt >= len(attempts)
+            or attempts[a.keep_attempt]["critical_failure"]
+        ):
+            raise violation(
+                "invalid_attempt", _("choose one complete attempt of a several-dice test (B30)"), "keep_attempt"
+            )
         test["kept"] = a.keep_attempt
         summarize(test)
     finalize(ctx, test, "accepted")
@@ -206,11 +268,14 @@ def substitute(ctx: Ctx, a) -> None:
     test = get(ctx, a.test_id)
     authorize(ctx, test)
     if test["state"] != "rolled":
-        raise violation("test_not_open", _("test {id} is already final", id=test['id']), "test_id")
+        raise violation("test_not_open", _("test {id} is already final", id=test["id"]), "test_id")
     spec = RollSpec(**test["spec"])
     if test["kind"] != "trait" or spec.wild_die is None or (a.index is not None and a.index >= spec.dice_count):
-        raise violation("invalid_substitution", _("the Wild Die may replace one of this test's trait "
-                                                  "dice, or none (seed 1.5)"), "index")
+        raise violation(
+            "invalid_substitution",
+            _("the Wild Die may replace one of this test's trait dice, or none (seed 1.5)"),
+            "index",
+        )
     attempt = test["attempts"][test["kept"]]
     attempt["substitution"] = a.index
     evaluate(spec, attempt)

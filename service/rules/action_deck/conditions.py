@@ -1,11 +1,19 @@
 """Wounds, conditions and the benny uses on them (spec §4.27, §4.29, §4.30)."""
+
 from __future__ import annotations
 
 from service.i18n.message import _
 from service.rules.action_deck import bennies, guards
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
-from service.rules.action_deck.events_model import ActionDeckCharacterRef, ActionDeckConditionSet, ActionDeckHoldEvent, ActionDeckPowerRegained, ActionDeckSoaked, ActionDeckWoundsApplied
+from service.rules.action_deck.events_model import (
+    ActionDeckCharacterRef,
+    ActionDeckConditionSet,
+    ActionDeckHoldEvent,
+    ActionDeckPowerRegained,
+    ActionDeckSoaked,
+    ActionDeckWoundsApplied,
+)
 
 
 def _lose_hold(ctx: Ctx, cid: str) -> None:
@@ -41,24 +49,33 @@ def apply_wounds(ctx: Ctx, a) -> None:
     out = sheet["kind"] == "extra" or before + a.wounds > cap
     if sheet["kind"] == "wild_card":
         sheet["wounds"] = min(cap, before + a.wounds)
-    ctx.emit("wounds_applied", ActionDeckWoundsApplied(character_id=a.character_id, wounds=a.wounds, total=sheet["wounds"]),
-             redacted=ActionDeckWoundsApplied(character_id=a.character_id) if bennies.is_npc(ctx, a.character_id)
-             else None)
+    ctx.emit(
+        "wounds_applied",
+        ActionDeckWoundsApplied(character_id=a.character_id, wounds=a.wounds, total=sheet["wounds"]),
+        redacted=ActionDeckWoundsApplied(character_id=a.character_id) if bennies.is_npc(ctx, a.character_id) else None,
+    )
     if out:
         _eliminate(ctx, a.character_id)
 
 
 def set_condition(ctx: Ctx, a) -> None:
     sheet = ctx.sheet(a.character_id)
-    changes = {k: getattr(a, k) for k in ("shaken", "stunned", "fatigue", "wounds", "power_points", "eliminated")
-               if getattr(a, k) is not None}
+    changes = {
+        k: getattr(a, k)
+        for k in ("shaken", "stunned", "fatigue", "wounds", "power_points", "eliminated")
+        if getattr(a, k) is not None
+    }
     newly = (changes.get("shaken") and not sheet["shaken"]) or (changes.get("stunned") and not sheet["stunned"])
     sheet.update(changes)
     _soak_ruled(ctx, a.character_id)
     public = {k: v for k, v in changes.items() if k in ("shaken", "stunned", "eliminated")}
-    ctx.emit("condition_set", ActionDeckConditionSet(character_id=a.character_id, **changes, reason=a.reason),
-             redacted=ActionDeckConditionSet(character_id=a.character_id, **public)
-             if bennies.is_npc(ctx, a.character_id) else None)
+    ctx.emit(
+        "condition_set",
+        ActionDeckConditionSet(character_id=a.character_id, **changes, reason=a.reason),
+        redacted=ActionDeckConditionSet(character_id=a.character_id, **public)
+        if bennies.is_npc(ctx, a.character_id)
+        else None,
+    )
     if newly:
         _lose_hold(ctx, a.character_id)
     if changes.get("eliminated"):
@@ -75,7 +92,7 @@ def unshake(ctx: Ctx, a) -> None:
     sheet = guards.owner(ctx, a.character_id)
     guards.alive(ctx, a.character_id)
     if not sheet["shaken"]:
-        raise violation("not_shaken", _("{name} is not Shaken", name=sheet['name']))
+        raise violation("not_shaken", _("{name} is not Shaken", name=sheet["name"]))
     bennies.spend(ctx, a.character_id, a.benny_source, "unshake")
     sheet["shaken"] = False
     ctx.emit("unshaken", ActionDeckCharacterRef(character_id=a.character_id))
@@ -95,13 +112,20 @@ def soak(ctx: Ctx, a) -> None:
         _soak_ruled(ctx, a.character_id)
     elif a.character_id not in ctx.table["soaks_pending"]:
         ctx.table["soaks_pending"].append(a.character_id)
-    ctx.emit("soaked", ActionDeckSoaked(character_id=a.character_id, wounds_avoided=avoided,
-                        shaken_avoided=a.shaken_avoided, result_pending=not ctx.actor.is_gm))
+    ctx.emit(
+        "soaked",
+        ActionDeckSoaked(
+            character_id=a.character_id,
+            wounds_avoided=avoided,
+            shaken_avoided=a.shaken_avoided,
+            result_pending=not ctx.actor.is_gm,
+        ),
+    )
 
 
 def regain_power(ctx: Ctx, a) -> None:
     sheet = guards.owner(ctx, a.character_id)
     guards.alive(ctx, a.character_id)
     bennies.spend(ctx, a.character_id, a.benny_source, "regain_power")
-    sheet["power_points"] += ctx.options.benny_power_points   # B39: no maximum stated
+    sheet["power_points"] += ctx.options.benny_power_points  # B39: no maximum stated
     ctx.emit("power_regained", ActionDeckPowerRegained(character_id=a.character_id, power_points=sheet["power_points"]))

@@ -1,4 +1,5 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,18 +16,24 @@ from service.rules.move import MoveContext
 
 def initial_table() -> dict[str, Any]:
     return {
-        "players": {},      # player_id -> {"bennies", "character_ids"} (§3.3: bennies belong to the player)
-        "session": {"status": "closed", "number": 0, "party_size": 0},                       # §3.2
-        "gm": {"benny_pool": 0, "npc_bennies": {}},                                          # §3.4, GM-only
-        "deck": {"draw_pile": list(FULL_DECK), "discard_pile": [], "in_play": [],           # §3.6
-                 "ordered": True, "joker_dealt_this_round": False, "shuffle_count": 0,
-                 "sealed": None},   # the current shuffle's order and dice until they are unsealed (§8)
+        "players": {},  # player_id -> {"bennies", "character_ids"} (§3.3: bennies belong to the player)
+        "session": {"status": "closed", "number": 0, "party_size": 0},  # §3.2
+        "gm": {"benny_pool": 0, "npc_bennies": {}},  # §3.4, GM-only
+        "deck": {
+            "draw_pile": list(FULL_DECK),
+            "discard_pile": [],
+            "in_play": [],  # §3.6
+            "ordered": True,
+            "joker_dealt_this_round": False,
+            "shuffle_count": 0,
+            "sealed": None,
+        },  # the current shuffle's order and dice until they are unsealed (§8)
         "encounter": None,  # §3.7, see encounter.py
-        "tests": {},        # trait tests and damage rolls: open ones plus the last few finished (§3.9)
-        "opposed": {},      # opposed tests not yet resolved (§5.6)
+        "tests": {},  # trait tests and damage rolls: open ones plus the last few finished (§3.9)
+        "opposed": {},  # opposed tests not yet resolved (§5.6)
         "soaks_pending": [],  # characters whose player soaked: the GM rules what it avoided (B38)
-        "awaiting": [],     # whose move it is (awaiting.py), recomputed after every move
-        "seq": {},          # id counters
+        "awaiting": [],  # whose move it is (awaiting.py), recomputed after every move
+        "seq": {},  # id counters
     }
 
 

@@ -7,6 +7,7 @@ the order from the logged dice. Those dice are sealed (nobody sees them, the GM 
 longer matters; then `unseal` shows them and the order to everyone. In table mode the physical deck is shuffled at the table: the server keeps
 the undealt cards as a set and deals validate the cards the table reports.
 """
+
 from __future__ import annotations
 
 from service.i18n.message import _, _n
@@ -35,14 +36,23 @@ def _shuffle(ctx: Ctx, cards: list[str], reason: str) -> list[str]:
     summary = {"reason": reason, "cards": len(order), "shuffle_count": deck["shuffle_count"]}
     ctx.emit("deck_shuffled", ActionDeckDeckShuffled(**summary))
     if not deck["ordered"]:  # the table shuffled real cards: which cards went in is all there is to record
-        ctx.emit("deck_order", ActionDeckDeckShuffled(**summary, starting_order=list(cards), order=None, dice=[]),
-                 gm_only=True, redacted=ActionDeckDeckShuffled(**summary))
+        ctx.emit(
+            "deck_order",
+            ActionDeckDeckShuffled(**summary, starting_order=list(cards), order=None, dice=[]),
+            gm_only=True,
+            redacted=ActionDeckDeckShuffled(**summary),
+        )
         return order
     # §8: the undealt order is hidden from everyone, the GM included, and the dice would rebuild it. Sealed, not
     # GM-only; `unseal` shows both once the order no longer matters.
     order_record = {**summary, "seal": seal, "starting_order": list(cards), "order": list(order)}
     deck["sealed"] = {**order_record, "dice": dice}
-    ctx.emit("deck_order", ActionDeckDeckShuffled(**order_record, dice=dice), sealed=True, redacted=ActionDeckDeckShuffled(**summary, seal=seal))
+    ctx.emit(
+        "deck_order",
+        ActionDeckDeckShuffled(**order_record, dice=dice),
+        sealed=True,
+        redacted=ActionDeckDeckShuffled(**summary, seal=seal),
+    )
     return order
 
 
@@ -61,8 +71,9 @@ def being_dealt(table: dict) -> bool:
     """A service-shuffled deck is still being dealt: its order is sealed (or, in a table saved before seals
     existed, an encounter runs on an ordered deck)."""
     deck = table.get("deck") or {}
-    return deck.get("sealed") is not None or (table.get("encounter") is not None and bool(deck.get("ordered"))
-                                              and "sealed" not in deck)
+    return deck.get("sealed") is not None or (
+        table.get("encounter") is not None and bool(deck.get("ordered")) and "sealed" not in deck
+    )
 
 
 def rebuild(ctx: Ctx, reason: str) -> None:
@@ -84,34 +95,62 @@ def validate_draws(ctx: Ctx, n: int, cards: list[str] | None, field: str) -> Non
     """Everything a deal or a benny draw needs, checked before any die is rolled or card moved."""
     deck = ctx.deck
     if n > len(deck["draw_pile"]) + len(deck["discard_pile"]):
-        raise violation("deck_exhausted", _n("{n} card is needed but only {count} + {count_2} discards remain (B4)",
-                                             "{n} cards are needed but only {count} + {count_2} discards remain (B4)", n,
-                                             n=n, count=len(deck['draw_pile']), count_2=len(deck['discard_pile'])))
+        raise violation(
+            "deck_exhausted",
+            _n(
+                "{n} card is needed but only {count} + {count_2} discards remain (B4)",
+                "{n} cards are needed but only {count} + {count_2} discards remain (B4)",
+                n,
+                n=n,
+                count=len(deck["draw_pile"]),
+                count_2=len(deck["discard_pile"]),
+            ),
+        )
     if not ctx.table_mode:
         if cards is not None:
-            raise violation("cards_not_expected", _("the service deals from its own shuffled deck; send "
-                                                    "cards only when the campaign plays with table dice "
-                                                    "and cards"), field)
+            raise violation(
+                "cards_not_expected",
+                _(
+                    "the service deals from its own shuffled deck; send "
+                    "cards only when the campaign plays with table dice "
+                    "and cards"
+                ),
+                field,
+            )
         return
     if cards is None:
-        raise violation("cards_required", _n("table mode: send the {n} card the table drew",
-                                             "table mode: send the {n} cards the table drew", n, n=n), field)
+        raise violation(
+            "cards_required",
+            _n("table mode: send the {n} card the table drew", "table mode: send the {n} cards the table drew", n, n=n),
+            field,
+        )
     if len(cards) != n:
-        raise violation("wrong_card_count", _n("{n} card is dealt, {count} were sent",
-                                               "{n} cards are dealt, {count} were sent", n, n=n, count=len(cards)),
-                        field)
+        raise violation(
+            "wrong_card_count",
+            _n(
+                "{n} card is dealt, {count} were sent",
+                "{n} cards are dealt, {count} were sent",
+                n,
+                n=n,
+                count=len(cards),
+            ),
+            field,
+        )
     draw, discard = set(deck["draw_pile"]), set(deck["discard_pile"])
     for i, card in enumerate(cards):
         where = f"{field}[{i}]" if field == "cards" else field
         if not is_card(card):
-            raise violation("unknown_card", _("{card!r} is no card: use 2–10, J, Q, K, A + S/H/D/C, or JK-R / "
-                                              "JK-B", card=card),
-                            where)
+            raise violation(
+                "unknown_card",
+                _("{card!r} is no card: use 2–10, J, Q, K, A + S/H/D/C, or JK-R / JK-B", card=card),
+                where,
+            )
         if not draw:
             draw, discard = discard, set()
         if card not in draw:
-            raise violation("card_not_in_deck", _("{card} is not in the draw pile (dealt or discarded)",
-                                                  card=card), where)
+            raise violation(
+                "card_not_in_deck", _("{card} is not in the draw pile (dealt or discarded)", card=card), where
+            )
         draw.remove(card)
 
 

@@ -4,6 +4,7 @@ Open from the deal until the first turn of the round begins. The character keeps
 others go to the discard pile. Unchosen at the close: the highest (a Joker above all). A Joker drawn this
 way triggers the reshuffle at once, Jokers Wild only when it is kept (B10).
 """
+
 from __future__ import annotations
 
 from service.i18n.message import _, _n
@@ -30,11 +31,14 @@ def _window(ctx: Ctx, character_id: str) -> dict:
     enc = guards.encounter(ctx)
     slot = guards.participant(ctx, character_id)
     if not enc["draw_window_open"]:
-        raise violation("draw_window_closed", _("extra cards are drawn only at the start of the round, before "
-                                                "the first turn (seed 1.6)"))
+        raise violation(
+            "draw_window_closed",
+            _("extra cards are drawn only at the start of the round, before the first turn (seed 1.6)"),
+        )
     if not slot["card"]:
-        raise violation("no_card", _("{name} has no Action Card this round (on hold or surprised)",
-                                     name=ctx.name(character_id)))
+        raise violation(
+            "no_card", _("{name} has no Action Card this round (on hold or surprised)", name=ctx.name(character_id))
+        )
     return slot
 
 
@@ -43,8 +47,15 @@ def draw_extra_card(ctx: Ctx, a) -> None:
     slot = _window(ctx, cid)
     limit = ctx.options.extra_card_draws_per_round
     if limit is not None and slot["draws"] >= limit:
-        raise violation("extra_draw_limit", _n("at most {limit} extra card per round in this campaign (B11)",
-                                               "at most {limit} extra cards per round in this campaign (B11)", limit, limit=limit))
+        raise violation(
+            "extra_draw_limit",
+            _n(
+                "at most {limit} extra card per round in this campaign (B11)",
+                "at most {limit} extra cards per round in this campaign (B11)",
+                limit,
+                limit=limit,
+            ),
+        )
     deck.validate_draws(ctx, 1, None if a.card is None else [a.card], "card")
     payer = bennies.spend(ctx, cid, a.benny_source, "draw_card")
     card = deck.draw(ctx, a.card)
@@ -53,8 +64,15 @@ def draw_extra_card(ctx: Ctx, a) -> None:
         s = ctx.encounter["participants"][m]
         s["candidates"].append(card)
         s["draws"] += 1
-    ctx.emit("extra_card_drawn", ActionDeckExtraCardDrawn(character_id=cid, card=card, candidates=list(slot["candidates"]),
-                                  paid_by=payer if "player_id" in payer else "gm"))
+    ctx.emit(
+        "extra_card_drawn",
+        ActionDeckExtraCardDrawn(
+            character_id=cid,
+            card=card,
+            candidates=list(slot["candidates"]),
+            paid_by=payer if "player_id" in payer else "gm",
+        ),
+    )
 
 
 def keep(ctx: Ctx, character_id: str, card: str, reason: str) -> None:
@@ -74,8 +92,9 @@ def keep(ctx: Ctx, character_id: str, card: str, reason: str) -> None:
 def keep_card(ctx: Ctx, a) -> None:
     slot = _window(ctx, a.character_id)
     if a.card not in slot["candidates"]:
-        raise violation("card_not_held", _("{card} is not one of {candidates}",
-                                           card=a.card, candidates=slot['candidates']), "card")
+        raise violation(
+            "card_not_held", _("{card} is not one of {candidates}", card=a.card, candidates=slot["candidates"]), "card"
+        )
     keep(ctx, a.character_id, a.card, "chosen")
 
 

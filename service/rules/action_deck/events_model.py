@@ -1,6 +1,7 @@
 """One payload model per event type the Action Deck engine emits (`EVENT_PAYLOADS[type]`); each validates both
 the event's `data` and the players' `redacted` copy (what the GM's side holds, an NPC's dice and a sealed
 deck order are left out of it: those fields are optional here)."""
+
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -8,15 +9,19 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.rules.action_deck.state_model import (
-    ActionDeckDeclared, ActionDeckResult, ActionDeckSegmentRecord, ActionDeckTestRecord,
+    ActionDeckDeclared,
+    ActionDeckResult,
+    ActionDeckSegmentRecord,
+    ActionDeckTestRecord,
 )
 
 CharacterId = Annotated[str, Field(description="The character concerned.")]
 Round = Annotated[int, Field(description="The encounter round.")]
 Card = Annotated[str, Field(description="A card code (`AS`, `10H`, `JK-R`).")]
 Bennies = Annotated[dict[str, int], Field(description="Player id → bennies now.")]
-TestPayload = Annotated[ActionDeckTestRecord, Field(description="The test as it stands (players: an NPC's or "
-                                                                "group's outcome only).")]
+TestPayload = Annotated[
+    ActionDeckTestRecord, Field(description="The test as it stands (players: an NPC's or group's outcome only).")
+]
 
 
 class _Payload(BaseModel):
@@ -70,8 +75,7 @@ class ActionDeckCardCalled(_Payload, title="ActionDeckCardCalled"):
 class ActionDeckCardKept(_Payload, title="ActionDeckCardKept"):
     character_id: CharacterId
     card: Card
-    reason: Literal["chosen", "default_highest"] = Field(description="Chosen, or the highest when the window "
-                                                                     "closed.")
+    reason: Literal["chosen", "default_highest"] = Field(description="Chosen, or the highest when the window closed.")
 
 
 class ActionDeckCardsDealt(_Payload, title="ActionDeckCardsDealt"):
@@ -331,8 +335,9 @@ class ActionDeckTestRolled(_Payload, title="ActionDeckTestRolled"):
 
     test: TestPayload
     dice: list[ActionDeckLoggedDie] | None = Field(None, description="The dice (players: not an NPC's).")
-    paid_by: dict[str, str | bool] | None = Field(None, description="Rerolls: `{player_id}`, `{npc_id}`, "
-                                                                    "`{gm_pool: true}` or `{ability}`.")
+    paid_by: dict[str, str | bool] | None = Field(
+        None, description="Rerolls: `{player_id}`, `{npc_id}`, `{gm_pool: true}` or `{ability}`."
+    )
     index: int | None = Field(None, description="Substitutions: the trait die the Wild Die replaces.")
 
 
@@ -379,30 +384,59 @@ class ActionDeckWoundsApplied(_Payload, title="ActionDeckWoundsApplied"):
 
 
 EVENT_PAYLOADS: dict[str, type[BaseModel]] = {
-    "action_taken": ActionDeckActionTaken, "bennies_awarded": ActionDeckBenniesAwarded,
-    "benny_spent": ActionDeckBennySpent, "card_called": ActionDeckCardCalled, "card_kept": ActionDeckCardKept,
-    "cards_dealt": ActionDeckCardsDealt, "character_eliminated": ActionDeckCharacterRef,
-    "condition_set": ActionDeckConditionSet, "damage_rolled": ActionDeckDamageRolled,
-    "deck_order": ActionDeckDeckShuffled, "deck_shuffled": ActionDeckDeckShuffled,
-    "dice_unsealed": ActionDeckDeckShuffled, "draw_window_closed": ActionDeckRoundRef,
-    "encounter_ended": ActionDeckEncounterEnded, "encounter_started": ActionDeckEncounterStarted,
-    "extra_card_drawn": ActionDeckExtraCardDrawn, "gm_bennies_discarded": ActionDeckGmBenniesDiscarded,
-    "gm_pool_set": ActionDeckGmPoolSet, "hazard_critical_failure": ActionDeckHazardCriticalFailure,
-    "hazard_failed": ActionDeckHazardFailed, "hold_declared": ActionDeckHoldEvent,
-    "hold_lapsed": ActionDeckCharacterRef, "hold_lost": ActionDeckHoldEvent,
-    "interrupt_declared": ActionDeckInterruptDeclared, "interrupt_resolved": ActionDeckInterruptResolved,
-    "item_readied": ActionDeckItemReadied, "jokers_wild": ActionDeckJokersWild, "jumped": ActionDeckJumped,
-    "moved": ActionDeckMoved, "npc_entered_play": ActionDeckNpcEnteredPlay, "npc_left_play": ActionDeckNpcLeftPlay,
+    "action_taken": ActionDeckActionTaken,
+    "bennies_awarded": ActionDeckBenniesAwarded,
+    "benny_spent": ActionDeckBennySpent,
+    "card_called": ActionDeckCardCalled,
+    "card_kept": ActionDeckCardKept,
+    "cards_dealt": ActionDeckCardsDealt,
+    "character_eliminated": ActionDeckCharacterRef,
+    "condition_set": ActionDeckConditionSet,
+    "damage_rolled": ActionDeckDamageRolled,
+    "deck_order": ActionDeckDeckShuffled,
+    "deck_shuffled": ActionDeckDeckShuffled,
+    "dice_unsealed": ActionDeckDeckShuffled,
+    "draw_window_closed": ActionDeckRoundRef,
+    "encounter_ended": ActionDeckEncounterEnded,
+    "encounter_started": ActionDeckEncounterStarted,
+    "extra_card_drawn": ActionDeckExtraCardDrawn,
+    "gm_bennies_discarded": ActionDeckGmBenniesDiscarded,
+    "gm_pool_set": ActionDeckGmPoolSet,
+    "hazard_critical_failure": ActionDeckHazardCriticalFailure,
+    "hazard_failed": ActionDeckHazardFailed,
+    "hold_declared": ActionDeckHoldEvent,
+    "hold_lapsed": ActionDeckCharacterRef,
+    "hold_lost": ActionDeckHoldEvent,
+    "interrupt_declared": ActionDeckInterruptDeclared,
+    "interrupt_resolved": ActionDeckInterruptResolved,
+    "item_readied": ActionDeckItemReadied,
+    "jokers_wild": ActionDeckJokersWild,
+    "jumped": ActionDeckJumped,
+    "moved": ActionDeckMoved,
+    "npc_entered_play": ActionDeckNpcEnteredPlay,
+    "npc_left_play": ActionDeckNpcLeftPlay,
     "opposed_awaiting_defender": ActionDeckOpposedAwaitingDefender,
-    "opposed_resolved": ActionDeckOpposedResolved, "opposed_test_started": ActionDeckOpposedTestStarted,
-    "participant_added": ActionDeckParticipantAdded, "power_regained": ActionDeckPowerRegained,
-    "ran": ActionDeckRan, "ran_outside_combat": ActionDeckRanOutsideCombat, "round_ended": ActionDeckRoundEnded,
-    "session_closed": ActionDeckSessionClosed, "session_opened": ActionDeckSessionOpened,
-    "soaked": ActionDeckSoaked, "surprise_attacker_revealed": ActionDeckSurpriseAttackerRevealed,
-    "test_final": ActionDeckTestFinal, "test_rerolled": ActionDeckTestRolled,
-    "trait_test_rolled": ActionDeckTestRolled, "turn_declared": ActionDeckTurnDeclared,
-    "turn_ended": ActionDeckTurnEnded, "turn_redeclared": ActionDeckTurnRedeclared,
-    "turn_resumed": ActionDeckTurnResumed, "turn_started": ActionDeckTurnStarted,
-    "turn_suspended": ActionDeckTurnSuspended, "unshaken": ActionDeckCharacterRef,
-    "wild_die_substituted": ActionDeckTestRolled, "wounds_applied": ActionDeckWoundsApplied,
+    "opposed_resolved": ActionDeckOpposedResolved,
+    "opposed_test_started": ActionDeckOpposedTestStarted,
+    "participant_added": ActionDeckParticipantAdded,
+    "power_regained": ActionDeckPowerRegained,
+    "ran": ActionDeckRan,
+    "ran_outside_combat": ActionDeckRanOutsideCombat,
+    "round_ended": ActionDeckRoundEnded,
+    "session_closed": ActionDeckSessionClosed,
+    "session_opened": ActionDeckSessionOpened,
+    "soaked": ActionDeckSoaked,
+    "surprise_attacker_revealed": ActionDeckSurpriseAttackerRevealed,
+    "test_final": ActionDeckTestFinal,
+    "test_rerolled": ActionDeckTestRolled,
+    "trait_test_rolled": ActionDeckTestRolled,
+    "turn_declared": ActionDeckTurnDeclared,
+    "turn_ended": ActionDeckTurnEnded,
+    "turn_redeclared": ActionDeckTurnRedeclared,
+    "turn_resumed": ActionDeckTurnResumed,
+    "turn_started": ActionDeckTurnStarted,
+    "turn_suspended": ActionDeckTurnSuspended,
+    "unshaken": ActionDeckCharacterRef,
+    "wild_die_substituted": ActionDeckTestRolled,
+    "wounds_applied": ActionDeckWoundsApplied,
 }

@@ -1,4 +1,5 @@
 """Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
+
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -16,9 +17,12 @@ PlainDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Inches = Annotated[float, Field(ge=0, le=200, multiple_of=0.5)]
 BennySource = Literal["auto", "own", "gm_pool"]
 
-BENNY_SOURCE = Field("auto", description="Who pays: a PC's benny always comes from its player; an NPC Wild Card "
-                                         "pays from its own ('own') or the GM pool ('gm_pool'); 'auto' uses its "
-                                         "own first; Extras pay from the GM pool (seed 1.6).")
+BENNY_SOURCE = Field(
+    "auto",
+    description="Who pays: a PC's benny always comes from its player; an NPC Wild Card "
+    "pays from its own ('own') or the GM pool ('gm_pool'); 'auto' uses its "
+    "own first; Extras pay from the GM pool (seed 1.6).",
+)
 
 
 class ActionDeckModifier(BaseModel):

@@ -1,4 +1,5 @@
 """Checks shared by many moves. Each raises a RuleViolation (or 403) naming the rule; none changes state."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,7 +37,7 @@ def owner(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str,
 def alive(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
     sheet = ctx.sheet(character_id, field)
     if sheet.get("eliminated"):
-        raise violation("character_eliminated", _("{name} is eliminated (§4.27)", name=sheet['name']), field)
+        raise violation("character_eliminated", _("{name} is eliminated (§4.27)", name=sheet["name"]), field)
     return sheet
 
 
@@ -45,8 +46,10 @@ def encounter(ctx: Ctx, *phases: str) -> dict[str, Any]:
     if enc is None:
         raise violation("no_encounter", _("no combat encounter is running"))
     if phases and enc["phase"] not in phases:
-        raise violation("wrong_phase", _("the encounter is in {phase}; this move needs {phases}",
-                                         phase=enc['phase'], phases=' or '.join(phases)))
+        raise violation(
+            "wrong_phase",
+            _("the encounter is in {phase}; this move needs {phases}", phase=enc["phase"], phases=" or ".join(phases)),
+        )
     return enc
 
 
@@ -62,9 +65,14 @@ def no_interrupt(ctx: Ctx) -> None:
     enc = ctx.encounter
     if enc is not None and enc.get("pending_interrupt"):
         pi = enc["pending_interrupt"]
-        raise violation("interrupt_pending", _("{name} is interrupting {name_2}: settle the opposed Athletics "
-                                               "test first (accept, reroll or defend)",
-                                               name=ctx.name(pi['holder']), name_2=ctx.name(pi['target'])))
+        raise violation(
+            "interrupt_pending",
+            _(
+                "{name} is interrupting {name_2}: settle the opposed Athletics test first (accept, reroll or defend)",
+                name=ctx.name(pi["holder"]),
+                name_2=ctx.name(pi["target"]),
+            ),
+        )
 
 
 def own_turn(ctx: Ctx, character_id: str, *, declared: bool = True) -> dict[str, Any]:
@@ -73,13 +81,22 @@ def own_turn(ctx: Ctx, character_id: str, *, declared: bool = True) -> dict[str,
     enc = ctx.encounter
     no_interrupt(ctx)
     if enc["current_turn"] != character_id:
-        raise violation("not_your_turn", _("it is not {name}'s turn ({acting} is acting)", name=ctx.name(character_id),
-                                           acting=ctx.name(enc["current_turn"])) if enc["current_turn"]
-                        else _("it is not {name}'s turn", name=ctx.name(character_id)))
+        raise violation(
+            "not_your_turn",
+            _(
+                "it is not {name}'s turn ({acting} is acting)",
+                name=ctx.name(character_id),
+                acting=ctx.name(enc["current_turn"]),
+            )
+            if enc["current_turn"]
+            else _("it is not {name}'s turn", name=ctx.name(character_id)),
+        )
     turn = slot["turn"]
     if declared and turn["status"] != "acting":
-        raise violation("turn_not_declared", _("declare the turn's actions first (seed 1.3: all actions are "
-                                               "declared at the start of the turn)"))
+        raise violation(
+            "turn_not_declared",
+            _("declare the turn's actions first (seed 1.3: all actions are declared at the start of the turn)"),
+        )
     return turn
 
 
@@ -87,9 +104,16 @@ def action_slot(ctx: Ctx, turn: dict[str, Any], index: int | None, field: str = 
     """A declared action not yet taken (§4.20 take_action)."""
     declared = turn["declared"]
     if index is None or not 0 <= index < len(declared):
-        raise violation("action_not_declared", _n("the turn declared {count} action; actions are declared at the start of the turn (seed 1.3)",
-                                                  "the turn declared {count} actions; actions are declared at the start of the turn "
-                                                  "(seed 1.3)", len(declared), count=len(declared)), field)
+        raise violation(
+            "action_not_declared",
+            _n(
+                "the turn declared {count} action; actions are declared at the start of the turn (seed 1.3)",
+                "the turn declared {count} actions; actions are declared at the start of the turn (seed 1.3)",
+                len(declared),
+                count=len(declared),
+            ),
+            field,
+        )
     if declared[index]["taken"]:
         raise violation("action_already_taken", _("declared action {index} was already taken", index=index), field)
     return declared[index]

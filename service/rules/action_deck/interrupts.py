@@ -4,6 +4,7 @@ Both test Athletics, the holder as the active party; the winner acts first. A Jo
 unless `joker_interrupt_needs_test`. The hold is used either way (B15): losing means acting right after
 the target's turn.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,22 +27,31 @@ def interrupt(ctx: Ctx, a) -> None:
     guards.no_interrupt(ctx)
     target = enc["current_turn"]
     if target is None or target == holder:
-        raise violation("nothing_to_interrupt", _("no other character's turn is running; claim your turn with "
-                                                  "declare_turn instead"))
+        raise violation(
+            "nothing_to_interrupt", _("no other character's turn is running; claim your turn with declare_turn instead")
+        )
     joker = slot["joker_active"] and not slot["acted"]
     if not (slot["on_hold"] or joker):
-        raise violation("cannot_interrupt", _("only a character on hold or holding a Joker may interrupt (seed "
-                                              "1.2)"))
+        raise violation("cannot_interrupt", _("only a character on hold or holding a Joker may interrupt (seed 1.2)"))
     slot["on_hold"] = False
     if joker and not ctx.options.joker_interrupt_needs_test:
-        ctx.emit("interrupt_declared", ActionDeckInterruptDeclared(holder=holder, target=target, test=False, reason="joker"))
+        ctx.emit(
+            "interrupt_declared", ActionDeckInterruptDeclared(holder=holder, target=target, test=False, reason="joker")
+        )
         turns.start_before(ctx, holder, target)
         return
     ctx.emit("interrupt_declared", ActionDeckInterruptDeclared(holder=holder, target=target, test=True))
     enc["pending_interrupt"] = {"holder": holder, "target": target, "opposed_id": None}
-    record = opposed.start(ctx, active=holder, trait=ATHLETICS, defender=target, defender_trait=ATHLETICS,
-                           where={"turn": None, "action_index": None}, purpose="interrupt",
-                           requires_tn=ctx.options.interrupt_tie_rule == "defender_wins")
+    record = opposed.start(
+        ctx,
+        active=holder,
+        trait=ATHLETICS,
+        defender=target,
+        defender_trait=ATHLETICS,
+        where={"turn": None, "action_index": None},
+        purpose="interrupt",
+        requires_tn=ctx.options.interrupt_tie_rule == "defender_wins",
+    )
     if enc["pending_interrupt"] is not None:  # not already settled by a critical failure
         enc["pending_interrupt"]["opposed_id"] = record["id"]
 
@@ -57,10 +67,10 @@ def resolved(ctx: Ctx, record: dict[str, Any], result: dict[str, Any]) -> None:
     if result["winner"] == "active":
         outcome = "holder_first"
     elif result["winner"] == "tie":
-        outcome = "simultaneous"   # the target's current action stands, then the holder acts
+        outcome = "simultaneous"  # the target's current action stands, then the holder acts
         enc["after_current_action"] = holder
     else:
-        outcome = "target_first"   # B15: the target finishes its turn, the holder acts right after
+        outcome = "target_first"  # B15: the target finishes its turn, the holder acts right after
         enc["queued"].append(holder)
     ctx.emit("interrupt_resolved", ActionDeckInterruptResolved(holder=holder, target=target, outcome=outcome))
     if outcome == "holder_first":

@@ -1,4 +1,5 @@
 """Pure movement arithmetic (spec §4.23, §4.24, §4.26): segment costs, jumps, sustained running."""
+
 from __future__ import annotations
 
 from fractions import Fraction

@@ -1,4 +1,5 @@
 """The moves that roll: a trait test, a group test, a damage roll (spec §4.2–§4.9)."""
+
 from __future__ import annotations
 
 from service.i18n.message import _, _n
@@ -17,16 +18,36 @@ def trait_test(ctx: Ctx, a) -> None:
     if a.weapon is not None:
         w = weapon_of(sheet, a.weapon)
         if a.dice_count > w["rate_of_fire"]:
-            raise violation("rate_of_fire_exceeded", _n("{name} fires {rate_of_fire} die at most", "{name} fires {rate_of_fire} dice at most",
-                                                        w['rate_of_fire'], name=w['name'], rate_of_fire=w['rate_of_fire']),
-                            "dice_count")
+            raise violation(
+                "rate_of_fire_exceeded",
+                _n(
+                    "{name} fires {rate_of_fire} die at most",
+                    "{name} fires {rate_of_fire} dice at most",
+                    w["rate_of_fire"],
+                    name=w["name"],
+                    rate_of_fire=w["rate_of_fire"],
+                ),
+                "dice_count",
+            )
     elif a.dice_count > 1 and not ctx.actor.is_gm:
-        raise violation("rate_of_fire_exceeded", _("several trait dice need a weapon with that "
-                                                   "rate of fire, or the GM's ruling (Frenzy, B40)"), "dice_count")
+        raise violation(
+            "rate_of_fire_exceeded",
+            _("several trait dice need a weapon with that rate of fire, or the GM's ruling (Frenzy, B40)"),
+            "dice_count",
+        )
     where = turns.context(ctx, a.character_id, a.action_index, a.free_action)
-    checks.build(ctx, roller_id=a.character_id, trait=a.trait, where=where, tn=a.tn, gm_mods=a.modifiers,
-                 crit_flag=a.crit_check, no_unskilled=a.no_unskilled, dice_count=a.dice_count,
-                 weapon=w["name"] if a.weapon is not None else None)
+    checks.build(
+        ctx,
+        roller_id=a.character_id,
+        trait=a.trait,
+        where=where,
+        tn=a.tn,
+        gm_mods=a.modifiers,
+        crit_flag=a.crit_check,
+        no_unskilled=a.no_unskilled,
+        dice_count=a.dice_count,
+        weapon=w["name"] if a.weapon is not None else None,
+    )
 
 
 def group_test(ctx: Ctx, a) -> None:
@@ -34,13 +55,22 @@ def group_test(ctx: Ctx, a) -> None:
     guards.gm(ctx, _("group tests are rolled for the GM's Extras"))
     members = list(dict.fromkeys(a.member_ids))
     if a.leader_id not in members or len(members) < 2:
-        raise violation("invalid_group", _("a group test lists two or more Extras, the leader "
-                                           "among them"), "member_ids")
+        raise violation(
+            "invalid_group", _("a group test lists two or more Extras, the leader among them"), "member_ids"
+        )
     for i, m in enumerate(members):
         if guards.alive(ctx, m, f"member_ids[{i}]")["kind"] != "extra":
             raise violation("invalid_group", _("group tests are for Extras (seed 1.4)"), f"member_ids[{i}]")
-    checks.build(ctx, roller_id=a.leader_id, trait=a.trait, where={"turn": None, "action_index": None},
-                 tn=a.tn, gm_mods=a.modifiers, group=members, purpose="group")
+    checks.build(
+        ctx,
+        roller_id=a.leader_id,
+        trait=a.trait,
+        where={"turn": None, "action_index": None},
+        tn=a.tn,
+        gm_mods=a.modifiers,
+        group=members,
+        purpose="group",
+    )
 
 
 def damage_roll(ctx: Ctx, a) -> None:
@@ -63,32 +93,52 @@ def damage_roll(ctx: Ctx, a) -> None:
     if a.attack_test_id is not None:
         attack = checks.get(ctx, a.attack_test_id)
         if attack["kind"] != "trait" or attack["roller_id"] != cid:
-            raise violation("unknown_test", _("{attack_test_id} is not an attack by {name}",
-                                              attack_test_id=a.attack_test_id, name=sheet['name']),
-                            "attack_test_id")
+            raise violation(
+                "unknown_test",
+                _("{attack_test_id} is not an attack by {name}", attack_test_id=a.attack_test_id, name=sheet["name"]),
+                "attack_test_id",
+            )
         results = attack["result"]["results"]
         if a.hit_index >= len(results):
-            raise violation("invalid_attempt", _n("the attack rolled {count} die", "the attack rolled {count} dice", len(results),
-                                                  count=len(results)), "hit_index")
+            raise violation(
+                "invalid_attempt",
+                _n("the attack rolled {count} die", "the attack rolled {count} dice", len(results), count=len(results)),
+                "hit_index",
+            )
         hit = results[a.hit_index]
         if attack["critical_failure"] or not hit["success"]:
             raise violation("attack_missed", _("the attack missed: there is no damage to roll"), "attack_test_id")
         if hit["raises"] >= 1:
             rb = a.raise_bonus if a.raise_bonus is not None else raise_bonus
             if rb:
-                bonuses.append({"source": "raise", "value": rb})   # "Atak zadaje więcej obrażeń" (B36)
+                bonuses.append({"source": "raise", "value": rb})  # "Atak zadaje więcej obrażeń" (B36)
     slot = ctx.slot(cid)
     if slot is not None and slot["joker_active"]:
-        bonuses.append({"source": "joker", "value": ctx.options.joker_bonus})   # seed 1.2: +2 to damage
+        bonuses.append({"source": "joker", "value": ctx.options.joker_bonus})  # seed 1.2: +2 to damage
     bonus_total = sum(b["value"] for b in bonuses)
     with ctx.roller.hidden(checks.secret(ctx, cid, None)):
         rolled = roll_damage(ctx.roller, dice)
     rolled["total"] = rolled["sum"] + bonus_total
     test_id = ctx.next_id("test", "t")
-    test = {"id": test_id, "kind": "damage", "roller_id": cid, "group": None, "purpose": "damage",
-            "weapon": a.weapon, "attack_test_id": a.attack_test_id, "bonuses": bonuses, "bonus_total": bonus_total,
-            "attempts": [rolled], "kept": 0, "state": "rolled", "opposed_id": None, "role": None, "tn": None,
-            "critical_failure": False, "round": ctx.encounter["round"] if ctx.encounter else None}
+    test = {
+        "id": test_id,
+        "kind": "damage",
+        "roller_id": cid,
+        "group": None,
+        "purpose": "damage",
+        "weapon": a.weapon,
+        "attack_test_id": a.attack_test_id,
+        "bonuses": bonuses,
+        "bonus_total": bonus_total,
+        "attempts": [rolled],
+        "kept": 0,
+        "state": "rolled",
+        "opposed_id": None,
+        "role": None,
+        "tn": None,
+        "critical_failure": False,
+        "round": ctx.encounter["round"] if ctx.encounter else None,
+    }
     checks.summarize(test)
     ctx.table["tests"][test_id] = test
     checks.announce(ctx, "damage_rolled", ActionDeckDamageRolled, test, ctx.roller.take())

@@ -1,4 +1,5 @@
 """Dice primitives (spec §4.1): open-ended (acing) and plain rolls, every die recorded for the events."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -46,8 +47,14 @@ class Roller:
             if len(faces) > self.ace_cap:  # B44: a safety cap, logged; never reached in practice
                 capped = True
                 break
-        return {"sides": sides, "faces": faces, "total": sum(faces), "natural_one": faces[0] == 1,
-                "aced": len(faces) > 1, "capped": capped}
+        return {
+            "sides": sides,
+            "faces": faces,
+            "total": sum(faces),
+            "natural_one": faces[0] == 1,
+            "aced": len(faces) > 1,
+            "capped": capped,
+        }
 
     def take(self) -> list[dict[str, Any]]:
         """The dice thrown since the last take, as the event payload wants them."""

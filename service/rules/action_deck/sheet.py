@@ -4,6 +4,7 @@ Every combatant, NPCs and Extras included, is a character created through the ca
 endpoint (the GM creates NPCs with no player). One sheet shape keeps every move uniform; the engine
 cannot add characters itself because the application layer stores sheets in SQL by id.
 """
+
 from __future__ import annotations
 
 from typing import Any, Literal
@@ -27,12 +28,19 @@ class ActionDeckWeapon(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name
-    damage: list[PlainDie] = Field(min_length=1, max_length=6, description="Damage dice, each aces (seed 1.4). "
-                                                                           "The seed defines none: GM data (B36).")
+    damage: list[PlainDie] = Field(
+        min_length=1,
+        max_length=6,
+        description="Damage dice, each aces (seed 1.4). The seed defines none: GM data (B36).",
+    )
     damage_bonus: int = Field(0, ge=-10, le=20, description="Flat bonus added after rolling.")
     rate_of_fire: int = Field(1, ge=1, le=6, description="Trait dice per attack (seed 1.4 'Wiele kości').")
-    raise_bonus: int = Field(0, ge=0, le=20, description="Extra damage when the attack had a raise (B36: a GM or "
-                                                         "campaign input; the seed gives no size).")
+    raise_bonus: int = Field(
+        0,
+        ge=0,
+        le=20,
+        description="Extra damage when the attack had a raise (B36: a GM or campaign input; the seed gives no size).",
+    )
 
 
 class ActionDeckGear(BaseModel):
@@ -46,26 +54,40 @@ class ActionDeckCharacterInput(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Name = Field(description="The character's name.")
-    kind: Kind = Field("wild_card", description="Wild Card (Wild Die, three wounds) or Extra; the GM's decision "
-                                                "(seed 1.5); player characters default to Wild Card (B34).")
-    side: Side = Field("party", description="party, party_ally, opposition or neutral: who gets Jokers Wild "
-                                            "bennies (§4.15).")
-    attributes: dict[TraitName, TraitDie] = Field(default_factory=dict, max_length=12,
-                                                  description="Attribute → die, d4…d12 (d12+N only as d12+1…+9).")
-    skills: dict[TraitName, TraitDie] = Field(default_factory=dict, max_length=60,
-                                              description="Skill → die; a missing skill is improvised (d4 −2).")
+    kind: Kind = Field(
+        "wild_card",
+        description="Wild Card (Wild Die, three wounds) or Extra; the GM's decision "
+        "(seed 1.5); player characters default to Wild Card (B34).",
+    )
+    side: Side = Field(
+        "party", description="party, party_ally, opposition or neutral: who gets Jokers Wild bennies (§4.15)."
+    )
+    attributes: dict[TraitName, TraitDie] = Field(
+        default_factory=dict, max_length=12, description="Attribute → die, d4…d12 (d12+N only as d12+1…+9)."
+    )
+    skills: dict[TraitName, TraitDie] = Field(
+        default_factory=dict, max_length=60, description="Skill → die; a missing skill is improvised (d4 −2)."
+    )
     pace: int | None = Field(None, ge=0, le=60, description="Inches per turn; default the campaign's pace_default.")
-    running_die: PlainDie | None = Field(None, description="Default the campaign's running die (B20: Edges such "
-                                                           "as Fleet-Footed are entered here).")
+    running_die: PlainDie | None = Field(
+        None, description="Default the campaign's running die (B20: Edges such as Fleet-Footed are entered here)."
+    )
     edges: list[Name] = Field(default_factory=list, max_length=40)
     hindrances: list[Name] = Field(default_factory=list, max_length=40)
     power_points: int = Field(0, ge=0, le=999)
     weapons: list[ActionDeckWeapon] = Field(default_factory=list, max_length=20)
     gear: list[ActionDeckGear] = Field(default_factory=list, max_length=60)
-    benny_bonus: int = Field(0, ge=0, le=10, description="Extra bennies an NPC Wild Card gets on entering play "
-                                                         "from Edges such as Luck (seed 1.6, B40).")
-    leader_id: Name | None = Field(None, description="The NPC this one serves as a henchman (Jokers Wild with "
-                                                     "jokers_wild_opposition_recipients = henchmen_only).")
+    benny_bonus: int = Field(
+        0,
+        ge=0,
+        le=10,
+        description="Extra bennies an NPC Wild Card gets on entering play from Edges such as Luck (seed 1.6, B40).",
+    )
+    leader_id: Name | None = Field(
+        None,
+        description="The NPC this one serves as a henchman (Jokers Wild with "
+        "jokers_wild_opposition_recipients = henchmen_only).",
+    )
 
 
 def parse_die(text: str, field: str) -> dict[str, int]:
@@ -78,12 +100,12 @@ def parse_die(text: str, field: str) -> dict[str, int]:
 def new_character(data: ActionDeckCharacterInput, options: Options) -> dict[str, Any]:
     clash = sorted(set(data.attributes) & set(data.skills))
     if clash:
-        raise violation("duplicate_trait", _("{value!r} is both an attribute and a skill",
-                                             value=clash[0]), f"skills.{clash[0]}")
+        raise violation(
+            "duplicate_trait", _("{value!r} is both an attribute and a skill", value=clash[0]), f"skills.{clash[0]}"
+        )
     names = [w.name.casefold() for w in data.weapons]
     if len(set(names)) != len(names):
-        raise violation("duplicate_trait", _("two weapons share a name; damage and attacks name the weapon"),
-                        "weapons")
+        raise violation("duplicate_trait", _("two weapons share a name; damage and attacks name the weapon"), "weapons")
     return {
         "name": data.name,
         "kind": data.kind,
@@ -115,5 +137,4 @@ def weapon(sheet: dict[str, Any], name: str) -> dict[str, Any]:
     for w in sheet.get("weapons", []):
         if w["name"].casefold() == name.strip().casefold():
             return w
-    raise violation("unknown_weapon", _("{name} has no weapon {name_2!r}",
-                                        name=sheet['name'], name_2=name), "weapon")
+    raise violation("unknown_weapon", _("{name} has no weapon {name_2!r}", name=sheet["name"], name_2=name), "weapon")

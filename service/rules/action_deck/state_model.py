@@ -6,6 +6,7 @@ and eliminated; an NPC's or group's test shows only its outcome (id, kind, rolle
 tn, result, opposed_id, role); concealed surprise attackers are left out of the encounter, the deck's cards
 in play and `awaiting`.
 """
+
 from __future__ import annotations
 
 from typing import Literal
@@ -46,10 +47,10 @@ class ActionDeckCharacter(_Model, title="ActionDeckCharacter"):
 
     id: str | None = Field(None, description="The character's id (absent while the sheet is being built).")
     name: str = Field(description="The character's name.")
-    kind: Literal["wild_card", "extra"] | None = Field(None, description="Wild Card (Wild Die, three wounds) or "
-                                                                         "Extra.")
-    side: Literal["party", "party_ally", "opposition", "neutral"] = Field(description="Who gets Jokers Wild "
-                                                                                      "bennies (§4.15).")
+    kind: Literal["wild_card", "extra"] | None = Field(None, description="Wild Card (Wild Die, three wounds) or Extra.")
+    side: Literal["party", "party_ally", "opposition", "neutral"] = Field(
+        description="Who gets Jokers Wild bennies (§4.15)."
+    )
     attributes: dict[str, ActionDeckDie] | None = Field(None, description="Attribute → die.")
     skills: dict[str, ActionDeckDie] | None = Field(None, description="Skill → die; a missing one is improvised.")
     pace: int | None = Field(None, description="Inches per turn.")
@@ -155,8 +156,9 @@ class ActionDeckEncounter(_Model, title="ActionDeckEncounter"):
 
     id: str = Field(description="The encounter's id.")
     round: int = Field(description="The round.")
-    phase: Literal["surprise_notice", "dealing", "draw_window", "countdown"] = Field(description="Encounter "
-                                                                                                "phase (§5.2).")
+    phase: Literal["surprise_notice", "dealing", "draw_window", "countdown"] = Field(
+        description="Encounter phase (§5.2)."
+    )
     order: list[str] = Field(description="Participants in the GM's order (breaks ties of shared cards).")
     participants: dict[str, ActionDeckSlot] = Field(description="Participant id → its round.")
     groups: dict[str, list[str]] = Field(description="Group id → Extras sharing one card.")
@@ -264,8 +266,9 @@ class ActionDeckTestRecord(_Model, title="ActionDeckTestRecord"):
     roller_id: str = Field(description="Who rolls (a group test: its leader).")
     group: list[str] | None = Field(description="A group test's Extras.")
     purpose: str = Field(description="plain, group, opposed_part, jump, hazard, surprise_notice or damage.")
-    state: Literal["rolled", "final", "critical_failure"] = Field(description="§5.5: rolled (rerolls open), "
-                                                                              "final, or critical_failure.")
+    state: Literal["rolled", "final", "critical_failure"] = Field(
+        description="§5.5: rolled (rerolls open), final, or critical_failure."
+    )
     tn: int | None = Field(description="Target number (null for damage).")
     result: ActionDeckResult = Field(description="The result that counts (from the kept attempt).")
     opposed_id: str | None = Field(description="The opposed test it is part of.")
@@ -311,8 +314,11 @@ class ActionDeckTable(_Model, title="ActionDeckTable"):
     opposed: dict[str, ActionDeckOpposedRecord] = Field(description="Opposed test id → those not yet resolved.")
     soaks_pending: list[str] = Field(description="Characters whose player soaked: the GM rules what it avoided.")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for play to go on, and with what.")
-    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
-                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
+    offers: list[AwaitingEntry] = Field(
+        default_factory=list,
+        description="Every move each party may send now: "
+        "what `awaiting` asks and the moves open outside it (nobody is waited for).",
+    )
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden ids.")
 

@@ -7,6 +7,7 @@ of the players' copy of every event that would name it. It is revealed, with its
 or an interrupt ends its hold), when its hold is lost, when the surprise round ends, or when the encounter
 ends. Players on the party's side planned their own ambush: their attackers are never concealed.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,8 +20,9 @@ PARTY_SIDES = ("party", "party_ally")
 
 
 def concealable(ctx: Ctx, attackers: list[str]) -> list[str]:
-    return [cid for cid in attackers
-            if owner_player(ctx, cid) is None and ctx.characters[cid]["side"] not in PARTY_SIDES]
+    return [
+        cid for cid in attackers if owner_player(ctx, cid) is None and ctx.characters[cid]["side"] not in PARTY_SIDES
+    ]
 
 
 def concealed(enc: dict[str, Any] | None) -> list[str]:
@@ -36,9 +38,17 @@ def reveal(ctx: Ctx, cid: str, reason: str) -> None:
     enc = ctx.encounter
     enc["surprise"]["concealed"].remove(cid)
     slot = enc["participants"][cid]
-    ctx.emit("surprise_attacker_revealed", ActionDeckSurpriseAttackerRevealed(character_id=cid, reason=reason, card=slot["card"],
-                                            on_hold=slot["on_hold"], joker_active=slot["joker_active"],
-                                            group=slot["group"]))
+    ctx.emit(
+        "surprise_attacker_revealed",
+        ActionDeckSurpriseAttackerRevealed(
+            character_id=cid,
+            reason=reason,
+            card=slot["card"],
+            on_hold=slot["on_hold"],
+            joker_active=slot["joker_active"],
+            group=slot["group"],
+        ),
+    )
 
 
 def reveal_all(ctx: Ctx, reason: str) -> None:
@@ -51,16 +61,17 @@ def reveal_due(ctx: Ctx) -> None:
     enc = ctx.encounter
     for cid in concealed(enc):
         slot = enc["participants"][cid]
-        waiting = slot["on_hold"] or enc["phase"] in ("dealing", "surprise_notice")   # dealt on hold
+        waiting = slot["on_hold"] or enc["phase"] in ("dealing", "surprise_notice")  # dealt on hold
         if enc["round"] > 1:
             reveal(ctx, cid, "surprise_round_over")
         elif not waiting or slot["turn"] is not None or slot["acted"] or slot["draws"]:
-            reveal(ctx, cid, "acted")                  # a claim, an interrupt, a lost hold, a benny draw
+            reveal(ctx, cid, "acted")  # a claim, an interrupt, a lost hold, a benny draw
         elif ctx.characters[cid]["eliminated"]:
             reveal(ctx, cid, "eliminated")
 
 
 # --- what players see ----------------------------------------------------------------------------------------
+
 
 def without(ids: list[str], hidden: set[str]) -> list[str]:
     return [cid for cid in ids if cid not in hidden]

@@ -4,6 +4,7 @@ allowed (Shaken, Stunned, a turn already under way) the turn ends (a called char
 is accepted, keeping the best attempt (§5.5, B30). An opposed defence is the defender's own roll: the GM
 decides. A holder's or a Joker's chance to claim or interrupt is not a wait, and the benny draw window has
 its own default when the GM closes it (§4.14), so neither is timed."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,14 @@ def kind(table: dict[str, Any], entry: dict[str, Any]) -> Kind | None:
 
 def _rolled_test(table: dict[str, Any], cid: str) -> str | None:
     tests = table.get("tests") or {}
-    return next((t["id"] for t in tests.values() if t.get("state") == "rolled" and t.get("roller_id") == cid
-                 and t.get("group") is None), None)
+    return next(
+        (
+            t["id"]
+            for t in tests.values()
+            if t.get("state") == "rolled" and t.get("roller_id") == cid and t.get("group") is None
+        ),
+        None,
+    )
 
 
 def default(table: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any] | None:

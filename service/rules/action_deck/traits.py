@@ -3,6 +3,7 @@
 No state here: the engine (checks.py) builds a RollSpec from the sheet, the turn and the options, and
 the statistical test drives `roll_attempt` directly with server dice.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,17 +14,17 @@ from service.rules.action_deck.rolls import Roller
 
 @dataclass(frozen=True)
 class RollSpec:
-    sides: int                      # trait die, or the unskilled d4 (§4.5)
-    die_bonus: int = 0              # d12+N campaigns only (§3.5 Die descriptor)
-    dice_count: int = 1             # RoF / Frenzy (§4.3)
-    wild_die: int | None = 6        # None for Extras; a group test rolls one (§4.8)
-    modifier: int = 0               # every modifier summed: GM, Joker, multi-action, running, unskilled
+    sides: int  # trait die, or the unskilled d4 (§4.5)
+    die_bonus: int = 0  # d12+N campaigns only (§3.5 Die descriptor)
+    dice_count: int = 1  # RoF / Frenzy (§4.3)
+    wild_die: int | None = 6  # None for Extras; a group test rolls one (§4.8)
+    modifier: int = 0  # every modifier summed: GM, Joker, multi-action, running, unskilled
     tn: int = 4
     raise_step: int = 4
     extra_crit_check: bool = False  # an Extra's single natural 1 gets the d6 check (B28, resolved by the caller)
     natural_one_fails: bool = True  # extra_natural_one_policy == always_fail (B28)
-    counts_wild_die: bool = False   # multi_die_crit_counts_wild_die (B29)
-    extra_needs_d6: bool = False    # multi_die_extra_needs_d6 (B29)
+    counts_wild_die: bool = False  # multi_die_crit_counts_wild_die (B29)
+    extra_needs_d6: bool = False  # multi_die_extra_needs_d6 (B29)
 
 
 def roll_attempt(roller: Roller, spec: RollSpec, purpose: str = "trait_test") -> dict[str, Any]:
@@ -31,13 +32,19 @@ def roll_attempt(roller: Roller, spec: RollSpec, purpose: str = "trait_test") ->
     trait = [roller.open(spec.sides, purpose) for _ in range(spec.dice_count)]
     wild = roller.open(spec.wild_die, f"{purpose}:wild_die") if spec.wild_die else None
     crit, check = critical_failure(roller, spec, trait, wild, purpose)
-    attempt = {"trait_dice": trait, "wild_die": wild, "crit_check_die": check, "critical_failure": crit,
-               "substitution": default_substitution(spec, trait, wild)}
+    attempt = {
+        "trait_dice": trait,
+        "wild_die": wild,
+        "crit_check_die": check,
+        "critical_failure": crit,
+        "substitution": default_substitution(spec, trait, wild),
+    }
     return evaluate(spec, attempt)
 
 
-def critical_failure(roller: Roller, spec: RollSpec, trait: list[dict], wild: dict | None,
-                     purpose: str) -> tuple[bool, int | None]:
+def critical_failure(
+    roller: Roller, spec: RollSpec, trait: list[dict], wild: dict | None, purpose: str
+) -> tuple[bool, int | None]:
     """§4.4 exactly. Only the first face of a die counts as its natural 1 (an aced 8,8,1 is no 1)."""
     n = len(trait)
     if n == 1:

@@ -1,4 +1,5 @@
 """The turn record and who acts next (spec §3.8, §4.13, §4.19, §4.20): shared by countdown, interrupts, tests."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,16 +8,31 @@ from service.i18n.message import _
 from service.rules.action_deck import guards
 from service.rules.action_deck.context import Ctx
 from service.rules.action_deck.errors import violation
-from service.rules.action_deck.events_model import ActionDeckActionTaken, ActionDeckTurnResumed, ActionDeckTurnStarted, ActionDeckTurnSuspended
+from service.rules.action_deck.events_model import (
+    ActionDeckActionTaken,
+    ActionDeckTurnResumed,
+    ActionDeckTurnStarted,
+    ActionDeckTurnSuspended,
+)
 
 RUNNING_PHASES = ("draw_window", "countdown")
 
 
 def new_turn(ctx: Ctx, character_id: str, status: str, via: str) -> dict[str, Any]:
     """status: called (card called, may still hold) | claimed (from hold, Joker or interrupt) | acting."""
-    return {"status": status, "via": via, "declared": [], "multi_action_penalty": 0, "ran": False,
-            "run_roll": None, "turn_pace": ctx.sheet(character_id)["pace"], "movement_used": 0,
-            "free_items_readied": 0, "rolled": False, "may_redeclare": False}
+    return {
+        "status": status,
+        "via": via,
+        "declared": [],
+        "multi_action_penalty": 0,
+        "ran": False,
+        "run_roll": None,
+        "turn_pace": ctx.sheet(character_id)["pace"],
+        "movement_used": 0,
+        "free_items_readied": 0,
+        "rolled": False,
+        "may_redeclare": False,
+    }
 
 
 def begin(ctx: Ctx, character_id: str, status: str, via: str) -> None:
@@ -78,8 +94,10 @@ def context(ctx: Ctx, character_id: str, action_index: int | None, free_action: 
         return {"turn": None, "action_index": None}
     if enc["current_turn"] != character_id:
         if not ctx.actor.is_gm:
-            raise violation("not_your_turn", _("it is not {name}'s turn; out-of-turn tests are called by the GM",
-                                               name=ctx.name(character_id)))
+            raise violation(
+                "not_your_turn",
+                _("it is not {name}'s turn; out-of-turn tests are called by the GM", name=ctx.name(character_id)),
+            )
         if action_index is not None:
             raise violation("action_not_declared", _("the character's turn is not running"), "action_index")
         return {"turn": None, "action_index": None}

@@ -1,5 +1,6 @@
 """What each role may see (spec §3.4, §8): nobody sees the undealt order; players never see the GM's
 bennies, NPC sheets beyond what the table shows, or the dice and trait dice of NPC tests."""
+
 from __future__ import annotations
 
 import copy

@@ -3,6 +3,7 @@ against the GM's danger pool, Push / Hold Back / Bail Out, ties, stamina, charac
 
 `SYSTEM` is what the application layer registers; every move goes through `SYSTEM.apply` (engine.py).
 """
+
 from service.rules.danger_pool.engine import DangerPoolSystem
 
 SYSTEM = DangerPoolSystem()

@@ -1,4 +1,5 @@
 """Moves only the GM may send (spec §5.1 setup, the danger pool, elements, rewards, records)."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -28,11 +29,16 @@ class DangerPoolCreateActionScene(Move):
     goal: Text = Field(description="The scene's task.")
     leader_id: Id = Field(description="The scene's leader; must be on the team.")
     team: list[Id] = Field(min_length=1, max_length=20, description="Active characters taking part.")
-    progress_track_length: int | None = Field(None, ge=1, le=200, description="Base length; default "
-                                              "progress_track_length_default. Betray the Team boxes are added.")
+    progress_track_length: int | None = Field(
+        None,
+        ge=1,
+        le=200,
+        description="Base length; default progress_track_length_default. Betray the Team boxes are added.",
+    )
     danger: Text | None = Field(None, description="What the danger is (narrative).")
-    elements: list[ElementInput] = Field(default_factory=list, max_length=30, description="GM-only scene "
-                                                                                          "elements (A5).")
+    elements: list[ElementInput] = Field(
+        default_factory=list, max_length=30, description="GM-only scene elements (A5)."
+    )
 
 
 class DangerPoolConfigureScene(Move):
@@ -40,10 +46,10 @@ class DangerPoolConfigureScene(Move):
 
     type: Literal["configure_scene"]
     goal: Text | None = Field(None, description="New wording of the same goal.")
-    leader_id: Id | None = Field(None, description="New leader; a bail-out successor keeps its leader unless "
-                                                   "that character is no longer active.")
-    team: list[Id] | None = Field(None, min_length=1, max_length=20, description="New team; must include the "
-                                                                                 "leader.")
+    leader_id: Id | None = Field(
+        None, description="New leader; a bail-out successor keeps its leader unless that character is no longer active."
+    )
+    team: list[Id] | None = Field(None, min_length=1, max_length=20, description="New team; must include the leader.")
     progress_track_length: int | None = Field(None, ge=1, le=200, description="New base length.")
 
 
@@ -65,8 +71,9 @@ class DangerPoolCreatePlanningScene(Move):
     """Open a planning scene, where after-effects are chosen (A33)."""
 
     type: Literal["create_planning_scene"]
-    team: list[Id] | None = Field(None, max_length=20, description="Characters present; default every "
-                                                                   "active character.")
+    team: list[Id] | None = Field(
+        None, max_length=20, description="Characters present; default every active character."
+    )
 
 
 class DangerPoolEndScene(Move):
@@ -141,7 +148,21 @@ class DangerPoolGmNote(Move):
     text: Text = Field(description="The note.")
 
 
-GM_ACTIONS = (DangerPoolAssignPlayer, DangerPoolCreateActionScene, DangerPoolConfigureScene, DangerPoolAddElement,
-              DangerPoolStartScene, DangerPoolCreatePlanningScene, DangerPoolEndScene, DangerPoolConfirmRoll,
-              DangerPoolElementReroll, DangerPoolRaiseAlarm, DangerPoolNextRound, DangerPoolReviewAftermath,
-              DangerPoolSettleAftermath, DangerPoolRecordTale, DangerPoolRecordScar, DangerPoolGmNote)
+GM_ACTIONS = (
+    DangerPoolAssignPlayer,
+    DangerPoolCreateActionScene,
+    DangerPoolConfigureScene,
+    DangerPoolAddElement,
+    DangerPoolStartScene,
+    DangerPoolCreatePlanningScene,
+    DangerPoolEndScene,
+    DangerPoolConfirmRoll,
+    DangerPoolElementReroll,
+    DangerPoolRaiseAlarm,
+    DangerPoolNextRound,
+    DangerPoolReviewAftermath,
+    DangerPoolSettleAftermath,
+    DangerPoolRecordTale,
+    DangerPoolRecordScar,
+    DangerPoolGmNote,
+)

@@ -1,4 +1,5 @@
 """Moves a player may send for a character they control (the GM may send them too)."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -12,8 +13,9 @@ class DangerPoolDeclareAction(Declaration):
     """The member's action this round: Push or Hold Back, rolled at once against the danger pool (§4.2–§4.6)."""
 
     type: Literal["declare_action"]
-    kind: Literal["push", "hold_back"] = Field(description="push: successes mark progress boxes; hold_back: "
-                                                           "successes remove danger dice (§4.8).")
+    kind: Literal["push", "hold_back"] = Field(
+        description="push: successes mark progress boxes; hold_back: successes remove danger dice (§4.8)."
+    )
 
 
 class DangerPoolPassTurn(OwnMove):
@@ -34,9 +36,14 @@ class DangerPoolChooseTie(OwnMove):
     type: Literal["choose_tie"]
     option: Literal["do_something_stupid", "take_the_hit", "back_down"] = Field(
         description="do_something_stupid: the die becomes 1, +1 danger die; take_the_hit: the die becomes 10, "
-                    "−1 stamina; back_down: the roll is lost.")
-    die_index: int | None = Field(None, ge=0, le=200, description="Index into the roll's danger_dice of a die "
-                                                                  "showing the tied value; default the first.")
+        "−1 stamina; back_down: the roll is lost."
+    )
+    die_index: int | None = Field(
+        None,
+        ge=0,
+        le=200,
+        description="Index into the roll's danger_dice of a die showing the tied value; default the first.",
+    )
 
 
 class DangerPoolContinue(OwnMove):
@@ -55,9 +62,11 @@ class DangerPoolExtract(OwnMove):
     """After a won bail-out roll the leader names who gets out without complications (§4.13)."""
 
     type: Literal["extract"]
-    extracted_ids: list[Id] = Field(default_factory=list, max_length=50,
-                                    description="Members still in the scene, at most one per success; may "
-                                                "include the leader, may be fewer.")
+    extracted_ids: list[Id] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Members still in the scene, at most one per success; may include the leader, may be fewer.",
+    )
 
 
 class DangerPoolChooseAftermath(OwnMove):
@@ -66,17 +75,18 @@ class DangerPoolChooseAftermath(OwnMove):
     type: Literal["choose_aftermath"]
     option: Literal["take_the_hit", "set_someone_up", "betray_the_team", "hide_the_pain"] = Field(
         description="take_the_hit: reduce an own ability (GM approves); set_someone_up: reduce another "
-                    "player's character's ability; betray_the_team: the character becomes a GM element; "
-                    "hide_the_pain: the character dies at the end of the next scene.")
-    ability: Label | None = Field(None, description="take_the_hit / set_someone_up: the ability (rated ≥ 2) "
-                                                    "to reduce by 1.")
+        "player's character's ability; betray_the_team: the character becomes a GM element; "
+        "hide_the_pain: the character dies at the end of the next scene."
+    )
+    ability: Label | None = Field(
+        None, description="take_the_hit / set_someone_up: the ability (rated ≥ 2) to reduce by 1."
+    )
     target_character_id: Id | None = Field(None, description="set_someone_up: the other player's character.")
     description: Text | None = Field(None, description="How it happened; recorded.")
-    plan: Text | None = Field(None, description="betray_the_team: the treacherous plan (GM and this player "
-                                                "only).")
-    exit: Literal["dead", "departed"] | None = Field(None, description="hide_the_pain: dies (default) or, "
-                                                                       "where there is no fighting, leaves the "
-                                                                       "story another way.")
+    plan: Text | None = Field(None, description="betray_the_team: the treacherous plan (GM and this player only).")
+    exit: Literal["dead", "departed"] | None = Field(
+        None, description="hide_the_pain: dies (default) or, where there is no fighting, leaves the story another way."
+    )
 
 
 class DangerPoolDescribe(OwnMove):
@@ -85,10 +95,19 @@ class DangerPoolDescribe(OwnMove):
 
     type: Literal["describe"]
     topic: Literal["result", "danger", "stamina_loss", "taken_out", "exit", "other"] = Field(
-        description="What the text describes.")
+        description="What the text describes."
+    )
     text: Text = Field(description="The narration.")
 
 
-PLAYER_ACTIONS = (DangerPoolDeclareAction, DangerPoolPassTurn, DangerPoolWaiveFirst, DangerPoolChooseTie,
-                  DangerPoolContinue, DangerPoolBailOut, DangerPoolExtract, DangerPoolChooseAftermath,
-                  DangerPoolDescribe)
+PLAYER_ACTIONS = (
+    DangerPoolDeclareAction,
+    DangerPoolPassTurn,
+    DangerPoolWaiveFirst,
+    DangerPoolChooseTie,
+    DangerPoolContinue,
+    DangerPoolBailOut,
+    DangerPoolExtract,
+    DangerPoolChooseAftermath,
+    DangerPoolDescribe,
+)

@@ -1,6 +1,7 @@
 """Whose move it is (spec §5.1–§5.2): `awaiting` lists who must act for the scene to go on and what they
 may send, as shared AwaitingEntry dicts (service.rules.awaiting); `requests` lists after-effects owed for the
 next planning scene, in the same shape plus `when`."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,8 +29,9 @@ def _action(ctx: Ctx, sc: dict[str, Any]) -> list[dict[str, Any]]:
     phase = sc["phase"]
     if phase == "setup":
         ready = sc["leader_id"] in sc["team"] and all(
-            ctx.characters.get(c, {}).get("status") == "active" for c in sc["team"])
-        start = ("start_scene",) if ready else ()            # e.g. the successor of a dead leader
+            ctx.characters.get(c, {}).get("status") == "active" for c in sc["team"]
+        )
+        start = ("start_scene",) if ready else ()  # e.g. the successor of a dead leader
         return [gm(*start, "configure_scene", "add_element", "end_scene")]
     if phase == "round_open":
         extra = ("pass_turn",) if ctx.options.allow_pass else ()
@@ -55,7 +57,7 @@ def _planning(ctx: Ctx) -> list[dict[str, Any]]:
             continue
         prop = sheet.get("aftermath_proposal")
         if prop and prop["state"] == "proposed":
-            reviews = True     # one GM entry however many proposals wait: an entry is a party, not a task
+            reviews = True  # one GM entry however many proposals wait: an entry is a party, not a task
         else:
             out.append(character(cid, "choose_aftermath"))
     if reviews:
@@ -74,8 +76,11 @@ def compute(ctx: Ctx) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     awaiting = merged(awaiting)
     requests = []
     if sc is None or sc["kind"] != "planning":
-        requests = [{**character(cid, "choose_aftermath"), "when": "next_planning_scene"}
-                    for cid, s in sorted(ctx.characters.items()) if s.get("pending_aftermath")]
+        requests = [
+            {**character(cid, "choose_aftermath"), "when": "next_planning_scene"}
+            for cid, s in sorted(ctx.characters.items())
+            if s.get("pending_aftermath")
+        ]
     return awaiting, requests
 
 
@@ -86,9 +91,14 @@ def refresh(ctx: Ctx) -> None:
 # Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
 # out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
 OPEN_GM = (
-    "add_element", "assign_player", "describe", "end_scene", "gm_note", "raise_alarm", "record_scar",
-    "record_tale", "settle_aftermath",
-)
-OPEN_PLAYER = (
+    "add_element",
+    "assign_player",
     "describe",
+    "end_scene",
+    "gm_note",
+    "raise_alarm",
+    "record_scar",
+    "record_tale",
+    "settle_aftermath",
 )
+OPEN_PLAYER = ("describe",)

@@ -1,4 +1,5 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,15 +14,15 @@ from service.rules.danger_pool.options import Options
 
 def initial_table() -> dict[str, Any]:
     return {
-        "scene": None,               # the one open scene (action or planning), see README.md
-        "last_scene": None,          # the scene that ended last, as it ended
-        "players": {},               # player_id -> {"character_id", "aftermath_used"} (spec §3.2)
-        "pending_track_boxes": 0,    # Betray the Team boxes waiting for the next action scene (A36)
-        "traitor_elements": [],      # betrayers the GM may use as elements (§4.15.3)
-        "gm_notes": [],              # GM-only: planned alarm, threats (§3.4)
-        "awaiting": [],              # who must move for the scene to go on, and what they may send
-        "requests": [],              # non-blocking asks: after-effects to choose in a planning scene
-        "seq": {},                   # id counters
+        "scene": None,  # the one open scene (action or planning), see README.md
+        "last_scene": None,  # the scene that ended last, as it ended
+        "players": {},  # player_id -> {"character_id", "aftermath_used"} (spec §3.2)
+        "pending_track_boxes": 0,  # Betray the Team boxes waiting for the next action scene (A36)
+        "traitor_elements": [],  # betrayers the GM may use as elements (§4.15.3)
+        "gm_notes": [],  # GM-only: planned alarm, threats (§3.4)
+        "awaiting": [],  # who must move for the scene to go on, and what they may send
+        "requests": [],  # non-blocking asks: after-effects to choose in a planning scene
+        "seq": {},  # id counters
     }
 
 

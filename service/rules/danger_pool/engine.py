@@ -1,5 +1,6 @@
 """The Danger Pool rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move,
 then whose move it is next; a betrayer is the GM's character (§4.15.3)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -23,16 +24,31 @@ from service.rules.danger_pool.state_model import DangerPoolCharacter, DangerPoo
 from service.rules.danger_pool.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
-    "declare_action": rolls.declare_action, "pass_turn": rounds.pass_turn, "waive_first": rounds.waive_first,
-    "choose_tie": rolls.choose_tie, "continue_scene": rounds.continue_scene, "bail_out": bailout.bail_out,
-    "extract": bailout.extract, "choose_aftermath": aftermath.choose_aftermath, "describe": records.describe,
-    "assign_player": records.assign_player, "create_action_scene": scenes.create_action_scene,
-    "configure_scene": scenes.configure_scene, "add_element": scenes.add_element,
-    "start_scene": scenes.start_scene, "create_planning_scene": scenes.create_planning_scene,
-    "end_scene": scenes.end_scene_move, "confirm_roll": rolls.confirm_roll,
-    "element_reroll": rolls.element_reroll, "raise_alarm": rounds.raise_alarm, "next_round": rounds.next_round,
-    "review_aftermath": aftermath.review_aftermath, "settle_aftermath": aftermath.settle_aftermath,
-    "record_tale": records.record_tale, "record_scar": records.record_scar, "gm_note": records.gm_note,
+    "declare_action": rolls.declare_action,
+    "pass_turn": rounds.pass_turn,
+    "waive_first": rounds.waive_first,
+    "choose_tie": rolls.choose_tie,
+    "continue_scene": rounds.continue_scene,
+    "bail_out": bailout.bail_out,
+    "extract": bailout.extract,
+    "choose_aftermath": aftermath.choose_aftermath,
+    "describe": records.describe,
+    "assign_player": records.assign_player,
+    "create_action_scene": scenes.create_action_scene,
+    "configure_scene": scenes.configure_scene,
+    "add_element": scenes.add_element,
+    "start_scene": scenes.start_scene,
+    "create_planning_scene": scenes.create_planning_scene,
+    "end_scene": scenes.end_scene_move,
+    "confirm_roll": rolls.confirm_roll,
+    "element_reroll": rolls.element_reroll,
+    "raise_alarm": rounds.raise_alarm,
+    "next_round": rounds.next_round,
+    "review_aftermath": aftermath.review_aftermath,
+    "settle_aftermath": aftermath.settle_aftermath,
+    "record_tale": records.record_tale,
+    "record_scar": records.record_scar,
+    "gm_note": records.gm_note,
 }
 
 
@@ -42,8 +58,7 @@ def traitor(sheet: dict[str, Any]) -> RuleViolation | None:
     return None
 
 
-MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, awaiting=awaiting.refresh,
-                         taken_over=traitor)
+MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, awaiting=awaiting.refresh, taken_over=traitor)
 
 
 def _model(cls: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
@@ -72,14 +87,18 @@ class DangerPoolSystem:
         return new_character(_model(CharacterInput, data), _model(Options, options))
 
     def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        state = {"options": _model(Options, options).model_dump(mode="json"), "characters": {},
-                 "table": initial_table()}
+        state = {
+            "options": _model(Options, options).model_dump(mode="json"),
+            "characters": {},
+            "table": initial_table(),
+        }
         ctx = Ctx(state, Actor(role="gm"), None)
         awaiting.refresh(ctx)
         return ctx.state
 
-    def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
-              ) -> tuple[dict[str, Any], list[Event]]:
+    def apply(
+        self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
+    ) -> tuple[dict[str, Any], list[Event]]:
         return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """One payload model per event type the Danger Pool engine emits (`EVENT_PAYLOADS[type]`); each validates both
 the event's `data` and the players' `redacted` copy (this engine redacts none of its events)."""
+
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -7,8 +8,14 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from service.rules.danger_pool.state_model import (
-    AftermathOption, DangerPoolAftermathProposal, DangerPoolEffects, DangerPoolElement, DangerPoolRoll,
-    DangerPoolScar, DangerPoolScene, DangerPoolTieChoice,
+    AftermathOption,
+    DangerPoolAftermathProposal,
+    DangerPoolEffects,
+    DangerPoolElement,
+    DangerPoolRoll,
+    DangerPoolScar,
+    DangerPoolScene,
+    DangerPoolTieChoice,
 )
 
 SceneId = Annotated[str, Field(description="The scene.")]
@@ -304,27 +311,48 @@ class DangerPoolSceneCreated(RootModel[DangerPoolScene]):
 
 
 EVENT_PAYLOADS: dict[str, type[BaseModel]] = {
-    "action_rolled": DangerPoolActionRolled, "aftermath_applied": DangerPoolAftermathApplied,
+    "action_rolled": DangerPoolActionRolled,
+    "aftermath_applied": DangerPoolAftermathApplied,
     "aftermath_change_requested": DangerPoolAftermathChangeRequested,
-    "aftermath_proposed": DangerPoolAftermathProposed, "aftermath_settled_by_gm": DangerPoolAftermathSettledByGm,
-    "bail_out_resolved": DangerPoolBailOutResolved, "bail_out_started": DangerPoolBailOutStarted,
-    "character_betrayed_team": DangerPoolCharacterBetrayedTeam, "character_dead": DangerPoolCharacterLeft,
-    "character_departed": DangerPoolCharacterLeft, "character_points_spent": DangerPoolCharacterPointsSpent,
-    "character_taken_out": DangerPoolCharacterTakenOut, "danger_added_alarm": DangerPoolDangerAdded,
-    "danger_added_new_round": DangerPoolDangerAdded, "danger_added_player_ones": DangerPoolDangerAdded,
-    "danger_added_stupid": DangerPoolDangerAdded, "danger_initialized": DangerPoolDangerInitialized,
+    "aftermath_proposed": DangerPoolAftermathProposed,
+    "aftermath_settled_by_gm": DangerPoolAftermathSettledByGm,
+    "bail_out_resolved": DangerPoolBailOutResolved,
+    "bail_out_started": DangerPoolBailOutStarted,
+    "character_betrayed_team": DangerPoolCharacterBetrayedTeam,
+    "character_dead": DangerPoolCharacterLeft,
+    "character_departed": DangerPoolCharacterLeft,
+    "character_points_spent": DangerPoolCharacterPointsSpent,
+    "character_taken_out": DangerPoolCharacterTakenOut,
+    "danger_added_alarm": DangerPoolDangerAdded,
+    "danger_added_new_round": DangerPoolDangerAdded,
+    "danger_added_player_ones": DangerPoolDangerAdded,
+    "danger_added_stupid": DangerPoolDangerAdded,
+    "danger_initialized": DangerPoolDangerInitialized,
     "danger_removed_hold_back": DangerPoolDangerRemovedHoldBack,
-    "danger_rerolled_with_element": DangerPoolDangerRerolledWithElement, "doom_bound": DangerPoolDoomBound,
-    "element_added": DangerPoolElementAdded, "gm_note": DangerPoolGmNoteWritten, "leader_continued": DangerPoolRoundMark,
-    "leader_waived_first": DangerPoolRoundMark, "max_scars_reached": DangerPoolMaxScarsReached,
-    "narration": DangerPoolNarration, "player_assigned": DangerPoolPlayerAssigned,
-    "progress_marked": DangerPoolProgressMarked, "roll_confirmed": DangerPoolRollRef,
-    "roll_discarded": DangerPoolRollRef, "roll_resolved": DangerPoolRollResolved,
-    "round_end_window": DangerPoolRoundMark, "round_started": DangerPoolRoundStarted,
-    "scar_gained": DangerPoolScarGained, "scene_configured": DangerPoolSceneConfigured,
-    "scene_created": DangerPoolSceneCreated, "scene_ended": DangerPoolSceneEnded,
-    "scene_started": DangerPoolSceneStarted, "stamina_lost": DangerPoolStaminaLost,
-    "stamina_restored": DangerPoolStaminaRestored, "tale_told": DangerPoolTaleTold,
-    "tie_choice": DangerPoolTieChoiceMade, "track_extended_by_betrayal": DangerPoolTrackExtendedByBetrayal,
+    "danger_rerolled_with_element": DangerPoolDangerRerolledWithElement,
+    "doom_bound": DangerPoolDoomBound,
+    "element_added": DangerPoolElementAdded,
+    "gm_note": DangerPoolGmNoteWritten,
+    "leader_continued": DangerPoolRoundMark,
+    "leader_waived_first": DangerPoolRoundMark,
+    "max_scars_reached": DangerPoolMaxScarsReached,
+    "narration": DangerPoolNarration,
+    "player_assigned": DangerPoolPlayerAssigned,
+    "progress_marked": DangerPoolProgressMarked,
+    "roll_confirmed": DangerPoolRollRef,
+    "roll_discarded": DangerPoolRollRef,
+    "roll_resolved": DangerPoolRollResolved,
+    "round_end_window": DangerPoolRoundMark,
+    "round_started": DangerPoolRoundStarted,
+    "scar_gained": DangerPoolScarGained,
+    "scene_configured": DangerPoolSceneConfigured,
+    "scene_created": DangerPoolSceneCreated,
+    "scene_ended": DangerPoolSceneEnded,
+    "scene_started": DangerPoolSceneStarted,
+    "stamina_lost": DangerPoolStaminaLost,
+    "stamina_restored": DangerPoolStaminaRestored,
+    "tale_told": DangerPoolTaleTold,
+    "tie_choice": DangerPoolTieChoiceMade,
+    "track_extended_by_betrayal": DangerPoolTrackExtendedByBetrayal,
     "turn_passed": DangerPoolTurnPassed,
 }

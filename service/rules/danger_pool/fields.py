@@ -1,4 +1,5 @@
 """Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -24,15 +25,24 @@ class Declaration(OwnMove):
 
     approach: Text = Field(description="What the character tries to do; it selects the ability (§4.3).")
     ability: Label = Field(description="The ability the approach uses; must be on the sheet.")
-    legends: list[Id] = Field(default_factory=list, max_length=50,
-                              description="legend_ids of the character's legends that fit: +1 die each.")
-    equipment: Id | None = Field(None, description="item_id of one fitting piece of equipment: +1 die "
-                                                   "(never more than one).")
-    scars: list[Id] = Field(default_factory=list, max_length=50,
-                            description="scar_ids of scars that apply: −1 die each (A9). Ignored when "
-                                        "scar_penalty_mode = all (every scar counts).")
-    cp_spends: list[CpSpend] = Field(default_factory=list, max_length=20,
-                                     description="Character points spent before this roll: risk (+3 dice) or "
-                                                 "ignore_pain (stamina back to its maximum) (§4.5).")
-    risk_proposal: Text | None = Field(None, description="The 'effective but very risky' thing a Risk "
-                                                         "proposes; recorded.")
+    legends: list[Id] = Field(
+        default_factory=list, max_length=50, description="legend_ids of the character's legends that fit: +1 die each."
+    )
+    equipment: Id | None = Field(
+        None, description="item_id of one fitting piece of equipment: +1 die (never more than one)."
+    )
+    scars: list[Id] = Field(
+        default_factory=list,
+        max_length=50,
+        description="scar_ids of scars that apply: −1 die each (A9). Ignored when "
+        "scar_penalty_mode = all (every scar counts).",
+    )
+    cp_spends: list[CpSpend] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Character points spent before this roll: risk (+3 dice) or "
+        "ignore_pain (stamina back to its maximum) (§4.5).",
+    )
+    risk_proposal: Text | None = Field(
+        None, description="The 'effective but very risky' thing a Risk proposes; recorded."
+    )

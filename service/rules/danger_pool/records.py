@@ -1,4 +1,5 @@
 """What the GM records and the server rewards (spec §3.2, §4.16, §4.17) and narration (DP-E4)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,7 +7,14 @@ from typing import Any
 from service.rules.danger_pool import guards
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.sheet import add_scar, counted_scars
-from service.rules.danger_pool.events_model import DangerPoolGmNoteWritten, DangerPoolMaxScarsReached, DangerPoolNarration, DangerPoolPlayerAssigned, DangerPoolScarGained, DangerPoolTaleTold
+from service.rules.danger_pool.events_model import (
+    DangerPoolGmNoteWritten,
+    DangerPoolMaxScarsReached,
+    DangerPoolNarration,
+    DangerPoolPlayerAssigned,
+    DangerPoolScarGained,
+    DangerPoolTaleTold,
+)
 
 
 def assign_player(ctx: Ctx, a: Any) -> None:
@@ -25,10 +33,16 @@ def assign_player(ctx: Ctx, a: Any) -> None:
 
 def record_tale(ctx: Ctx, a: Any) -> None:
     sheet = guards.active(ctx, a.character_id)
-    sheet["character_points"] += ctx.options.cp_per_tale            # A10
-    ctx.emit("tale_told", DangerPoolTaleTold(character_id=a.character_id, text=a.text,
-                           character_points_gained=ctx.options.cp_per_tale,
-                           character_points=sheet["character_points"]))
+    sheet["character_points"] += ctx.options.cp_per_tale  # A10
+    ctx.emit(
+        "tale_told",
+        DangerPoolTaleTold(
+            character_id=a.character_id,
+            text=a.text,
+            character_points_gained=ctx.options.cp_per_tale,
+            character_points=sheet["character_points"],
+        ),
+    )
 
 
 def record_scar(ctx: Ctx, a: Any) -> None:
@@ -37,12 +51,18 @@ def record_scar(ctx: Ctx, a: Any) -> None:
     scene = ctx.scene["id"] if ctx.scene else None
     scar = add_scar(sheet, a.text, "other", scene)
     sheet["character_points"] += ctx.options.cp_per_accepted_scar
-    ctx.emit("scar_gained", DangerPoolScarGained(character_id=a.character_id, scar=scar,
-                             character_points_gained=ctx.options.cp_per_accepted_scar))
+    ctx.emit(
+        "scar_gained",
+        DangerPoolScarGained(
+            character_id=a.character_id, scar=scar, character_points_gained=ctx.options.cp_per_accepted_scar
+        ),
+    )
     cap = ctx.options.max_scars
     if cap is not None and counted_scars(sheet) >= cap:
-        ctx.emit("max_scars_reached", DangerPoolMaxScarsReached(character_id=a.character_id, counted_scars=counted_scars(sheet),
-                                       max_scars=cap))
+        ctx.emit(
+            "max_scars_reached",
+            DangerPoolMaxScarsReached(character_id=a.character_id, counted_scars=counted_scars(sheet), max_scars=cap),
+        )
 
 
 def gm_note(ctx: Ctx, a: Any) -> None:

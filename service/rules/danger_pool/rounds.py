@@ -1,4 +1,5 @@
 """Rounds and turn order (spec §4.2), the round-end window and the alarm (§4.10, §4.13)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +9,12 @@ from service.rules.danger_pool import guards
 from service.rules.danger_pool.context import Ctx
 from service.rules.danger_pool.errors import violation
 from service.rules.danger_pool.lifecycle import end_scene
-from service.rules.danger_pool.events_model import DangerPoolDangerAdded, DangerPoolRoundMark, DangerPoolRoundStarted, DangerPoolTurnPassed
+from service.rules.danger_pool.events_model import (
+    DangerPoolDangerAdded,
+    DangerPoolRoundMark,
+    DangerPoolRoundStarted,
+    DangerPoolTurnPassed,
+)
 
 
 def in_scene_ids(sc: dict[str, Any]) -> list[str]:
@@ -26,18 +32,30 @@ def eligible(sc: dict[str, Any]) -> list[str]:
 
 def start_round(ctx: Ctx, sc: dict[str, Any]) -> None:
     sc["round"] += 1
-    if sc["round"] > 1 and ctx.options.danger_per_new_round:      # A31: rounds 2, 3, … only
+    if sc["round"] > 1 and ctx.options.danger_per_new_round:  # A31: rounds 2, 3, … only
         sc["danger_pool_size"] += ctx.options.danger_per_new_round
-        ctx.emit("danger_added_new_round", DangerPoolDangerAdded(scene_id=sc["id"], round=sc["round"],
-                                            added=ctx.options.danger_per_new_round,
-                                            danger_pool_size=sc["danger_pool_size"]))
+        ctx.emit(
+            "danger_added_new_round",
+            DangerPoolDangerAdded(
+                scene_id=sc["id"],
+                round=sc["round"],
+                added=ctx.options.danger_per_new_round,
+                danger_pool_size=sc["danger_pool_size"],
+            ),
+        )
     sc["acted_this_round"], sc["passed_this_round"] = [], []
     sc["leader_first_pending"] = sc["participation"][sc["leader_id"]] == "in_scene"
     sc["leader_decision"] = None
     sc["phase"] = "round_open"
-    ctx.emit("round_started", DangerPoolRoundStarted(scene_id=sc["id"], round=sc["round"],
-                               danger_pool_size=sc["danger_pool_size"],
-                               leader_first_pending=sc["leader_first_pending"]))
+    ctx.emit(
+        "round_started",
+        DangerPoolRoundStarted(
+            scene_id=sc["id"],
+            round=sc["round"],
+            danger_pool_size=sc["danger_pool_size"],
+            leader_first_pending=sc["leader_first_pending"],
+        ),
+    )
 
 
 def after_action(ctx: Ctx, sc: dict[str, Any], cid: str) -> None:
@@ -59,12 +77,18 @@ def after_action(ctx: Ctx, sc: dict[str, Any], cid: str) -> None:
 def member_may_act(ctx: Ctx, sc: dict[str, Any], cid: str) -> dict[str, Any]:
     sheet = guards.in_scene(ctx, sc, cid)
     if cid in sc["acted_this_round"]:
-        raise violation("already_acted_this_round", _("{name} already acted in round {round}",
-                                                      name=sheet['name'], round=sc['round']))
+        raise violation(
+            "already_acted_this_round",
+            _("{name} already acted in round {round}", name=sheet["name"], round=sc["round"]),
+        )
     if sc["leader_first_pending"] and cid != sc["leader_id"]:
-        raise violation("leader_acts_first", _("the leader {name} may act first; they act or waive (the GM may "
-                                               "waive for them)",
-                                               name=ctx.name(sc['leader_id'])))
+        raise violation(
+            "leader_acts_first",
+            _(
+                "the leader {name} may act first; they act or waive (the GM may waive for them)",
+                name=ctx.name(sc["leader_id"]),
+            ),
+        )
     return sheet
 
 
@@ -89,8 +113,9 @@ def pass_turn(ctx: Ctx, a: Any) -> None:
 def _decision_open(ctx: Ctx) -> dict[str, Any]:
     sc = guards.action_scene(ctx, "round_end_window")
     if sc["leader_decision"] is not None:
-        raise violation("wrong_phase", _("the leader already chose to {leader_decision}",
-                                         leader_decision=sc['leader_decision']))
+        raise violation(
+            "wrong_phase", _("the leader already chose to {leader_decision}", leader_decision=sc["leader_decision"])
+        )
     return sc
 
 
@@ -102,7 +127,7 @@ def continue_scene(ctx: Ctx, a: Any) -> None:
     sc["leader_decision"] = "continue"
     ctx.emit("leader_continued", DangerPoolRoundMark(scene_id=sc["id"], round=sc["round"]))
     if ctx.options.alarm_timing == "round_boundary" and not sc["alarm_used"]:
-        return                                    # the GM's alarm window: raise_alarm or next_round
+        return  # the GM's alarm window: raise_alarm or next_round
     start_round(ctx, sc)
 
 
@@ -119,13 +144,20 @@ def raise_alarm(ctx: Ctx, a: Any) -> None:
         raise violation("alarm_already_used", _("the alarm may be raised once per scene (§4.10)"))
     boundary = ctx.options.alarm_timing == "round_boundary"
     if boundary and not (sc["phase"] == "round_end_window" and sc["leader_decision"] == "continue"):
-        raise violation("alarm_not_now", _("the alarm comes at a round's end, after the leader chose to "
-                                           "continue (A12, alarm_timing = round_boundary)"))
+        raise violation(
+            "alarm_not_now",
+            _(
+                "the alarm comes at a round's end, after the leader chose to "
+                "continue (A12, alarm_timing = round_boundary)"
+            ),
+        )
     if sc["phase"] == "bail_out_roll" or sc["leader_decision"] == "bail_out":
         raise violation("alarm_not_now", _("the team is bailing out before any alarm (§4.13)"))
     sc["alarm_used"], sc["alarm_amount"] = True, a.amount
     sc["danger_pool_size"] += a.amount
-    ctx.emit("danger_added_alarm", DangerPoolDangerAdded(scene_id=sc["id"], added=a.amount,
-                                    danger_pool_size=sc["danger_pool_size"]))
+    ctx.emit(
+        "danger_added_alarm",
+        DangerPoolDangerAdded(scene_id=sc["id"], added=a.amount, danger_pool_size=sc["danger_pool_size"]),
+    )
     if boundary:
         start_round(ctx, sc)

@@ -4,6 +4,7 @@ Players see the same shape with the GM's secrets taken out: unrevealed elements 
 `scene.elements`, `gm_notes` is empty, `seq` and `id_salt` are absent, and a betrayer's `traitor_plan` is null
 except to its own player.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -48,8 +49,9 @@ class DangerPoolAftermathProposal(BaseModel):
     option: AftermathOption = Field(description="The after-effect the player proposed (§4.15).")
     ability: str = Field(description="The ability to reduce (Take the Hit).")
     description: str | None = Field(description="How the player explains the loss.")
-    state: Literal["proposed", "change_requested"] = Field(description="`proposed`: the GM reviews it "
-                                                                       "(`review_aftermath`).")
+    state: Literal["proposed", "change_requested"] = Field(
+        description="`proposed`: the GM reviews it (`review_aftermath`)."
+    )
     note: str | None = Field(description="The GM's note when asking for a change.")
 
 
@@ -144,7 +146,8 @@ class DangerPoolRoll(BaseModel):
     successes: int = Field(description="Player dice above the danger maximum.")
     effects: DangerPoolEffects | None = Field(description="What the roll did; null until it resolves.")
     state: Literal["rolled", "confirmed", "tie_pending", "extraction_pending", "resolved"] = Field(
-        description="Roll state machine (§5.2).")
+        description="Roll state machine (§5.2)."
+    )
     danger_max: int = Field(description="The highest counted danger die.")
     player_max: int = Field(description="The highest player die.")
     ignored: list[int] = Field(description="Indices of danger dice showing the top face (not counted).")
@@ -161,15 +164,18 @@ class DangerPoolActionScene(BaseModel):
     kind: Literal["action"] = Field(description="An action scene.")
     team: list[str] = Field(description="The characters taking part.")
     phase: Literal["setup", "round_open", "roll_open", "round_end_window", "bail_out_roll", "ended"] = Field(
-        description="Scene state machine (§5.1).")
+        description="Scene state machine (§5.1)."
+    )
     outcome: Literal["completed", "bailed_out", "all_taken_out", "closed_by_gm"] | None = Field(
-        description="How it ended; null while it runs.")
+        description="How it ended; null while it runs."
+    )
     notes: list[DangerPoolNote] = Field(description="Narration recorded in this scene.")
     goal: str = Field(description="What the team is after.")
     danger: str | None = Field(description="The danger the GM described.")
     leader_id: str = Field(description="The leader: goes first, may bail out.")
     participation: dict[str, Literal["in_scene", "taken_out"]] = Field(
-        description="Member → in_scene | taken_out (permanent for the scene).")
+        description="Member → in_scene | taken_out (permanent for the scene)."
+    )
     predecessor_scene_id: str | None = Field(description="The scene this one follows after a bail-out.")
     progress_track_base: int = Field(description="Track length before Betray the Team boxes.")
     betrayal_boxes: int = Field(description="Boxes added by Betray the Team (A36).")
@@ -180,8 +186,7 @@ class DangerPoolActionScene(BaseModel):
     acted_this_round: list[str] = Field(description="Members who acted this round.")
     passed_this_round: list[str] = Field(description="Members who passed this round (`allow_pass`).")
     leader_first_pending: bool = Field(description="Only the leader may act (or waive) now.")
-    leader_decision: Literal["continue", "bail_out"] | None = Field(description="The leader's call at the round's "
-                                                                               "end.")
+    leader_decision: Literal["continue", "bail_out"] | None = Field(description="The leader's call at the round's end.")
     alarm_used: bool = Field(description="The GM raised the alarm (once per scene).")
     alarm_amount: int | None = Field(description="Danger dice the alarm added.")
     roll: DangerPoolRoll | None = Field(description="The roll in flight.")
@@ -221,9 +226,12 @@ class DangerPoolRequest(BaseModel):
     character_id: str = Field(description="The character that owes an after-effect.")
     may: list[str] = Field(description="The move that answers it (`choose_aftermath`).")
     when: Literal["next_planning_scene"] = Field(description="When it can be answered.")
-    moves: list[AwaitingMove] | None = Field(None, description="`may` with each move's REST `type` and GraphQL "
-                                                               "`ActionInput` field (added by the service to every "
-                                                               "table it sends).")
+    moves: list[AwaitingMove] | None = Field(
+        None,
+        description="`may` with each move's REST `type` and GraphQL "
+        "`ActionInput` field (added by the service to every "
+        "table it sends).",
+    )
 
 
 class DangerPoolTable(BaseModel):
@@ -236,8 +244,11 @@ class DangerPoolTable(BaseModel):
     traitor_elements: list[str] = Field(description="Betrayers, added as elements to every later action scene.")
     gm_notes: list[str] = Field(description="GM-only notes (empty for players).")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for play to go on, and with what.")
-    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
-                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
+    offers: list[AwaitingEntry] = Field(
+        default_factory=list,
+        description="Every move each party may send now: "
+        "what `awaiting` asks and the moves open outside it (nobody is waited for).",
+    )
     requests: list[DangerPoolRequest] = Field(description="After-effects owed for the next planning scene.")
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden element ids.")

@@ -2,6 +2,7 @@
 never blocks play), a round's action is passed where the campaign allows passing (A41), and at a round's end
 the scene continues (the leader did not bail out, §4.13). A tie, an extraction and an after-effect are
 choices the rules leave to the player: without them, the GM decides."""
+
 from __future__ import annotations
 
 from typing import Any

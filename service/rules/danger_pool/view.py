@@ -1,5 +1,6 @@
 """What each role may see (spec §3.4, §8, A43): the danger pool is public; elements stay GM-only until
 used; GM notes are GM-only; a betrayer's plan is known to the GM and that player only (§4.15.3)."""
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """Iskra (`iskra`): d10 + attribute + modifiers ≥ 10, Death's Door, Focus Points (seed 003, spec iskra.md)."""
+
 from service.rules.iskra.engine import IskraSystem
 
 SYSTEM = IskraSystem()

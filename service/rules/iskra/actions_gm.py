@@ -1,4 +1,5 @@
 """Moves only the GM may send: tests, damage, combat setup, time, sessions, awards, world and sheets."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -6,7 +7,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.rules.iskra.fields import (
-    Attribute, EtherLevel, Helper, Id, Label, Modifier, Move, TestContext, Text,
+    Attribute,
+    EtherLevel,
+    Helper,
+    Id,
+    Label,
+    Modifier,
+    Move,
+    TestContext,
+    Text,
 )
 from service.rules.iskra.sheet import Concept, Trait
 
@@ -18,17 +27,21 @@ class IskraOpenTest(Move):
     character_id: Id = Field(description="Who tests (PC or NPC, L22).")
     attribute: Attribute = Field(description="The attribute used.")
     modifiers: list[Modifier] = Field(default_factory=list, max_length=10, description="Situational (7-B31).")
-    predispositions: list[int] = Field(default_factory=list, max_length=3,
-                                       description="Indexes of Predispositions whose topic this test is (L84, L88).")
-    weaknesses: list[int] = Field(default_factory=list, max_length=10, description="Indexes of Weaknesses that "
-                                                                                   "apply.")
-    context: TestContext = Field("general", description="influence/intimidate/persuade allow Glory; detect "
-                                                        "applies Light Step.")
+    predispositions: list[int] = Field(
+        default_factory=list,
+        max_length=3,
+        description="Indexes of Predispositions whose topic this test is (L84, L88).",
+    )
+    weaknesses: list[int] = Field(default_factory=list, max_length=10, description="Indexes of Weaknesses that apply.")
+    context: TestContext = Field(
+        "general", description="influence/intimidate/persuade allow Glory; detect applies Light Step."
+    )
     detect_target_id: Id | None = Field(None, description="For detect: the character being detected (L292).")
     helpers: list[Helper] = Field(default_factory=list, max_length=10, description="Out of combat only (spec 4.7).")
     intent: Text | None = Field(None, description="What is attempted.")
     action_cost: Literal["major", "minor", "passing", "none"] = Field(
-        "major", description="In combat: the tester's action spent (spec 4.12.3: a Major by default).")
+        "major", description="In combat: the tester's action spent (spec 4.12.3: a Major by default)."
+    )
 
 
 class IskraAdjustTest(Move):
@@ -40,8 +53,9 @@ class IskraAdjustTest(Move):
     predispositions: list[int] | None = Field(None, max_length=3, description="Replaces the applied indexes.")
     weaknesses: list[int] | None = Field(None, max_length=10, description="Replaces the applied indexes.")
     wounds: int | None = Field(None, ge=0, le=20, description="Attack tests: the weapon's Wounds.")
-    critical_bonus_wounds: int | None = Field(None, ge=0, le=5, description="Attack tests: extra Wounds on a "
-                                                                            "critical success.")
+    critical_bonus_wounds: int | None = Field(
+        None, ge=0, le=5, description="Attack tests: extra Wounds on a critical success."
+    )
 
 
 class IskraApproveFocus(Move):
@@ -220,9 +234,32 @@ class IskraGmNote(Move):
     visible_to_players: bool = Field(True, description="false: GM log only.")
 
 
-GM_ACTIONS = (IskraOpenTest, IskraAdjustTest, IskraApproveFocus, IskraRejectFocus, IskraCriticalNote,
-              IskraSetWounds, IskraDealDamage, IskraStartCombat, IskraJoinCombat, IskraRemoveParticipant,
-              IskraEndCombat, IskraTriggerReady, IskraStartSession, IskraEndSession, IskraAwardAdversity,
-              IskraAwardGlory, IskraAdvanceTime, IskraRestStart, IskraRestInterrupted, IskraRestoreFocus,
-              IskraRestoreHealth, IskraDefineLocation, IskraSetLocation, IskraRevealEther,
-              IskraApproveCharacter, IskraEditCharacter, IskraGmNote)
+GM_ACTIONS = (
+    IskraOpenTest,
+    IskraAdjustTest,
+    IskraApproveFocus,
+    IskraRejectFocus,
+    IskraCriticalNote,
+    IskraSetWounds,
+    IskraDealDamage,
+    IskraStartCombat,
+    IskraJoinCombat,
+    IskraRemoveParticipant,
+    IskraEndCombat,
+    IskraTriggerReady,
+    IskraStartSession,
+    IskraEndSession,
+    IskraAwardAdversity,
+    IskraAwardGlory,
+    IskraAdvanceTime,
+    IskraRestStart,
+    IskraRestInterrupted,
+    IskraRestoreFocus,
+    IskraRestoreHealth,
+    IskraDefineLocation,
+    IskraSetLocation,
+    IskraRevealEther,
+    IskraApproveCharacter,
+    IskraEditCharacter,
+    IskraGmNote,
+)

@@ -1,4 +1,5 @@
 """Moves a player may send for their own character (the GM may send them too)."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -38,8 +39,9 @@ class IskraFocusAdjust(OwnerMove):
 
     type: Literal["focus_adjust"]
     test_id: Id | None = TestId
-    amount: int = Field(ge=-10, le=10, description="Signed, not 0: +2 costs 2 PS and adds 2.",
-                        json_schema_extra={"not": {"const": 0}})
+    amount: int = Field(
+        ge=-10, le=10, description="Signed, not 0: +2 costs 2 PS and adds 2.", json_schema_extra={"not": {"const": 0}}
+    )
     description: Text = Field(description="How it happens in the story (L78).")
 
     @field_validator("amount")
@@ -90,8 +92,9 @@ class IskraAttack(OwnerMove):
     mode: Literal["melee", "ranged"] = Field(description="melee: Test Si at reach; ranged: Test Zr.")
     item_id: Id | None = Field(None, description="The weapon used; its GM-set Wounds apply.")
     wounds: int | None = Field(None, ge=0, le=20, description="GM-only: the Wounds dealt when no item says.")
-    critical_bonus_wounds: int = Field(0, ge=0, le=5, description="GM-only: extra Wounds on a critical success "
-                                                                  "(L30, 7-B33).")
+    critical_bonus_wounds: int = Field(
+        0, ge=0, le=5, description="GM-only: extra Wounds on a critical success (L30, 7-B33)."
+    )
     offhand: bool = Field(False, description="Off-hand attack as a Minor Action (Oburęczność, L293).")
     distance: Distance = Field("reach", description="Distance category to the target (§2.3).")
     intent: Text | None = Field(None, description="What the attacker does.")
@@ -118,8 +121,9 @@ class IskraReady(OwnerMove):
 
     type: Literal["ready"]
     character_id: Id = Field(description="The readying character, in their turn.")
-    held_action: Literal["melee_attack", "ranged_attack", "help", "use_item", "draw_item", "interact", "other"] = \
-        Field(description="The action held back.")
+    held_action: Literal["melee_attack", "ranged_attack", "help", "use_item", "draw_item", "interact", "other"] = Field(
+        description="The action held back."
+    )
     held_type: Literal["major", "minor"] = Field("major", description="Only for held_action other.")
     target_id: Id | None = Field(None, description="The target of an attack or the beneficiary of help.")
     item_id: Id | None = Field(None, description="The weapon or item to use.")
@@ -224,8 +228,29 @@ class IskraUseResources(OwnerMove):
     description: Text = Field(description="The activity.")
 
 
-PLAYER_ACTIONS = (IskraRoll, IskraAcceptTest, IskraReroll, IskraFocusAdjust, IskraUseGlory, IskraDodge,
-                  IskraReduceDamage, IskraAcceptDamage, IskraAttack, IskraHelp, IskraStandUp, IskraReady,
-                  IskraUseReady, IskraConvertMajor, IskraMinorAction, IskraPassingAction, IskraEndTurn,
-                  IskraRecoveryTest, IskraBuy, IskraAddItem, IskraSetCarried, IskraDropItem, IskraTransferItem,
-                  IskraUseResources)
+PLAYER_ACTIONS = (
+    IskraRoll,
+    IskraAcceptTest,
+    IskraReroll,
+    IskraFocusAdjust,
+    IskraUseGlory,
+    IskraDodge,
+    IskraReduceDamage,
+    IskraAcceptDamage,
+    IskraAttack,
+    IskraHelp,
+    IskraStandUp,
+    IskraReady,
+    IskraUseReady,
+    IskraConvertMajor,
+    IskraMinorAction,
+    IskraPassingAction,
+    IskraEndTurn,
+    IskraRecoveryTest,
+    IskraBuy,
+    IskraAddItem,
+    IskraSetCarried,
+    IskraDropItem,
+    IskraTransferItem,
+    IskraUseResources,
+)

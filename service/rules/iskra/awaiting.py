@@ -1,4 +1,5 @@
 """Whose move it is: `table["awaiting"]` lists who must act for play to go on and what they may send."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,8 +8,16 @@ from service.rules.awaiting import character, gm, merged
 from service.rules.iskra import recovery, resolve, turns
 from service.rules.iskra.context import Ctx
 
-IDLE = ["open_test", "deal_damage", "start_combat", "advance_time", "start_session", "end_session",
-        "award_adversity", "award_glory"]
+IDLE = [
+    "open_test",
+    "deal_damage",
+    "start_combat",
+    "advance_time",
+    "start_session",
+    "end_session",
+    "award_adversity",
+    "award_glory",
+]
 
 
 def _test(ctx: Ctx, t: dict[str, Any]) -> list[dict[str, Any]]:
@@ -81,17 +90,41 @@ def _compute(ctx: Ctx) -> list[dict[str, Any]]:
 # out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
 OPEN_GM = (
     "end_session",
-    "open_test",   # whether to test is the GM's call (L22), also while recovery is due or a hazard acts
+    "open_test",  # whether to test is the GM's call (L22), also while recovery is due or a hazard acts
     "award_glory",
     "award_adversity",
     "start_session",
     "advance_time",
-    "add_item", "approve_character", "attack", "buy", "critical_note", "deal_damage", "define_location",
-    "drop_item", "edit_character", "focus_adjust", "gm_note", "help", "join_combat", "remove_participant",
-    "rest_interrupted", "rest_start", "restore_focus", "restore_health", "reveal_ether", "set_location",
+    "add_item",
+    "approve_character",
+    "attack",
+    "buy",
+    "critical_note",
+    "deal_damage",
+    "define_location",
+    "drop_item",
+    "edit_character",
+    "focus_adjust",
+    "gm_note",
+    "help",
+    "join_combat",
+    "remove_participant",
+    "rest_interrupted",
+    "rest_start",
+    "restore_focus",
+    "restore_health",
+    "reveal_ether",
+    "set_location",
     "use_resources",
 )
 OPEN_PLAYER = (
-    "add_item", "attack", "buy", "help", "minor_action", "passing_action", "set_carried", "stand_up",
+    "add_item",
+    "attack",
+    "buy",
+    "help",
+    "minor_action",
+    "passing_action",
+    "set_carried",
+    "stand_up",
     "transfer_item",
 )

@@ -1,4 +1,5 @@
 """Static game data: species traits (§2.1, spec 3.3), surviving abilities (§2.2, spec 3.4), Ether scale."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,14 +11,14 @@ ETHER_LEVELS = ("none", "low", "medium", "high", "very_high")  # 7-B34: the top 
 SOCIAL_CONTEXTS = frozenset({"influence", "intimidate", "persuade"})  # L120
 PHYSICAL = frozenset({"strength", "dexterity"})  # L134: the overload penalty hits Si and Zr tests
 
-HEALTH_MAX = 5            # L64 "zawsze wynosi 5"
-FOCUS_START = 5           # L73, resolution 7-B8
+HEALTH_MAX = 5  # L64 "zawsze wynosi 5"
+FOCUS_START = 5  # L73, resolution 7-B8
 ATTR_MIN, ATTR_MAX = 0, 5  # L54
-MAX_PREDISPOSITIONS = 3   # L86
-CREATION_PICKS = 2        # L128, L281
-VERSATILITY_PICKS = 2     # L205
+MAX_PREDISPOSITIONS = 3  # L86
+CREATION_PICKS = 2  # L128, L281
+VERSATILITY_PICKS = 2  # L205
 COST_ABILITY, COST_FOCUS, COST_ATTRIBUTE = 10, 15, 20  # L100–L103
-XP_ADVERSITY = 3          # L95
+XP_ADVERSITY = 3  # L95
 
 # Species traits come automatically and never use creation picks (spec 4.10.3).
 SPECIES_TRAITS: dict[str, tuple[str, ...]] = {
@@ -42,8 +43,12 @@ BASE_ABILITIES: dict[str, dict[str, Any]] = {
 def abilities(options: Options) -> dict[str, dict[str, Any]]:
     out = dict(BASE_ABILITIES)
     for a in options.extra_abilities:
-        out[a.ability_id] = {"name": a.name, "max_level": a.max_level, "repeatable": a.repeatable,
-                             "glory_required": a.glory_required}
+        out[a.ability_id] = {
+            "name": a.name,
+            "max_level": a.max_level,
+            "repeatable": a.repeatable,
+            "glory_required": a.glory_required,
+        }
     return out
 
 

@@ -1,4 +1,5 @@
 """Building a test (spec 4.2 build_test, 4.3 modifier catalogue) and opening it as the pending step."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,16 +31,16 @@ def modifiers(ctx: Ctx, t: dict[str, Any]) -> list[dict[str, Any]]:
             if each or n == 0:
                 out.append(_mod(source, sign, sheet[key][idx]["label"]))
     if derived.low_health(sheet):
-        out.append(_mod("low_health", -2))                      # L64, also at 0 (7-B13)
+        out.append(_mod("low_health", -2))  # L64, also at 0 (7-B13)
     if t["attribute"] in PHYSICAL and derived.encumbrance(sheet, ctx.options) == "overloaded":
-        out.append(_mod("overloaded", -2))                      # L134
+        out.append(_mod("overloaded", -2))  # L134
     if t["helpers"] or t["help_tokens"]:
-        out.append(_mod("help", 2))                             # L165: once, however many helpers
+        out.append(_mod("help", 2))  # L165: once, however many helpers
     if t["glory_used"]:
-        out.append(_mod("glory", sheet["glory"]))               # L120
+        out.append(_mod("glory", sheet["glory"]))  # L120
     target = ctx.characters.get(t["detect_target_id"] or "")
     if t["context"] == "detect" and target is not None and derived.has_ability(target, "light_step"):
-        out.append(_mod("light_step", -2))                      # L292, 7-B42
+        out.append(_mod("light_step", -2))  # L292, 7-B42
     out.extend(t["extra_modifiers"])
     return out
 
@@ -57,30 +58,71 @@ def recompute(ctx: Ctx, t: dict[str, Any]) -> None:
 def check_trait_indices(sheet: dict[str, Any], key: str, indices: list[int]) -> None:
     for i in indices:
         if not 0 <= i < len(sheet[key]):
-            raise violation("unknown_predisposition", _n("{key}[{i}] does not exist on this sheet ({count} entry)",
-                                                         "{key}[{i}] does not exist on this sheet ({count} entries)",
-                                                         len(sheet[key]), key=key, i=i, count=len(sheet[key])), key)
+            raise violation(
+                "unknown_predisposition",
+                _n(
+                    "{key}[{i}] does not exist on this sheet ({count} entry)",
+                    "{key}[{i}] does not exist on this sheet ({count} entries)",
+                    len(sheet[key]),
+                    key=key,
+                    i=i,
+                    count=len(sheet[key]),
+                ),
+                key,
+            )
 
 
-def build(ctx: Ctx, cid: str, attribute: str, purpose: str, *, context: str = "general",
-          detect_target_id: str | None = None, gm_modifiers: list[dict[str, Any]] | None = None,
-          predispositions: list[int] | None = None, weaknesses: list[int] | None = None,
-          helpers: list[dict[str, Any]] | None = None, extra: list[dict[str, Any]] | None = None,
-          intent: str | None = None) -> dict[str, Any]:
+def build(
+    ctx: Ctx,
+    cid: str,
+    attribute: str,
+    purpose: str,
+    *,
+    context: str = "general",
+    detect_target_id: str | None = None,
+    gm_modifiers: list[dict[str, Any]] | None = None,
+    predispositions: list[int] | None = None,
+    weaknesses: list[int] | None = None,
+    helpers: list[dict[str, Any]] | None = None,
+    extra: list[dict[str, Any]] | None = None,
+    intent: str | None = None,
+) -> dict[str, Any]:
     sheet = ctx.characters[cid]
     check_trait_indices(sheet, "predispositions", predispositions or [])
     check_trait_indices(sheet, "weaknesses", weaknesses or [])
     if detect_target_id is not None:
         ctx.sheet(detect_target_id, "detect_target_id")
-    t = {"id": ctx.next_id("test", "t"), "kind": "test", "purpose": purpose, "character_id": cid,
-         "attribute": attribute, "context": context, "detect_target_id": detect_target_id, "intent": intent,
-         "gm_modifiers": gm_modifiers or [], "predispositions": sorted(set(predispositions or [])),
-         "weaknesses": sorted(set(weaknesses or [])), "helpers": helpers or [], "help_tokens": [],
-         "glory_used": False, "extra_modifiers": extra or [], "adj": 0, "focus_spent": 0, "roll": None,
-         "rolls": [], "rerolled": False, "stage": "pre_roll", "focus_request": None, "prev_stage": None,
-         "outcome": None, "attack": None, "damage_id": None, "critical_note": None,
-         # 7-B47: acting on Death's Door is allowed, but a failure kills; clients warn before the roll.
-         "deaths_door_warning": derived.deaths_door(sheet)}
+    t = {
+        "id": ctx.next_id("test", "t"),
+        "kind": "test",
+        "purpose": purpose,
+        "character_id": cid,
+        "attribute": attribute,
+        "context": context,
+        "detect_target_id": detect_target_id,
+        "intent": intent,
+        "gm_modifiers": gm_modifiers or [],
+        "predispositions": sorted(set(predispositions or [])),
+        "weaknesses": sorted(set(weaknesses or [])),
+        "helpers": helpers or [],
+        "help_tokens": [],
+        "glory_used": False,
+        "extra_modifiers": extra or [],
+        "adj": 0,
+        "focus_spent": 0,
+        "roll": None,
+        "rolls": [],
+        "rerolled": False,
+        "stage": "pre_roll",
+        "focus_request": None,
+        "prev_stage": None,
+        "outcome": None,
+        "attack": None,
+        "damage_id": None,
+        "critical_note": None,
+        # 7-B47: acting on Death's Door is allowed, but a failure kills; clients warn before the roll.
+        "deaths_door_warning": derived.deaths_door(sheet),
+    }
     enc = ctx.encounter
     if enc is not None and ctx.participant(cid) is not None:
         # spec 4.7 / 7-B25: a help token given to this character is spent on its next test.
@@ -123,12 +165,23 @@ def active(ctx: Ctx, test_id: str | None = None) -> dict[str, Any]:
     p = ctx.table["pending"]
     t = p if p is not None and p["kind"] == "test" else (p or {}).get("dodge_test")
     if t is None or (test_id is not None and test_id != t["id"]):
-        raise violation("no_pending_test", (_("no open test {test_id}", test_id=test_id) if test_id
-                        else _("no open test")), "test_id")
+        raise violation(
+            "no_pending_test",
+            (_("no open test {test_id}", test_id=test_id) if test_id else _("no open test")),
+            "test_id",
+        )
     return t
 
 
 def stage(t: dict[str, Any], *stages: str) -> None:
     if t["stage"] not in stages:
-        raise violation("wrong_stage", _("test {id} is in {stage}; this needs {stages} (spec 5.1)",
-                                         id=t['id'], stage=t['stage'], stages=' or '.join(stages)), "type")
+        raise violation(
+            "wrong_stage",
+            _(
+                "test {id} is in {stage}; this needs {stages} (spec 5.1)",
+                id=t["id"],
+                stage=t["stage"],
+                stages=" or ".join(stages),
+            ),
+            "type",
+        )

@@ -1,4 +1,5 @@
 """Combat encounters (spec 3.9, 4.12.2, 5.4): setup with sides, joiners, removal, end, suggestions."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,13 @@ from service.i18n.message import _
 from service.rules.iskra import guards, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
-from service.rules.iskra.events_model import IskraCombatEndSuggested, IskraCombatEnded, IskraCombatStarted, IskraParticipantJoined, IskraParticipantRef
+from service.rules.iskra.events_model import (
+    IskraCombatEndSuggested,
+    IskraCombatEnded,
+    IskraCombatStarted,
+    IskraParticipantJoined,
+    IskraParticipantRef,
+)
 
 
 def _bad(detail: str, field: str = "sides") -> None:
@@ -17,8 +24,7 @@ def _bad(detail: str, field: str = "sides") -> None:
 def start_combat(ctx: Ctx, a: Any) -> None:
     guards.no_pending(ctx)
     if ctx.encounter is not None:
-        raise violation("combat_in_progress", _("combat {id} is still running; end it first",
-                                                id=ctx.encounter['id']))
+        raise violation("combat_in_progress", _("combat {id} is still running; end it first", id=ctx.encounter["id"]))
     if len(a.sides) < 2:
         _bad(_("combat alternates between two or more sides (L157)"))
     hazards = {h.participant_id: h.name for h in a.hazards}
@@ -32,8 +38,13 @@ def start_combat(ctx: Ctx, a: Any) -> None:
             kind = "hazard" if pid in hazards else "character"
             if kind == "character":
                 guards.alive(ctx, pid, f"sides[{i}].participant_ids")
-            participants[pid] = {"id": pid, "kind": kind, "side_id": side.side_id, "removed": False,
-                                 "name": hazards.get(pid) or ctx.characters[pid]["name"]}
+            participants[pid] = {
+                "id": pid,
+                "kind": kind,
+                "side_id": side.side_id,
+                "removed": False,
+                "name": hazards.get(pid) or ctx.characters[pid]["name"],
+            }
     if len({s.side_id for s in a.sides}) != len(a.sides):
         _bad(_("side ids must differ"))
     if set(hazards) - set(participants):
@@ -44,17 +55,37 @@ def start_combat(ctx: Ctx, a: Any) -> None:
     sides = [s.model_dump() for s in a.sides]
     first = next(n for n, s in enumerate(sides) if a.initiator_id in s["participant_ids"])
     sides = sides[first:] + sides[:first]
-    enc = {"id": ctx.next_id("combat", "c"), "state": "active", "sides": sides, "initiator_id": a.initiator_id,
-           "participants": participants, "round": 0, "order": [], "current_index": -1, "budget": {},
-           "reactions_left": {}, "ready": {p: None for p in participants}, "help_tokens": [],
-           "suggest_end": False, "outcome_note": None}
+    enc = {
+        "id": ctx.next_id("combat", "c"),
+        "state": "active",
+        "sides": sides,
+        "initiator_id": a.initiator_id,
+        "participants": participants,
+        "round": 0,
+        "order": [],
+        "current_index": -1,
+        "budget": {},
+        "reactions_left": {},
+        "ready": {p: None for p in participants},
+        "help_tokens": [],
+        "suggest_end": False,
+        "outcome_note": None,
+    }
     ctx.table["encounter"] = enc
     enc["order"] = turns.build_order(ctx, enc, a.initiator_id)
     for pid, p in participants.items():
         if p["kind"] == "character":
             ctx.characters[pid]["recovery"]["safe_rest_since"] = None  # fighting is not resting (L68)
-    ctx.emit("combat_started", IskraCombatStarted(encounter_id=enc["id"], sides=sides, initiator_id=a.initiator_id,
-                                order=enc["order"], participants=participants))
+    ctx.emit(
+        "combat_started",
+        IskraCombatStarted(
+            encounter_id=enc["id"],
+            sides=sides,
+            initiator_id=a.initiator_id,
+            order=enc["order"],
+            participants=participants,
+        ),
+    )
     turns.start_round(ctx, enc, 1)
 
 
@@ -76,21 +107,33 @@ def join_combat(ctx: Ctx, a: Any) -> None:
     if a.kind == "character":
         guards.alive(ctx, a.participant_id, "participant_id")
     name = a.name or (ctx.characters[a.participant_id]["name"] if a.kind == "character" else a.participant_id)
-    enc["participants"][a.participant_id] = {"id": a.participant_id, "kind": a.kind, "side_id": a.side_id,
-                                             "removed": False, "name": name}
+    enc["participants"][a.participant_id] = {
+        "id": a.participant_id,
+        "kind": a.kind,
+        "side_id": a.side_id,
+        "removed": False,
+        "name": name,
+    }
     side["participant_ids"].append(a.participant_id)
     enc["order"].append(a.participant_id)
     enc["ready"][a.participant_id] = None
     enc["reactions_left"][a.participant_id] = turns.reaction_allowance(ctx)
-    ctx.emit("participant_joined", IskraParticipantJoined(encounter_id=enc["id"], participant_id=a.participant_id,
-                                    side_id=a.side_id, kind=a.kind, order=enc["order"]))
+    ctx.emit(
+        "participant_joined",
+        IskraParticipantJoined(
+            encounter_id=enc["id"], participant_id=a.participant_id, side_id=a.side_id, kind=a.kind, order=enc["order"]
+        ),
+    )
 
 
 def remove_participant(ctx: Ctx, a: Any) -> None:
     enc = _enc(ctx)
     if ctx.participant(a.participant_id) is None:
-        raise violation("not_a_participant", _("{participant_id} is not in this combat",
-                                               participant_id=a.participant_id), "participant_id")
+        raise violation(
+            "not_a_participant",
+            _("{participant_id} is not in this combat", participant_id=a.participant_id),
+            "participant_id",
+        )
     enc["participants"][a.participant_id]["removed"] = True
     enc["ready"][a.participant_id] = None
     ctx.emit("participant_removed", IskraParticipantRef(encounter_id=enc["id"], participant_id=a.participant_id))

@@ -1,4 +1,5 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,15 +15,15 @@ from service.rules.iskra.options import Options
 def initial_table() -> dict[str, Any]:
     return {
         "session": {"number": 0, "state": "between_sessions"},  # spec 3.8, 5.6
-        "day": 0,                 # game time at day resolution ("doba", spec 3.8)
-        "locations": {},          # location_id -> spec 3.7 record
-        "pending": None,          # the one test or damage sub-machine in flight (spec 5.1 / 5.2)
-        "encounter": None,        # spec 3.9
-        "last_test": None,        # the most recently closed test
-        "adversities": [],        # adversity labels already awarded (7-B16: once per adversity)
-        "ether_exposure": [],     # GM-only flags (spec 4.14)
-        "awaiting": [],           # whose move it is
-        "seq": {},                # id counters
+        "day": 0,  # game time at day resolution ("doba", spec 3.8)
+        "locations": {},  # location_id -> spec 3.7 record
+        "pending": None,  # the one test or damage sub-machine in flight (spec 5.1 / 5.2)
+        "encounter": None,  # spec 3.9
+        "last_test": None,  # the most recently closed test
+        "adversities": [],  # adversity labels already awarded (7-B16: once per adversity)
+        "ether_exposure": [],  # GM-only flags (spec 4.14)
+        "awaiting": [],  # whose move it is
+        "seq": {},  # id counters
     }
 
 

@@ -1,4 +1,5 @@
 """Incoming damage (spec 4.8 incoming_damage, 5.2): wounds → Dodge window → focus window → applied."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,18 +8,36 @@ from service.i18n.message import _
 from service.rules.iskra import checks, guards, health, turns
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
-from service.rules.iskra.events_model import IskraDamageIncoming, IskraDamageResolved, IskraFellProne, IskraFocusSpent, IskraWoundsSet
+from service.rules.iskra.events_model import (
+    IskraDamageIncoming,
+    IskraDamageResolved,
+    IskraFellProne,
+    IskraFocusSpent,
+    IskraWoundsSet,
+)
 
 DODGES = ("dodge", "dodge_stay_standing")
 
 
 def incoming(ctx: Ctx, target_id: str, wounds: int | None, source: dict[str, Any]) -> None:
-    dmg = {"id": ctx.next_id("damage", "d"), "kind": "damage", "target_id": target_id, "wounds": wounds,
-           "initial_wounds": wounds, "source": source, "stage": "incoming", "dodge": source.get("dodge_choice"),
-           "dodge_test": None, "focus_spent": 0, "focus_request": None, "prev_stage": None}
+    dmg = {
+        "id": ctx.next_id("damage", "d"),
+        "kind": "damage",
+        "target_id": target_id,
+        "wounds": wounds,
+        "initial_wounds": wounds,
+        "source": source,
+        "stage": "incoming",
+        "dodge": source.get("dodge_choice"),
+        "dodge_test": None,
+        "focus_spent": 0,
+        "focus_request": None,
+        "prev_stage": None,
+    }
     ctx.table["pending"] = dmg
-    ctx.emit("damage_incoming", IskraDamageIncoming(damage_id=dmg["id"], target_id=target_id, wounds=wounds,
-                                 source=source))
+    ctx.emit(
+        "damage_incoming", IskraDamageIncoming(damage_id=dmg["id"], target_id=target_id, wounds=wounds, source=source)
+    )
     if wounds is None:
         dmg["stage"] = "wounds_needed"  # 7-B30: the weapon's Wounds come from the GM (§2.4 is missing)
         return
@@ -38,8 +57,11 @@ def proceed(ctx: Ctx, dmg: dict[str, Any]) -> None:
 
 
 def start_dodge_test(ctx: Ctx, dmg: dict[str, Any]) -> None:
-    extra = [{"source": "dodge_stay_standing", "value": -2, "label": "stay standing", "hidden": False}] \
-        if dmg["dodge"] == "dodge_stay_standing" else []  # L181: −2 to stay on one's feet
+    extra = (
+        [{"source": "dodge_stay_standing", "value": -2, "label": "stay standing", "hidden": False}]
+        if dmg["dodge"] == "dodge_stay_standing"
+        else []
+    )  # L181: −2 to stay on one's feet
     dmg["stage"] = "dodge_test"
     t = checks.build(ctx, dmg["target_id"], "dexterity", "dodge", extra=extra)
     checks.open_test(ctx, t)
@@ -75,9 +97,17 @@ def to_focus(ctx: Ctx, dmg: dict[str, Any]) -> None:
 
 def apply(ctx: Ctx, dmg: dict[str, Any]) -> None:
     ctx.table["pending"] = None
-    health.apply_damage(ctx, dmg["target_id"], dmg["wounds"], {**dmg["source"], "damage_id": dmg["id"],
-                                                              "initial_wounds": dmg["initial_wounds"],
-                                                              "focus_spent": dmg["focus_spent"]})
+    health.apply_damage(
+        ctx,
+        dmg["target_id"],
+        dmg["wounds"],
+        {
+            **dmg["source"],
+            "damage_id": dmg["id"],
+            "initial_wounds": dmg["initial_wounds"],
+            "focus_spent": dmg["focus_spent"],
+        },
+    )
 
 
 def reduce_now(ctx: Ctx, dmg: dict[str, Any], amount: int, description: str) -> None:
@@ -85,24 +115,47 @@ def reduce_now(ctx: Ctx, dmg: dict[str, Any], amount: int, description: str) -> 
     sheet["focus_points"] -= amount
     dmg["wounds"] -= amount
     dmg["focus_spent"] += amount
-    ctx.emit_sheet("focus_spent", dmg["target_id"], IskraFocusSpent(
-        character_id=dmg["target_id"], use="reduce_damage", amount=amount, description=description,
-        damage_id=dmg["id"], wounds=dmg["wounds"], focus_points=sheet["focus_points"]), ("focus_points",))
+    ctx.emit_sheet(
+        "focus_spent",
+        dmg["target_id"],
+        IskraFocusSpent(
+            character_id=dmg["target_id"],
+            use="reduce_damage",
+            amount=amount,
+            description=description,
+            damage_id=dmg["id"],
+            wounds=dmg["wounds"],
+            focus_points=sheet["focus_points"],
+        ),
+        ("focus_points",),
+    )
     to_focus(ctx, dmg)
 
 
 def pending_damage(ctx: Ctx, damage_id: str | None, *stages: str) -> dict[str, Any]:
     p = ctx.table["pending"]
     if p is None or p["kind"] != "damage" or (damage_id is not None and damage_id != p["id"]):
-        raise violation("no_pending_damage", (_("no pending damage {damage_id}", damage_id=damage_id) if damage_id
-                        else _("no pending damage")), "damage_id")
+        raise violation(
+            "no_pending_damage",
+            (_("no pending damage {damage_id}", damage_id=damage_id) if damage_id else _("no pending damage")),
+            "damage_id",
+        )
     if stages and p["stage"] not in stages:
-        raise violation("wrong_stage", _("damage {id} is in {stage}; this needs {stages} (spec 5.2)",
-                                         id=p['id'], stage=p['stage'], stages=' or '.join(stages)), "type")
+        raise violation(
+            "wrong_stage",
+            _(
+                "damage {id} is in {stage}; this needs {stages} (spec 5.2)",
+                id=p["id"],
+                stage=p["stage"],
+                stages=" or ".join(stages),
+            ),
+            "type",
+        )
     return p
 
 
 # --- moves ---------------------------------------------------------------------------------------------
+
 
 def deal_damage(ctx: Ctx, a: Any) -> None:
     """GM: Wounds from a fall, a hazard or an attack without a test (spec 4.8 source.kind)."""
@@ -110,8 +163,9 @@ def deal_damage(ctx: Ctx, a: Any) -> None:
     guards.alive(ctx, a.character_id)
     if a.attacker_id is not None:
         ctx.sheet(a.attacker_id, "attacker_id")
-    incoming(ctx, a.character_id, a.wounds, {"kind": a.source, "description": a.description,
-                                             "attacker_id": a.attacker_id})
+    incoming(
+        ctx, a.character_id, a.wounds, {"kind": a.source, "description": a.description, "attacker_id": a.attacker_id}
+    )
 
 
 def set_wounds(ctx: Ctx, a: Any) -> None:

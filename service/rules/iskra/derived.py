@@ -1,4 +1,5 @@
 """Derived values (spec 3.2 'computed, never stored'): carrying, penalties, Death's Door, environment."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -67,8 +68,9 @@ def ether_exposure(table: dict[str, Any], characters: dict[str, Any], options: O
             continue
         limit = tolerance(sheet["species"], options)
         if ether_index(loc["ether_concentration"]) > ether_index(limit):
-            out.append({"character_id": cid, "location_id": loc["id"], "level": loc["ether_concentration"],
-                        "tolerance": limit})
+            out.append(
+                {"character_id": cid, "location_id": loc["id"], "level": loc["ether_concentration"], "tolerance": limit}
+            )
     return out
 
 
@@ -77,10 +79,14 @@ def summary(table: dict[str, Any], sheet: dict[str, Any], options: Options) -> d
     loc = location(table, sheet)
     ether = loc["ether_concentration"] if loc else None
     return {
-        "deaths_door": deaths_door(sheet), "health_band": health_band(sheet),
+        "deaths_door": deaths_door(sheet),
+        "health_band": health_band(sheet),
         "low_health_penalty": -2 if low_health(sheet) else 0,
-        "carry_capacity": capacity(sheet, options), "load": load(sheet), "encumbrance": enc,
-        "overload_penalty": -2 if enc == "overloaded" else 0, "speed_factor": 0.5 if enc == "overloaded" else 1,
+        "carry_capacity": capacity(sheet, options),
+        "load": load(sheet),
+        "encumbrance": enc,
+        "overload_penalty": -2 if enc == "overloaded" else 0,
+        "speed_factor": 0.5 if enc == "overloaded" else 1,
         "regeneration_blocked": regen_blocked(table, sheet),
         # spec 4.14: narrative hooks the server can compute once the GM set the location's Ether.
         "ether_sight": has_ability(sheet, "ether_sight") and ether is not None and ether_index(ether) >= 2,

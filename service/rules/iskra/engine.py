@@ -1,5 +1,6 @@
 """The Iskra rule system (`SYSTEM`'s class) and its move table for the shared driver: the pending step gates
 every other move, a handler per move, combat and Ether exposure refreshed after it, then whose move it is."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -14,8 +15,20 @@ from service.rules import awaiting as shared_awaiting
 from service.rules import driver
 from service.rules.base import Actor, Event
 from service.rules.iskra import (
-    attacks, awaiting, combat, damage, derived, focus, gm_tests, inventory, moves_turn, progress, reactions,
-    recovery, resolve, world,
+    attacks,
+    awaiting,
+    combat,
+    damage,
+    derived,
+    focus,
+    gm_tests,
+    inventory,
+    moves_turn,
+    progress,
+    reactions,
+    recovery,
+    resolve,
+    world,
 )
 from service.rules.iskra.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.iskra.context import Ctx, initial_table
@@ -27,40 +40,90 @@ from service.rules.iskra.state_model import IskraCharacter, IskraState
 from service.rules.iskra.view import view
 
 HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
-    "roll": resolve.roll, "accept_test": resolve.accept_test, "reroll": focus.reroll,
-    "focus_adjust": focus.focus_adjust, "use_glory": resolve.use_glory, "dodge": reactions.dodge,
-    "reduce_damage": focus.reduce_damage, "accept_damage": damage.accept_damage, "attack": attacks.attack,
-    "help": attacks.help_, "stand_up": moves_turn.stand_up, "ready": reactions.ready, "use_ready": reactions.use_ready,
-    "convert_major": moves_turn.convert_major, "minor_action": moves_turn.minor_action,
-    "passing_action": moves_turn.passing_action, "end_turn": moves_turn.end_turn, "recovery_test": recovery.recovery_test,
-    "buy": progress.buy, "add_item": inventory.add_item, "set_carried": inventory.set_carried,
-    "drop_item": inventory.drop_item, "transfer_item": inventory.transfer_item,
+    "roll": resolve.roll,
+    "accept_test": resolve.accept_test,
+    "reroll": focus.reroll,
+    "focus_adjust": focus.focus_adjust,
+    "use_glory": resolve.use_glory,
+    "dodge": reactions.dodge,
+    "reduce_damage": focus.reduce_damage,
+    "accept_damage": damage.accept_damage,
+    "attack": attacks.attack,
+    "help": attacks.help_,
+    "stand_up": moves_turn.stand_up,
+    "ready": reactions.ready,
+    "use_ready": reactions.use_ready,
+    "convert_major": moves_turn.convert_major,
+    "minor_action": moves_turn.minor_action,
+    "passing_action": moves_turn.passing_action,
+    "end_turn": moves_turn.end_turn,
+    "recovery_test": recovery.recovery_test,
+    "buy": progress.buy,
+    "add_item": inventory.add_item,
+    "set_carried": inventory.set_carried,
+    "drop_item": inventory.drop_item,
+    "transfer_item": inventory.transfer_item,
     "use_resources": inventory.use_resources,
-    "open_test": gm_tests.open_test, "adjust_test": gm_tests.adjust_test, "approve_focus": focus.approve_focus,
-    "reject_focus": focus.reject_focus, "critical_note": resolve.critical_note, "set_wounds": damage.set_wounds,
-    "deal_damage": damage.deal_damage, "start_combat": combat.start_combat, "join_combat": combat.join_combat,
-    "remove_participant": combat.remove_participant, "end_combat": combat.end_combat,
-    "trigger_ready": reactions.trigger_ready, "start_session": progress.start_session,
-    "end_session": progress.end_session, "award_adversity": progress.award_adversity,
-    "award_glory": progress.award_glory, "advance_time": recovery.advance_time, "rest_start": recovery.rest_start,
-    "rest_interrupted": recovery.rest_interrupted, "restore_focus": recovery.restore_focus,
-    "restore_health": recovery.restore_health, "define_location": world.define_location,
-    "set_location": world.set_location, "reveal_ether": world.reveal_ether,
-    "approve_character": world.approve_character, "edit_character": world.edit_character,
+    "open_test": gm_tests.open_test,
+    "adjust_test": gm_tests.adjust_test,
+    "approve_focus": focus.approve_focus,
+    "reject_focus": focus.reject_focus,
+    "critical_note": resolve.critical_note,
+    "set_wounds": damage.set_wounds,
+    "deal_damage": damage.deal_damage,
+    "start_combat": combat.start_combat,
+    "join_combat": combat.join_combat,
+    "remove_participant": combat.remove_participant,
+    "end_combat": combat.end_combat,
+    "trigger_ready": reactions.trigger_ready,
+    "start_session": progress.start_session,
+    "end_session": progress.end_session,
+    "award_adversity": progress.award_adversity,
+    "award_glory": progress.award_glory,
+    "advance_time": recovery.advance_time,
+    "rest_start": recovery.rest_start,
+    "rest_interrupted": recovery.rest_interrupted,
+    "restore_focus": recovery.restore_focus,
+    "restore_health": recovery.restore_health,
+    "define_location": world.define_location,
+    "set_location": world.set_location,
+    "reveal_ether": world.reveal_ether,
+    "approve_character": world.approve_character,
+    "edit_character": world.edit_character,
     "gm_note": world.gm_note,
 }
 
 # Moves that work on the pending step, or cannot interfere with it; everything else waits (409 pending_first).
-ON_PENDING = frozenset({"roll", "accept_test", "reroll", "focus_adjust", "use_glory", "dodge", "reduce_damage",
-                        "accept_damage", "use_ready", "adjust_test", "approve_focus", "reject_focus",
-                        "critical_note", "set_wounds", "help", "gm_note"})
+ON_PENDING = frozenset(
+    {
+        "roll",
+        "accept_test",
+        "reroll",
+        "focus_adjust",
+        "use_glory",
+        "dodge",
+        "reduce_damage",
+        "accept_damage",
+        "use_ready",
+        "adjust_test",
+        "approve_focus",
+        "reject_focus",
+        "critical_note",
+        "set_wounds",
+        "help",
+        "gm_note",
+    }
+)
 
 
 def pending_first(ctx: Ctx, action: BaseModel) -> None:
     held = ctx.table["pending"]
     if held is not None and action.type not in ON_PENDING:
-        raise violation("pending_first", _("finish the pending {kind} {id} first (spec 5.1, 5.2)",
-                                           kind=held['kind'], id=held['id']), "type")
+        raise violation(
+            "pending_first",
+            _("finish the pending {kind} {id} first (spec 5.1, 5.2)", kind=held["kind"], id=held["id"]),
+            "type",
+        )
 
 
 def ether_exposure(ctx: Ctx) -> None:
@@ -70,8 +133,14 @@ def ether_exposure(ctx: Ctx) -> None:
         ctx.emit("ether_exposure_changed", IskraEtherExposureChanged(exposed=flags), gm_only=True)
 
 
-MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, guards=(pending_first,),
-                         after=(combat.refresh, ether_exposure), awaiting=awaiting.refresh)
+MOVES = driver.MoveTable(
+    adapter=ADAPTER,
+    context=Ctx,
+    handlers=HANDLERS,
+    guards=(pending_first,),
+    after=(combat.refresh, ether_exposure),
+    awaiting=awaiting.refresh,
+)
 
 
 def _coerce(model: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
@@ -106,8 +175,9 @@ class IskraSystem:
     def parse_action(self, raw: dict[str, Any]) -> BaseModel:
         return driver.validate(MOVES, raw)
 
-    def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor,
-              dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
+    def apply(
+        self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
+    ) -> tuple[dict[str, Any], list[Event]]:
         return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:

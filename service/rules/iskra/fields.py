@@ -1,4 +1,5 @@
 """Shared field types of the public action contract: one vocabulary for every Iskra move (spec 2 glossary)."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -28,8 +29,11 @@ class Modifier(BaseModel):
 
     source: Label = Field(description="Why it applies: an ability, a hindrance, the situation.")
     value: int = Field(ge=-20, le=20, description="Signed modifier added to the test.")
-    hidden: bool = Field(False, description="GM-only: players see that a hidden modifier exists, not its value "
-                                            "(spec 8 'hidden situational modifiers').")
+    hidden: bool = Field(
+        False,
+        description="GM-only: players see that a hidden modifier exists, not its value "
+        "(spec 8 'hidden situational modifiers').",
+    )
 
 
 class Helper(BaseModel):

@@ -1,5 +1,6 @@
 """Focus Points (spec 4.4, L73–L80): reroll, ±1 per PS, −1 Wound per PS; each use described and, by
 default, approved by the GM, who may reject it and let the player propose another (L78–L80)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,8 +15,11 @@ from service.rules.iskra.events_model import IskraFocusDecision, IskraFocusSpent
 def _afford(ctx: Ctx, cid: str, cost: int, field: str) -> dict[str, Any]:
     sheet = ctx.characters[cid]
     if sheet["focus_points"] < cost:
-        raise violation("not_enough_focus", _("{cid} has {focus_points} PS; this needs {cost}",
-                                              cid=cid, focus_points=sheet['focus_points'], cost=cost), field)
+        raise violation(
+            "not_enough_focus",
+            _("{cid} has {focus_points} PS; this needs {cost}", cid=cid, focus_points=sheet["focus_points"], cost=cost),
+            field,
+        )
     return sheet
 
 
@@ -36,10 +40,19 @@ def _perform(ctx: Ctx, item: dict[str, Any], cid: str, use: str, amount: int, de
     cost = ctx.options.reroll_cost_fp if use == "reroll" else abs(amount)
     sheet["focus_points"] -= cost
     item["focus_spent"] += cost
-    ctx.emit_sheet("focus_spent", cid, IskraFocusSpent(character_id=cid, use=use,
-                                        amount=amount if use == "adjust" else cost, description=description,
-                                        test_id=item["id"], focus_points=sheet["focus_points"]),
-                   ("focus_points",))
+    ctx.emit_sheet(
+        "focus_spent",
+        cid,
+        IskraFocusSpent(
+            character_id=cid,
+            use=use,
+            amount=amount if use == "adjust" else cost,
+            description=description,
+            test_id=item["id"],
+            focus_points=sheet["focus_points"],
+        ),
+        ("focus_points",),
+    )
     if use == "reroll":
         item["rerolled"] = True  # L74: once per test; the second result binds
         resolve.throw(ctx, item, "test_rerolled")
@@ -56,8 +69,9 @@ def reroll(ctx: Ctx, a: Any) -> None:
     guards.owner(ctx, t["character_id"])
     checks.stage(t, "post_roll")
     if t["rerolled"]:
-        raise violation("already_rerolled", _("a test may be rerolled only once; the second result binds (L74)"),
-                        "test_id")
+        raise violation(
+            "already_rerolled", _("a test may be rerolled only once; the second result binds (L74)"), "test_id"
+        )
     _afford(ctx, t["character_id"], ctx.options.reroll_cost_fp, "test_id")
     _request(ctx, t, t["character_id"], "reroll", ctx.options.reroll_cost_fp, a.description)
 
@@ -67,8 +81,9 @@ def focus_adjust(ctx: Ctx, a: Any) -> None:
     guards.owner(ctx, t["character_id"])
     checks.stage(t, "pre_roll", "post_roll")
     if t["stage"] == "post_roll" and not ctx.options.focus_adjust_after_roll:
-        raise violation("adjust_after_roll_disabled", _("this campaign spends PS ±1 only before the roll (7-B4)"),
-                        "amount")
+        raise violation(
+            "adjust_after_roll_disabled", _("this campaign spends PS ±1 only before the roll (7-B4)"), "amount"
+        )
     _afford(ctx, t["character_id"], abs(a.amount), "amount")
     _request(ctx, t, t["character_id"], "adjust", a.amount, a.description)
 
@@ -77,8 +92,16 @@ def reduce_damage(ctx: Ctx, a: Any) -> None:
     dmg = damage.pending_damage(ctx, a.damage_id, "focus_window")
     guards.owner(ctx, dmg["target_id"])
     if a.amount > dmg["wounds"]:
-        raise violation("reduce_exceeds_wounds", _n("only {wounds} Wound is incoming (L76)", "only {wounds} Wounds are incoming (L76)", dmg['wounds'],
-                                                   wounds=dmg['wounds']), "amount")
+        raise violation(
+            "reduce_exceeds_wounds",
+            _n(
+                "only {wounds} Wound is incoming (L76)",
+                "only {wounds} Wounds are incoming (L76)",
+                dmg["wounds"],
+                wounds=dmg["wounds"],
+            ),
+            "amount",
+        )
     _afford(ctx, dmg["target_id"], a.amount, "amount")
     _request(ctx, dmg, dmg["target_id"], "reduce_damage", a.amount, a.description)
 

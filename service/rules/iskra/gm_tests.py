@@ -1,4 +1,5 @@
 """The GM's side of a test (spec 4.1, 5.1 `built`): calling for one and settling its modifiers before the roll."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,11 +16,15 @@ def _helpers(ctx: Ctx, cid: str, helpers: list[Any]) -> list[dict[str, Any]]:
     for i, h in enumerate(helpers):
         guards.alive(ctx, h.character_id, f"helpers[{i}].character_id")
         if h.character_id == cid:
-            raise violation("cannot_help_self", _("a character cannot help their own test (L165)"),
-                            f"helpers[{i}].character_id")
+            raise violation(
+                "cannot_help_self", _("a character cannot help their own test (L165)"), f"helpers[{i}].character_id"
+            )
         if h.character_id in seen:
-            raise violation("already_helping", _("{character_id} is listed twice",
-                                                 character_id=h.character_id), f"helpers[{i}].character_id")
+            raise violation(
+                "already_helping",
+                _("{character_id} is listed twice", character_id=h.character_id),
+                f"helpers[{i}].character_id",
+            )
         seen.add(h.character_id)
     return [h.model_dump() for h in helpers]
 
@@ -30,11 +35,27 @@ def open_test(ctx: Ctx, a: Any) -> None:
     guards.alive(ctx, a.character_id)
     helpers = _helpers(ctx, a.character_id, a.helpers)
     if helpers and ctx.participant(a.character_id) is not None:
-        raise violation("option_disabled", _("in combat Help is the helper's Major Action and gives "
-                                             "a help token (7-B25); send help in the helper's turn"), "helpers")
-    t = checks.build(ctx, a.character_id, a.attribute, "general", context=a.context,
-                     detect_target_id=a.detect_target_id, gm_modifiers=[m.model_dump() for m in a.modifiers],
-                     predispositions=a.predispositions, weaknesses=a.weaknesses, helpers=helpers, intent=a.intent)
+        raise violation(
+            "option_disabled",
+            _(
+                "in combat Help is the helper's Major Action and gives "
+                "a help token (7-B25); send help in the helper's turn"
+            ),
+            "helpers",
+        )
+    t = checks.build(
+        ctx,
+        a.character_id,
+        a.attribute,
+        "general",
+        context=a.context,
+        detect_target_id=a.detect_target_id,
+        gm_modifiers=[m.model_dump() for m in a.modifiers],
+        predispositions=a.predispositions,
+        weaknesses=a.weaknesses,
+        helpers=helpers,
+        intent=a.intent,
+    )
     if a.action_cost != "none":
         turns.spend(ctx, a.character_id, a.action_cost)
     checks.open_test(ctx, t)

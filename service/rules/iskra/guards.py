@@ -1,4 +1,5 @@
 """Checks shared by many moves. Each raises a RuleViolation naming the rule; none changes state."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,9 +23,8 @@ def acting(ctx: Ctx, cid: str, field: str = "character_id") -> dict[str, Any]:
     sheet = alive(ctx, cid, field)
     if not ctx.actor.controls(cid):
         raise not_your_character(_("a player acts only for their own characters, not {cid}", cid=cid), field=field)
-    if (not ctx.actor.is_gm and ctx.options.character_approval_required and not sheet.get("approved")):
-        raise violation("character_not_approved", _("the GM has not approved {cid}'s sheet yet (7-B2)",
-                                                    cid=cid), field)
+    if not ctx.actor.is_gm and ctx.options.character_approval_required and not sheet.get("approved"):
+        raise violation("character_not_approved", _("the GM has not approved {cid}'s sheet yet (7-B2)", cid=cid), field)
     return sheet
 
 
@@ -46,8 +46,11 @@ def option(ctx: Ctx, name: str, field: str | None = None) -> None:
 def no_pending(ctx: Ctx) -> None:
     p = ctx.table["pending"]
     if p is not None:
-        raise violation("pending_first", _("finish the pending {kind} {id} first (spec 5.1, 5.2)",
-                                           kind=p['kind'], id=p['id']), "type")
+        raise violation(
+            "pending_first",
+            _("finish the pending {kind} {id} first (spec 5.1, 5.2)", kind=p["kind"], id=p["id"]),
+            "type",
+        )
 
 
 def between_sessions(ctx: Ctx) -> None:

@@ -1,4 +1,5 @@
 """Health, Death's Door and death (spec 4.8 apply_damage, 5.3); XP per Wound (L97)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,7 @@ def kill(ctx: Ctx, cid: str, cause: str, **extra: Any) -> None:
     sheet = ctx.characters[cid]
     sheet["status"] = "dead"
     sheet["health"] = 0
-    sheet["recovery"] = {**sheet["recovery"], "recovering": False, "next_si_test_due_at": None,
-                         "safe_rest_since": None}
+    sheet["recovery"] = {**sheet["recovery"], "recovering": False, "next_si_test_due_at": None, "safe_rest_since": None}
     ctx.emit("character_died", IskraCharacterDied(character_id=cid, cause=cause, **extra))
 
 
@@ -43,8 +43,9 @@ def apply_damage(ctx: Ctx, cid: str, wounds: int, source: dict[str, Any]) -> Non
     base = {"character_id": cid, "wounds": wounds, "source": source}
     if wounds <= 0 or not derived.alive(sheet):
         # 7-B12: damage fully avoided (PS or Dodge) is no damage received, even on Death's Door.
-        ctx.emit_sheet("damage_applied", cid, IskraDamageApplied(**base, health_lost=0, health=sheet["health"], xp_gained=0),
-                       HIDE)
+        ctx.emit_sheet(
+            "damage_applied", cid, IskraDamageApplied(**base, health_lost=0, health=sheet["health"], xp_gained=0), HIDE
+        )
         return
     if sheet["health"] == 0:
         ctx.emit_sheet("damage_applied", cid, IskraDamageApplied(**base, health_lost=0, health=0, xp_gained=0), HIDE)
@@ -63,8 +64,14 @@ def apply_damage(ctx: Ctx, cid: str, wounds: int, source: dict[str, Any]) -> Non
         sheet["xp"] += gained
         sheet["xp_earned_total"] += gained
     _start_recovery(ctx, sheet)
-    ctx.emit_sheet("damage_applied", cid, IskraDamageApplied(**base, health_lost=lost, health=sheet["health"],
-                                           xp_gained=gained, deaths_door=sheet["health"] == 0), HIDE)
+    ctx.emit_sheet(
+        "damage_applied",
+        cid,
+        IskraDamageApplied(
+            **base, health_lost=lost, health=sheet["health"], xp_gained=gained, deaths_door=sheet["health"] == 0
+        ),
+        HIDE,
+    )
 
 
 def gain_health(ctx: Ctx, cid: str, amount: int, cause: str) -> int:
@@ -76,9 +83,23 @@ def gain_health(ctx: Ctx, cid: str, amount: int, cause: str) -> int:
     if sheet["health"] > 0:
         rec["deaths_door_since"] = None
     if sheet["health"] >= sheet["health_max"]:
-        sheet["recovery"] = {"recovering": False, "next_si_test_due_at": None, "safe_rest_since": None,
-                             "deaths_door_since": None, "last_si_test_day": rec["last_si_test_day"]}
-    ctx.emit_sheet("health_regained", cid, IskraHealthRegained(character_id=cid, amount=sheet["health"] - before,
-                                            health=sheet["health"], cause=cause,
-                                            deaths_door_ended=before == 0 and sheet["health"] > 0), HIDE_REGAINED)
+        sheet["recovery"] = {
+            "recovering": False,
+            "next_si_test_due_at": None,
+            "safe_rest_since": None,
+            "deaths_door_since": None,
+            "last_si_test_day": rec["last_si_test_day"],
+        }
+    ctx.emit_sheet(
+        "health_regained",
+        cid,
+        IskraHealthRegained(
+            character_id=cid,
+            amount=sheet["health"] - before,
+            health=sheet["health"],
+            cause=cause,
+            deaths_door_ended=before == 0 and sheet["health"] > 0,
+        ),
+        HIDE_REGAINED,
+    )
     return sheet["health"] - before

@@ -1,4 +1,5 @@
 """Sessions (spec 5.6), XP (spec 4.10; L93–L103), Glory (spec 4.6; L106–L122)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,13 +9,19 @@ from service.rules.iskra import abilities, guards
 from service.rules.iskra.catalogue import ATTR_MAX, COST_ABILITY, COST_ATTRIBUTE, COST_FOCUS, XP_ADVERSITY
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
-from service.rules.iskra.events_model import IskraAdversityOvercome, IskraGloryAwarded, IskraSessionEnded, IskraSessionStarted, IskraXpSpent
+from service.rules.iskra.events_model import (
+    IskraAdversityOvercome,
+    IskraGloryAwarded,
+    IskraSessionEnded,
+    IskraSessionStarted,
+    IskraXpSpent,
+)
 
 
 def start_session(ctx: Ctx, a: Any) -> None:
     session = ctx.table["session"]
     if session["state"] == "in_session":
-        raise violation("session_already_open", _("session {number} is already running", number=session['number']))
+        raise violation("session_already_open", _("session {number} is already running", number=session["number"]))
     session["number"] += 1
     session["state"] = "in_session"
     ctx.emit("session_started", IskraSessionStarted(number=session["number"]))
@@ -45,22 +52,29 @@ def award_adversity(ctx: Ctx, a: Any) -> None:
     """L95: every character who took part in overcoming a difficult adversity gets 3 XP, once (7-B16)."""
     key = a.adversity.casefold()
     if key in ctx.table["adversities"]:
-        raise violation("adversity_already_awarded", _("{adversity!r} was already rewarded (7-B16)",
-                                                       adversity=a.adversity), "adversity")
+        raise violation(
+            "adversity_already_awarded",
+            _("{adversity!r} was already rewarded (7-B16)", adversity=a.adversity),
+            "adversity",
+        )
     ids = sorted(set(a.character_ids))
     for i, cid in enumerate(ids):
         guards.alive(ctx, cid, f"character_ids[{i}]")
     for cid in ids:
         _earn(ctx, cid, XP_ADVERSITY)
     ctx.table["adversities"].append(key)
-    ctx.emit("adversity_overcome", IskraAdversityOvercome(adversity=a.adversity, character_ids=ids, xp_each=XP_ADVERSITY))
+    ctx.emit(
+        "adversity_overcome", IskraAdversityOvercome(adversity=a.adversity, character_ids=ids, xp_each=XP_ADVERSITY)
+    )
 
 
 def award_glory(ctx: Ctx, a: Any) -> None:
     sheet = guards.alive(ctx, a.character_id)
     sheet["glory"] += a.amount  # 7-B20: +1 per deed unless the GM says otherwise
-    ctx.emit("glory_awarded", IskraGloryAwarded(character_id=a.character_id, amount=a.amount, deed=a.deed,
-                               glory=sheet["glory"]))
+    ctx.emit(
+        "glory_awarded",
+        IskraGloryAwarded(character_id=a.character_id, amount=a.amount, deed=a.deed, glory=sheet["glory"]),
+    )
 
 
 def buy(ctx: Ctx, a: Any) -> None:
@@ -70,8 +84,9 @@ def buy(ctx: Ctx, a: Any) -> None:
     if a.purchase == "ability":
         if a.ability_id is None:
             raise violation("unknown_ability", _("name the ability to buy"), "ability_id")
-        entry = abilities.acquire(ctx.options, sheet["abilities"], a.ability_id, a.level, a.param,
-                                  sheet["glory"], "purchase", "ability_id")
+        entry = abilities.acquire(
+            ctx.options, sheet["abilities"], a.ability_id, a.level, a.param, sheet["glory"], "purchase", "ability_id"
+        )
         cost = COST_ABILITY
     elif a.purchase == "focus_max":
         entry, cost = None, COST_FOCUS
@@ -79,13 +94,24 @@ def buy(ctx: Ctx, a: Any) -> None:
         if a.attribute is None:
             raise violation("attribute_out_of_range", _("name the attribute to raise"), "attribute")
         if sheet["attributes"][a.attribute] >= ATTR_MAX:
-            raise violation("attribute_at_max", _("{attribute} is already {attr_max} (L54)",
-                                                  attribute=a.attribute, attr_max=ATTR_MAX), "attribute")
+            raise violation(
+                "attribute_at_max",
+                _("{attribute} is already {attr_max} (L54)", attribute=a.attribute, attr_max=ATTR_MAX),
+                "attribute",
+            )
         entry, cost = None, COST_ATTRIBUTE
     if sheet["xp"] < cost:
-        raise violation("not_enough_xp", _("{purchase} costs {cost} XP; {character_id} has {xp}",
-                                           purchase=a.purchase, cost=cost,
-                                           character_id=a.character_id, xp=sheet['xp']), "purchase")
+        raise violation(
+            "not_enough_xp",
+            _(
+                "{purchase} costs {cost} XP; {character_id} has {xp}",
+                purchase=a.purchase,
+                cost=cost,
+                character_id=a.character_id,
+                xp=sheet["xp"],
+            ),
+            "purchase",
+        )
     sheet["xp"] -= cost
     if entry is not None:
         sheet["abilities"].append(entry)
@@ -94,6 +120,16 @@ def buy(ctx: Ctx, a: Any) -> None:
         sheet["focus_points"] += 1  # 7-B9: the new point arrives filled
     else:
         sheet["attributes"][a.attribute] += 1
-    ctx.emit("xp_spent", IskraXpSpent(character_id=a.character_id, purchase=a.purchase, cost=cost, xp=sheet["xp"],
-                          ability=entry, attribute=a.attribute,
-                          focus_max=sheet["focus_max"], attributes=sheet["attributes"]))
+    ctx.emit(
+        "xp_spent",
+        IskraXpSpent(
+            character_id=a.character_id,
+            purchase=a.purchase,
+            cost=cost,
+            xp=sheet["xp"],
+            ability=entry,
+            attribute=a.attribute,
+            focus_max=sheet["focus_max"],
+            attributes=sheet["attributes"],
+        ),
+    )

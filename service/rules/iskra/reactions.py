@@ -1,4 +1,5 @@
 """Reactions (spec 4.13; L167, L181): Ready → trigger → act or decline, and the Dodge."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,20 +28,30 @@ def ready(ctx: Ctx, a: Any) -> None:
     guards.acting(ctx, a.character_id)
     enc = _participant(ctx, a.character_id)
     if a.held_action in MAJOR_HELD and a.target_id is None:
-        raise violation("target_required", _("a readied {held_action} names its target",
-                                             held_action=a.held_action), "target_id")
+        raise violation(
+            "target_required", _("a readied {held_action} names its target", held_action=a.held_action), "target_id"
+        )
     if a.target_id is not None:
         attacks._target(ctx, a.target_id)
     held_type = "major" if a.held_action in MAJOR_HELD else "minor" if a.held_action in MINOR_HELD else a.held_type
     turns.spend(ctx, a.character_id, "major")  # 7-B24: preparing costs the Major, triggering the Reaction
-    entry = {"held_type": held_type, "held_action": a.held_action, "target_id": a.target_id,
-             "item_id": a.item_id, "description": a.description, "trigger_text": a.trigger_text,
-             "created_round": enc["round"]}
+    entry = {
+        "held_type": held_type,
+        "held_action": a.held_action,
+        "target_id": a.target_id,
+        "item_id": a.item_id,
+        "description": a.description,
+        "trigger_text": a.trigger_text,
+        "created_round": enc["round"],
+    }
     enc["ready"][a.character_id] = entry
     data = IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id, **entry)
     # spec 8: a Ready's trigger and held action are GM-only until it fires.
-    ctx.emit("ready_set", data, redacted=IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id,
-                                          created_round=enc["round"]))
+    ctx.emit(
+        "ready_set",
+        data,
+        redacted=IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id, created_round=enc["round"]),
+    )
 
 
 def trigger_ready(ctx: Ctx, a: Any) -> None:
@@ -49,22 +60,32 @@ def trigger_ready(ctx: Ctx, a: Any) -> None:
     guards.alive(ctx, a.character_id)
     entry = enc["ready"].get(a.character_id)
     if entry is None:
-        raise violation("no_ready_action", _("{character_id} has no Ready action waiting",
-                                             character_id=a.character_id), "character_id")
+        raise violation(
+            "no_ready_action",
+            _("{character_id} has no Ready action waiting", character_id=a.character_id),
+            "character_id",
+        )
     if not turns.can_react(ctx, a.character_id):
-        raise violation("no_reaction_left", _("{character_id} has no Reaction left this round (7-B23)",
-                                              character_id=a.character_id),
-                        "character_id")
-    ctx.table["pending"] = {"kind": "ready", "id": ctx.next_id("trigger", "r"), "character_id": a.character_id,
-                            "stage": "ready_window"}
+        raise violation(
+            "no_reaction_left",
+            _("{character_id} has no Reaction left this round (7-B23)", character_id=a.character_id),
+            "character_id",
+        )
+    ctx.table["pending"] = {
+        "kind": "ready",
+        "id": ctx.next_id("trigger", "r"),
+        "character_id": a.character_id,
+        "stage": "ready_window",
+    }
     ctx.emit("ready_triggered", IskraReadyEvent(encounter_id=enc["id"], participant_id=a.character_id, **entry))
 
 
 def use_ready(ctx: Ctx, a: Any) -> None:
     p = ctx.table["pending"]
     if p is None or p["kind"] != "ready" or p["character_id"] != a.character_id:
-        raise violation("no_ready_action", _("no triggered Ready for {character_id}",
-                                             character_id=a.character_id), "character_id")
+        raise violation(
+            "no_ready_action", _("no triggered Ready for {character_id}", character_id=a.character_id), "character_id"
+        )
     guards.acting(ctx, a.character_id)
     enc = ctx.encounter
     entry = enc["ready"][a.character_id]
@@ -79,8 +100,16 @@ def use_ready(ctx: Ctx, a: Any) -> None:
     if action in ("melee_attack", "ranged_attack"):
         if ctx.characters.get(entry["target_id"], {}).get("status", "alive") != "alive":
             return  # the target died meanwhile: nothing to strike
-        attacks.open_attack(ctx, a.character_id, entry["target_id"], action.split("_")[0], wounds=None,
-                            item_id=entry["item_id"], critical_bonus_wounds=0, intent=entry["description"])
+        attacks.open_attack(
+            ctx,
+            a.character_id,
+            entry["target_id"],
+            action.split("_")[0],
+            wounds=None,
+            item_id=entry["item_id"],
+            critical_bonus_wounds=0,
+            intent=entry["description"],
+        )
     elif action == "help":
         attacks.give_token(ctx, a.character_id, entry["target_id"], entry["description"])
 

@@ -1,4 +1,5 @@
 """Regaining Health and PS (spec 4.9, 5.5; L68): game days, Safe-Place rest, the daily Strength test."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,13 @@ from service.i18n.message import _
 from service.rules.iskra import checks, derived, guards, health
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
-from service.rules.iskra.events_model import IskraFocusRestored, IskraRecoveryFailed, IskraRegenerationBlocked, IskraRest, IskraTimeAdvanced
+from service.rules.iskra.events_model import (
+    IskraFocusRestored,
+    IskraRecoveryFailed,
+    IskraRegenerationBlocked,
+    IskraRest,
+    IskraTimeAdvanced,
+)
 
 
 def due(ctx: Ctx, sheet: dict[str, Any]) -> bool:
@@ -49,9 +56,14 @@ def _rest_tick(ctx: Ctx, cid: str, sheet: dict[str, Any]) -> None:
 def advance_time(ctx: Ctx, a: Any) -> None:
     waiting = due_ids(ctx)
     if waiting:
-        raise violation("recovery_tests_due", _("make today's Strength recovery tests first: {waiting} "
-                                                "(L68 'należy wykonać')",
-                                                waiting=', '.join(waiting)), "days")
+        raise violation(
+            "recovery_tests_due",
+            _(
+                "make today's Strength recovery tests first: {waiting} (L68 'należy wykonać')",
+                waiting=", ".join(waiting),
+            ),
+            "days",
+        )
     start = ctx.table["day"]
     for _n in range(a.days):
         ctx.table["day"] += 1
@@ -60,19 +72,25 @@ def advance_time(ctx: Ctx, a: Any) -> None:
         waiting = due_ids(ctx)
         if waiting:
             break  # one test per day: time stops on the day a test falls due
-    ctx.emit("time_advanced", IskraTimeAdvanced(from_day=start, day=ctx.table["day"], requested_days=a.days,
-                               recovery_tests_due=waiting))
+    ctx.emit(
+        "time_advanced",
+        IskraTimeAdvanced(from_day=start, day=ctx.table["day"], requested_days=a.days, recovery_tests_due=waiting),
+    )
 
 
 def rest_start(ctx: Ctx, a: Any) -> None:
     sheet = guards.alive(ctx, a.character_id)
     loc = derived.location(ctx.table, sheet)
     if loc is None or not loc["is_safe_place"]:
-        raise violation("not_in_safe_place", _("{character_id} is not in a Safe Place (L68)",
-                                               character_id=a.character_id), "character_id")
+        raise violation(
+            "not_in_safe_place",
+            _("{character_id} is not in a Safe Place (L68)", character_id=a.character_id),
+            "character_id",
+        )
     if sheet["health"] >= sheet["health_max"]:
-        raise violation("at_maximum", _("{character_id} is at full Health",
-                                        character_id=a.character_id), "character_id")
+        raise violation(
+            "at_maximum", _("{character_id} is at full Health", character_id=a.character_id), "character_id"
+        )
     sheet["recovery"]["safe_rest_since"] = ctx.table["day"]
     ctx.emit("rest_started", IskraRest(character_id=a.character_id, day=ctx.table["day"], location_id=loc["id"]))
 
@@ -86,10 +104,16 @@ def rest_interrupted(ctx: Ctx, a: Any) -> None:
 def recovery_test(ctx: Ctx, a: Any) -> None:
     sheet = guards.acting(ctx, a.character_id)
     if not due(ctx, sheet):
-        raise violation("recovery_test_not_due", _("no Strength recovery test is due for "
-                                                   "{character_id} today (L68: one a day, a day "
-                                                   "after the damage, outside a Safe Place)",
-                                                   character_id=a.character_id), "character_id")
+        raise violation(
+            "recovery_test_not_due",
+            _(
+                "no Strength recovery test is due for "
+                "{character_id} today (L68: one a day, a day "
+                "after the damage, outside a Safe Place)",
+                character_id=a.character_id,
+            ),
+            "character_id",
+        )
     sheet["recovery"]["last_si_test_day"] = ctx.table["day"]
     checks.open_test(ctx, checks.build(ctx, a.character_id, "strength", "recovery", intent="daily recovery"))
 
@@ -102,16 +126,20 @@ def after_test(ctx: Ctx, t: dict[str, Any], result: str) -> None:
     if result in ("success", "critical_success"):
         health.gain_health(ctx, t["character_id"], 1, "strength_test")  # 7-B14: +1 per passed test
     else:
-        ctx.emit("recovery_failed", IskraRecoveryFailed(character_id=t["character_id"], test_id=t["id"],
-                                     next_due=ctx.table["day"] + 1))
+        ctx.emit(
+            "recovery_failed",
+            IskraRecoveryFailed(character_id=t["character_id"], test_id=t["id"], next_due=ctx.table["day"] + 1),
+        )
 
 
 def _regen(ctx: Ctx, cid: str, what: str) -> dict[str, Any]:
     sheet = guards.alive(ctx, cid)
     if derived.regen_blocked(ctx.table, sheet):
-        raise violation("regeneration_blocked", _("{cid} is an Asrai in extreme temperature and "
-                                                  "regains no {what} (L259 Wrażliwość)",
-                                                  cid=cid, what=what), "character_id")
+        raise violation(
+            "regeneration_blocked",
+            _("{cid} is an Asrai in extreme temperature and regains no {what} (L259 Wrażliwość)", cid=cid, what=what),
+            "character_id",
+        )
     return sheet
 
 
@@ -119,19 +147,31 @@ def restore_focus(ctx: Ctx, a: Any) -> None:
     """7-B7: PS come back only when the GM restores them, up to focus_max."""
     sheet = _regen(ctx, a.character_id, "PS")
     if sheet["focus_points"] >= sheet["focus_max"]:
-        raise violation("at_maximum", _("{character_id} has all {focus_max} PS",
-                                        character_id=a.character_id, focus_max=sheet['focus_max']), "character_id")
+        raise violation(
+            "at_maximum",
+            _("{character_id} has all {focus_max} PS", character_id=a.character_id, focus_max=sheet["focus_max"]),
+            "character_id",
+        )
     before = sheet["focus_points"]
     sheet["focus_points"] = min(sheet["focus_max"], before + a.amount)
-    ctx.emit_sheet("focus_restored", a.character_id, IskraFocusRestored(character_id=a.character_id, reason=a.reason,
-                                                      amount=sheet["focus_points"] - before,
-                                                      focus_points=sheet["focus_points"]), ("focus_points",))
+    ctx.emit_sheet(
+        "focus_restored",
+        a.character_id,
+        IskraFocusRestored(
+            character_id=a.character_id,
+            reason=a.reason,
+            amount=sheet["focus_points"] - before,
+            focus_points=sheet["focus_points"],
+        ),
+        ("focus_points",),
+    )
 
 
 def restore_health(ctx: Ctx, a: Any) -> None:
     """The 'other ways' of L68 (abilities, items) are missing; the GM applies them by hand (7-B1)."""
     sheet = _regen(ctx, a.character_id, "Health")
     if sheet["health"] >= sheet["health_max"]:
-        raise violation("at_maximum", _("{character_id} is at full Health",
-                                        character_id=a.character_id), "character_id")
+        raise violation(
+            "at_maximum", _("{character_id} is at full Health", character_id=a.character_id), "character_id"
+        )
     health.gain_health(ctx, a.character_id, a.amount, a.reason)

@@ -1,4 +1,5 @@
 """Resolving a test (spec 4.2 resolve_test phases B–E, 5.1): roll, accept, finalize and consequences."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,13 @@ from service.i18n.message import _
 from service.rules.iskra import checks, damage, derived, guards, health, recovery
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
-from service.rules.iskra.events_model import IskraCriticalNoted, IskraGloryUsed, IskraHazardHit, IskraTestResolved, IskraTestThrown
+from service.rules.iskra.events_model import (
+    IskraCriticalNoted,
+    IskraGloryUsed,
+    IskraHazardHit,
+    IskraTestResolved,
+    IskraTestThrown,
+)
 
 SUCCESSES = ("success", "critical_success")
 
@@ -38,7 +45,7 @@ def throw(ctx: Ctx, t: dict[str, Any], event: str, **extra: Any) -> None:
     t["roll"] = die.face
     t["rolls"].append(die.face)
     t["s"] = t["s0"] + t["adj"]
-    t["stage"] = "post_roll"   # the event reports the test as it stands after the die
+    t["stage"] = "post_roll"  # the event reports the test as it stands after the die
     checks.emit_test(ctx, event, IskraTestThrown, t, dice=[die.to_dict()], roll=die.face, **extra)
 
 
@@ -77,17 +84,28 @@ def _attack_consequence(ctx: Ctx, t: dict[str, Any], result: str) -> None:
     bonus = atk["critical_bonus_wounds"] if result == "critical_success" else 0  # L30 "dodatkowa Rana"
     target = atk["target_id"]
     if atk["target_kind"] == "hazard":
-        ctx.emit("hazard_hit", IskraHazardHit(participant_id=target, test_id=t["id"],
-                                wounds=None if atk["wounds"] is None else atk["wounds"] + bonus))
+        ctx.emit(
+            "hazard_hit",
+            IskraHazardHit(
+                participant_id=target, test_id=t["id"], wounds=None if atk["wounds"] is None else atk["wounds"] + bonus
+            ),
+        )
         return
     if ctx.characters[target]["status"] != "alive":
         return
-    source = {"kind": "attack", "attacker_id": t["character_id"], "test_id": t["id"], "mode": atk["mode"],
-              "dodge_choice": atk.get("dodge_choice"), "critical_bonus_wounds": bonus}
+    source = {
+        "kind": "attack",
+        "attacker_id": t["character_id"],
+        "test_id": t["id"],
+        "mode": atk["mode"],
+        "dodge_choice": atk.get("dodge_choice"),
+        "critical_bonus_wounds": bonus,
+    }
     damage.incoming(ctx, target, None if atk["wounds"] is None else atk["wounds"] + bonus, source)
 
 
 # --- moves ---------------------------------------------------------------------------------------------
+
 
 def roll(ctx: Ctx, a: Any) -> None:
     t = checks.active(ctx, a.test_id)
@@ -104,9 +122,9 @@ def accept_test(ctx: Ctx, a: Any) -> None:
     if t["stage"] == "pre_roll" and outcome(ctx, t) is None:
         # S sums NPC attributes and hidden modifiers on a secret test: a player hears only that a roll is due.
         s = "S" if t["secret"] and not ctx.actor.is_gm else f"S = {t['s0'] + t['adj']}"
-        raise violation("roll_required", _("{s} is neither ≥ 9 nor < 0, so the d10 decides (spec 4.2); send roll",
-                                           s=s),
-                        "type")
+        raise violation(
+            "roll_required", _("{s} is neither ≥ 9 nor < 0, so the d10 decides (spec 4.2); send roll", s=s), "type"
+        )
     finalize(ctx, t)
 
 
@@ -116,9 +134,14 @@ def use_glory(ctx: Ctx, a: Any) -> None:
     guards.option(ctx, "glory_modifier_enabled")
     checks.stage(t, "pre_roll")
     if t["context"] not in ("influence", "intimidate", "persuade"):
-        raise violation("glory_not_applicable", _("Glory counts only to influence, intimidate or "
-                                                  "persuade someone (L120); this test is {context}",
-                                                  context=t['context']), "test_id")
+        raise violation(
+            "glory_not_applicable",
+            _(
+                "Glory counts only to influence, intimidate or persuade someone (L120); this test is {context}",
+                context=t["context"],
+            ),
+            "test_id",
+        )
     if t["glory_used"]:
         raise violation("glory_already_used", _("Glory is already added to this test"), "test_id")
     t["glory_used"] = True

@@ -6,6 +6,7 @@ Focus, recovery, XP) are absent from its sheet, a secret test loses its sums (`a
 `readied` and `created_round`, unsensed Ether levels are null, `ether_exposure` is empty, `seq` and `id_salt`
 are absent, and `derived` drops the location-dependent flags.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -67,8 +68,9 @@ class IskraCharacter(_Model, title="IskraCharacter"):
     name: str = Field(description="The character's name.")
     controller: Literal["player", "gm"] = Field(description="`gm` for NPCs.")
     species: str = Field(description="human, elf, dwarf or asrai.")
-    attributes: dict[str, int] | None = Field(None, description="strength, dexterity, intelligence, charisma "
-                                                                "(0–5); absent for players on an NPC.")
+    attributes: dict[str, int] | None = Field(
+        None, description="strength, dexterity, intelligence, charisma (0–5); absent for players on an NPC."
+    )
     concept: IskraConcept = Field(description="Personality, history, connections.")
     health: int | None = Field(None, description="Health now (absent for players on an NPC).")
     health_max: int | None = Field(None, description="Maximum Health (absent for players on an NPC).")
@@ -79,8 +81,7 @@ class IskraCharacter(_Model, title="IskraCharacter"):
     predispositions: list[IskraTrait] = Field(description="+2 to tests they cover.")
     weaknesses: list[IskraTrait] = Field(description="−2 to tests they cover.")
     xp: int | None = Field(None, description="Unspent experience (absent for players on an NPC).")
-    xp_earned_total: int | None = Field(None, description="Experience earned in all (absent for players on an "
-                                                          "NPC).")
+    xp_earned_total: int | None = Field(None, description="Experience earned in all (absent for players on an NPC).")
     glory: int = Field(description="Glory (Chwała).")
     abilities: list[IskraOwnedAbility] = Field(description="Abilities and species traits.")
     inventory: list[IskraItem] = Field(description="What the character owns.")
@@ -93,8 +94,10 @@ class IskraCharacter(_Model, title="IskraCharacter"):
 class IskraModifier(_Model, title="IskraModifier"):
     """One itemized modifier of a test (spec 4.3)."""
 
-    source: str = Field(description="predisposition, weakness, low_health, overloaded, help, glory, light_step, "
-                                    "gm, a GM source text, or `hidden` for players.")
+    source: str = Field(
+        description="predisposition, weakness, low_health, overloaded, help, glory, light_step, "
+        "gm, a GM source text, or `hidden` for players."
+    )
     value: int | None = Field(description="The modifier; null when hidden from players.")
     hidden: bool = Field(description="The GM hid it from players.")
     label: str | None = Field(None, description="What players read.")
@@ -195,8 +198,9 @@ class IskraDamage(_Model, title="IskraDamage"):
     wounds: int | None = Field(description="Wounds now (after Focus reductions); null until the GM sets them.")
     initial_wounds: int | None = Field(description="Wounds as dealt.")
     source: IskraDamageSource = Field(description="Where it comes from.")
-    stage: str = Field(description="incoming, wounds_needed, dodge_window, dodge_test, focus_window or "
-                                   "awaiting_gm_approval.")
+    stage: str = Field(
+        description="incoming, wounds_needed, dodge_window, dodge_test, focus_window or awaiting_gm_approval."
+    )
     dodge: str | None = Field(description="dodge, dodge_stay_standing or none.")
     dodge_test: IskraTest | None = Field(description="The Dodge test, while it runs.")
     focus_spent: int = Field(description="Focus Points spent reducing it.")
@@ -217,9 +221,12 @@ class IskraLocation(_Model, title="IskraLocation"):
     id: str = Field(description="The location's id.")
     name: str = Field(description="Its name.")
     is_safe_place: bool = Field(description="Resting here counts as safe (recovery).")
-    ether_concentration: str | None = Field(None, description="low, medium, high or very_high; null for players "
-                                                              "until a Human senses it (L207), absent from their "
-                                                              "copy of `location_defined`.")
+    ether_concentration: str | None = Field(
+        None,
+        description="low, medium, high or very_high; null for players "
+        "until a Human senses it (L207), absent from their "
+        "copy of `location_defined`.",
+    )
     temperature_extreme: bool = Field(description="Extreme heat or cold.")
     ether_known_by: list[str] = Field(description="Characters who sensed its Ether.")
 
@@ -300,14 +307,18 @@ class IskraTable(_Model, title="IskraTable"):
     day: int = Field(description="The game day.")
     locations: dict[str, IskraLocation] = Field(description="Location id → location.")
     pending: Annotated[IskraTest | IskraDamage | IskraReadyTrigger, Field(discriminator="kind")] | None = Field(
-        description="The one open step (a test, incoming damage or a triggered Ready); other moves wait.")
+        description="The one open step (a test, incoming damage or a triggered Ready); other moves wait."
+    )
     encounter: IskraEncounter | None = Field(description="The combat, if any.")
     last_test: IskraTest | None = Field(description="The test resolved last.")
     adversities: list[str] = Field(description="Adversities already rewarded (once each, 7-B16).")
     ether_exposure: list[IskraExposure] = Field(description="Ether exposure flags (GM only; empty for players).")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for play to go on, and with what.")
-    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
-                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
+    offers: list[AwaitingEntry] = Field(
+        default_factory=list,
+        description="Every move each party may send now: "
+        "what `awaiting` asks and the moves open outside it (nobody is waited for).",
+    )
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden ids.")
 
@@ -334,5 +345,6 @@ class IskraState(_Model, title="IskraState"):
     options: IskraOptions = Field(description="The campaign's settings.")
     characters: dict[str, IskraCharacter] = Field(description="Character id → sheet.")
     table: IskraTable = Field(description="Session, day, combat, the pending step and whose move it is.")
-    derived: dict[str, IskraDerived] = Field(description="Character id → derived values (characters whose "
-                                                         "attributes the viewer sees).")
+    derived: dict[str, IskraDerived] = Field(
+        description="Character id → derived values (characters whose attributes the viewer sees)."
+    )

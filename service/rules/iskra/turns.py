@@ -1,4 +1,5 @@
 """Turn order, rounds and action budgets (spec 4.12.1–4.12.2, 5.4; L151–L157)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,7 +7,14 @@ from typing import Any
 from service.i18n.message import _
 from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
-from service.rules.iskra.events_model import IskraActionSpent, IskraReactionSpent, IskraRoundEnded, IskraRoundStarted, IskraTurnEnded, IskraTurnStarted
+from service.rules.iskra.events_model import (
+    IskraActionSpent,
+    IskraReactionSpent,
+    IskraRoundEnded,
+    IskraRoundStarted,
+    IskraTurnEnded,
+    IskraTurnStarted,
+)
 
 FULL_BUDGET = {"major": 1, "minor": 1, "passing": 1, "offhand_attacks": 0, "converted": False}
 
@@ -58,8 +66,16 @@ def _enter_turn(ctx: Ctx, enc: dict[str, Any], pid: str) -> None:
     tokens = [h for h in enc["help_tokens"] if h["helper_id"] == pid]
     enc["help_tokens"] = [h for h in enc["help_tokens"] if h["helper_id"] != pid]
     enc["budget"][pid] = dict(FULL_BUDGET)
-    ctx.emit("turn_started", IskraTurnStarted(encounter_id=enc["id"], round=enc["round"], participant_id=pid,
-                              expired_ready=expired is not None, expired_help_tokens=[h["id"] for h in tokens]))
+    ctx.emit(
+        "turn_started",
+        IskraTurnStarted(
+            encounter_id=enc["id"],
+            round=enc["round"],
+            participant_id=pid,
+            expired_ready=expired is not None,
+            expired_help_tokens=[h["id"] for h in tokens],
+        ),
+    )
 
 
 def _next_turn(ctx: Ctx, enc: dict[str, Any]) -> None:
@@ -110,18 +126,27 @@ def spend(ctx: Ctx, cid: str, kind: str, field: str = "character_id") -> bool:
     if enc is None or ctx.participant(cid) is None:
         return False
     if current(enc) != cid:
-        raise violation("not_your_turn", _("it is {name}'s turn, not {name_2}'s (L151)",
-                                           name=name(enc, current(enc)), name_2=name(enc, cid)),
-                        field)
+        raise violation(
+            "not_your_turn",
+            _("it is {name}'s turn, not {name_2}'s (L151)", name=name(enc, current(enc)), name_2=name(enc, cid)),
+            field,
+        )
     budget = enc["budget"][cid]
     if budget[kind] < 1:
-        hint = _("; give up the Major for a second Minor with convert_major") if kind == "minor" and budget[
-            "major"] else ""
-        raise violation(f"no_{kind}_action", _("{cid} has no {kind} Action left this turn{hint}",
-                                               cid=cid, kind=kind.title(), hint=hint), field)
+        hint = (
+            _("; give up the Major for a second Minor with convert_major")
+            if kind == "minor" and budget["major"]
+            else ""
+        )
+        raise violation(
+            f"no_{kind}_action",
+            _("{cid} has no {kind} Action left this turn{hint}", cid=cid, kind=kind.title(), hint=hint),
+            field,
+        )
     budget[kind] -= 1
-    ctx.emit("action_spent", IskraActionSpent(encounter_id=enc["id"], participant_id=cid, kind=kind,
-                              round=enc["round"]))
+    ctx.emit(
+        "action_spent", IskraActionSpent(encounter_id=enc["id"], participant_id=cid, kind=kind, round=enc["round"])
+    )
     return True
 
 
@@ -141,5 +166,9 @@ def spend_reaction(ctx: Ctx, cid: str, why: str, field: str | None = None) -> No
         return
     if enc["reactions_left"][cid] != "unlimited":
         enc["reactions_left"][cid] -= 1
-    ctx.emit("reaction_spent", IskraReactionSpent(encounter_id=enc["id"], participant_id=cid, for_=why,
-                                reactions_left=enc["reactions_left"][cid]))
+    ctx.emit(
+        "reaction_spent",
+        IskraReactionSpent(
+            encounter_id=enc["id"], participant_id=cid, for_=why, reactions_left=enc["reactions_left"][cid]
+        ),
+    )

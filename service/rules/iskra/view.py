@@ -1,5 +1,6 @@
 """What each role may see (spec 8). The GM sees everything plus derived values; players lose GM-only parts:
 NPC numbers, hidden modifiers, others' Ready triggers, true Ether levels and exposure flags."""
+
 from __future__ import annotations
 
 import copy
@@ -10,15 +11,15 @@ from service.rules.move import hide_id_secrets
 from service.rules.iskra import checks, derived
 from service.rules.iskra.options import Options
 
-NPC_SECRET = ("attributes", "health", "health_max", "focus_points", "focus_max", "recovery", "xp",
-              "xp_earned_total")
+NPC_SECRET = ("attributes", "health", "health_max", "focus_points", "focus_max", "recovery", "xp", "xp_earned_total")
 
 
 def _derived(out: dict[str, Any], options: Options) -> None:
     table = out.get("table") or {}
     table.setdefault("locations", {})
-    out["derived"] = {cid: derived.summary(table, s, options) for cid, s in out.get("characters", {}).items()
-                      if "attributes" in s}
+    out["derived"] = {
+        cid: derived.summary(table, s, options) for cid, s in out.get("characters", {}).items() if "attributes" in s
+    }
 
 
 def _test(t: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -45,9 +46,10 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     table["last_test"] = _test(table.get("last_test"))
     enc = table.get("encounter")
     if enc:
-        enc["ready"] = {pid: (r if r is None or actor.controls(pid) else
-                              {"readied": True, "created_round": r["created_round"]})
-                        for pid, r in enc.get("ready", {}).items()}
+        enc["ready"] = {
+            pid: (r if r is None or actor.controls(pid) else {"readied": True, "created_round": r["created_round"]})
+            for pid, r in enc.get("ready", {}).items()
+        }
     mine = set(actor.character_ids)
     for loc in table.get("locations", {}).values():
         if not mine & set(loc.get("ether_known_by", [])):

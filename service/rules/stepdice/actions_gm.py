@@ -1,4 +1,5 @@
 """Moves only the GM may send: scenes, encounters, enemies, clocks, rest, grants and rulings."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -6,7 +7,15 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from service.rules.stepdice.fields import (
-    Attribute, BaseTn, Id, Label, Move, RollFields, Sender, StepDicePosition, Text,
+    Attribute,
+    BaseTn,
+    Id,
+    Label,
+    Move,
+    RollFields,
+    Sender,
+    StepDicePosition,
+    Text,
 )
 
 
@@ -27,8 +36,9 @@ class StepDiceAutoSuccess(Move):
     type: Literal["auto_success"]
     character_id: Id = Field(description="The character who succeeds.")
     intent: Text = Field(description="What succeeds.")
-    uses_action: bool = Field(False, description="In combat: the declared action still takes the character's "
-                                                 "Action this turn.")
+    uses_action: bool = Field(
+        False, description="In combat: the declared action still takes the character's Action this turn."
+    )
 
 
 class StepDiceResolveRetaliation(Move):
@@ -36,12 +46,19 @@ class StepDiceResolveRetaliation(Move):
 
     type: Literal["resolve_retaliation"]
     pending_id: Id | None = Field(None, description="The pending choice (its test id); checked when given.")
-    could_reach: bool | None = Field(None, description="Could the enemy realistically reach the attacker; "
-                                                       "omitted: the spec's default for the attack (7-A17).")
-    substitute_complication: Text | None = Field(None, description="Another logical complication instead of the "
-                                                                   "Heart loss (allow_retaliation_substitution).")
-    complication: Text | None = Field(None, description="What else gets worse: required on a natural 1, a "
-                                                        "failed spell, or with minion_pressure extra_complication.")
+    could_reach: bool | None = Field(
+        None,
+        description="Could the enemy realistically reach the attacker; "
+        "omitted: the spec's default for the attack (7-A17).",
+    )
+    substitute_complication: Text | None = Field(
+        None, description="Another logical complication instead of the Heart loss (allow_retaliation_substitution)."
+    )
+    complication: Text | None = Field(
+        None,
+        description="What else gets worse: required on a natural 1, a "
+        "failed spell, or with minion_pressure extra_complication.",
+    )
 
 
 class StepDiceRecordConsequence(Move):
@@ -86,8 +103,11 @@ class StepDiceCreateEncounter(Move):
 
     type: Literal["create_encounter"]
     label: Label | None = Field(None, description="A name for the fight.")
-    new_scene: bool = Field(True, description="Start a new combat scene for it (7-A27: combat encounters are "
-                                              "scenes); false keeps the current scene and its clocks.")
+    new_scene: bool = Field(
+        True,
+        description="Start a new combat scene for it (7-A27: combat encounters are "
+        "scenes); false keeps the current scene and its clocks.",
+    )
 
 
 class StepDiceAddCharacter(Move):
@@ -102,8 +122,9 @@ class StepDiceAddEnemy(Move):
     type: Literal["add_enemy"]
     enemy_id: Id | None = Field(None, description="Default: generated (e1, e2, …).")
     name: Label = Field(description="What the table calls it.")
-    kind: Literal["minion", "elite", "boss"] = Field(description="minion TN 6 / 1 hit; elite TN 8 / 2 Wounds "
-                                                                "(use_elites); boss TN 12 / 3 Wounds.")
+    kind: Literal["minion", "elite", "boss"] = Field(
+        description="minion TN 6 / 1 hit; elite TN 8 / 2 Wounds (use_elites); boss TN 12 / 3 Wounds."
+    )
     tn: BaseTn | None = Field(None, description="Override of the kind's TN, logged as a deviation (7-A22).")
     wounds_max: int | None = Field(None, ge=1, le=20, description="Override of the kind's Wounds, logged (7-A22).")
     position: StepDicePosition | None = Field(None, description="Where it stands (grid only).")
@@ -161,8 +182,8 @@ class StepDiceEndEnemyPhase(Move):
 class StepDiceEndEncounter(Move):
     type: Literal["end_encounter"]
     outcome: Literal["victory", "defeat", "ended_by_gm"] = Field(
-        description="The GM's call; the state carries the server's suggestion (7-A47). Retreat or parley: "
-                    "ended_by_gm.")
+        description="The GM's call; the state carries the server's suggestion (7-A47). Retreat or parley: ended_by_gm."
+    )
 
 
 class StepDiceRest(Move):
@@ -209,9 +230,30 @@ class StepDiceDiscardAdvancement(Move):
     character_id: Id = Field(description="A character whose every option is capped.")
 
 
-GM_ACTIONS = (StepDiceCallTest, StepDiceAutoSuccess, StepDiceResolveRetaliation, StepDiceRecordConsequence,
-              StepDiceGmNote, StepDiceHarm, StepDiceStartScene, StepDiceEndScene, StepDiceCreateEncounter,
-              StepDiceAddCharacter, StepDiceAddEnemy, StepDiceRevealEnemy, StepDiceSetPosition,
-              StepDiceStartEncounter, StepDiceEndPlayerPhase, StepDiceEnemyMove, StepDiceEnemyHit,
-              StepDiceEndEnemyPhase, StepDiceEndEncounter, StepDiceRest, StepDiceCreateClock, StepDiceAdvanceClock,
-              StepDiceCancelClock, StepDiceGrantAdvancement, StepDiceDiscardAdvancement)
+GM_ACTIONS = (
+    StepDiceCallTest,
+    StepDiceAutoSuccess,
+    StepDiceResolveRetaliation,
+    StepDiceRecordConsequence,
+    StepDiceGmNote,
+    StepDiceHarm,
+    StepDiceStartScene,
+    StepDiceEndScene,
+    StepDiceCreateEncounter,
+    StepDiceAddCharacter,
+    StepDiceAddEnemy,
+    StepDiceRevealEnemy,
+    StepDiceSetPosition,
+    StepDiceStartEncounter,
+    StepDiceEndPlayerPhase,
+    StepDiceEnemyMove,
+    StepDiceEnemyHit,
+    StepDiceEndEnemyPhase,
+    StepDiceEndEncounter,
+    StepDiceRest,
+    StepDiceCreateClock,
+    StepDiceAdvanceClock,
+    StepDiceCancelClock,
+    StepDiceGrantAdvancement,
+    StepDiceDiscardAdvancement,
+)

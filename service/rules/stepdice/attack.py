@@ -1,4 +1,5 @@
 """Attacks (seed §5.4 v2 plus v1's spell attack, spec 4.8.2): one test at the target's TN."""
+
 from __future__ import annotations
 
 from service.i18n.message import _
@@ -29,8 +30,11 @@ def attack(ctx: Ctx, a: StepDiceAttack) -> None:
             if getattr(a, name) is not None:
                 raise violation("field_not_applicable", _("{name} applies to spell attacks only", name=name), name)
     if a.attack_type == "melee" and a.cover != "none":
-        raise violation("field_not_applicable", _("cover applies to ranged and spell attacks (seed "
-                                                  "§4.3); add a step for anything else"), "cover")
+        raise violation(
+            "field_not_applicable",
+            _("cover applies to ranged and spell attacks (seed §4.3); add a step for anything else"),
+            "cover",
+        )
     talents = declare.roll_fields(ctx, a, sheet)
     tokens = declare.tokens(ctx, cid, slot, a.use_help_token)
     steps = [s.model_dump() for s in a.steps]
@@ -43,8 +47,11 @@ def attack(ctx: Ctx, a: StepDiceAttack) -> None:
     tier, price, base_tn = None, 0, enemy["tn"]
     if not enemy["revealed"] and a.on_near_impossible == "refuse":
         # Whether the test would be refused depends on the target's TN: a player must not learn it that way.
-        guards.gm_only(ctx, "on_near_impossible", _("only the GM refuses an attack on an enemy whose TN players "
-                                                    "do not know yet (seed §3.5, spec 8)"))
+        guards.gm_only(
+            ctx,
+            "on_near_impossible",
+            _("only the GM refuses an attack on an enemy whose TN players do not know yet (seed §3.5, spec 8)"),
+        )
     if spell:
         tier = a.tier or "standard"  # a missile (§6.3)
         price = magic.cost(ctx, tier, a.mana_cost)
@@ -53,13 +60,28 @@ def attack(ctx: Ctx, a: StepDiceAttack) -> None:
             base_tn = a.tn
         magic.require_mana(sheet, price)
     d = resolve.Declared(
-        kind="attack", character_id=cid, attribute=ATTRIBUTE[a.attack_type], base_tn=base_tn, steps=steps,
-        talents=talents, on_near_certain=a.on_near_certain, on_near_impossible=a.on_near_impossible,
-        tokens=tokens, intent=a.intent, advance_clocks=a.advance_clocks,
+        kind="attack",
+        character_id=cid,
+        attribute=ATTRIBUTE[a.attack_type],
+        base_tn=base_tn,
+        steps=steps,
+        talents=talents,
+        on_near_certain=a.on_near_certain,
+        on_near_impossible=a.on_near_impossible,
+        tokens=tokens,
+        intent=a.intent,
+        advance_clocks=a.advance_clocks,
         planned_complication=a.planned_complication,
-        context={"target_enemy_id": enemy["id"], "attack_type": a.attack_type, "cover": a.cover,
-                 "minion_pressure": a.minion_pressure, "tier": tier, "mana_cost": price},
-        secret_tn=not enemy["revealed"] and base_tn == enemy["tn"])
+        context={
+            "target_enemy_id": enemy["id"],
+            "attack_type": a.attack_type,
+            "cover": a.cover,
+            "minion_pressure": a.minion_pressure,
+            "tier": tier,
+            "mana_cost": price,
+        },
+        secret_tn=not enemy["revealed"] and base_tn == enemy["tn"],
+    )
     plan = resolve.plan(ctx, d)
 
     def commit(test_id: str) -> None:
@@ -73,9 +95,13 @@ def attack(ctx: Ctx, a: StepDiceAttack) -> None:
     # Spec 8: players may compare the roll with the TN, so the target's identity is known from here on.
     enemies.reveal(ctx, enemy, identity=True, cause={"test_id": test_id})
     p = pending.base(ctx, test_id, "attack", cid, outcome, a.planned_complication)
-    p["attack"] = {"target_enemy_id": enemy["id"], "target_kind": enemy["kind"], "attack_type": a.attack_type,
-                   "minion_pressure": a.minion_pressure,
-                   "could_reach_default": could_reach_default(a.attack_type, a.attacker_cover)}
+    p["attack"] = {
+        "target_enemy_id": enemy["id"],
+        "target_kind": enemy["kind"],
+        "attack_type": a.attack_type,
+        "minion_pressure": a.minion_pressure,
+        "could_reach_default": could_reach_default(a.attack_type, a.attacker_cover),
+    }
     if spell:
         p["cast"] = {"tier": tier, "mana_paid": price}
     pending.after_roll(ctx, p, outcome)

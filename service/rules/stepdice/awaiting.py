@@ -8,6 +8,7 @@ turn's moves when its turn is open (one entry per party, as in every system), or
 
 Computed from the state alone (no actor, no dice), so a table stored before `awaiting` existed gets it on view.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,8 +30,11 @@ ENEMY_PHASE = ("enemy_move", "enemy_hit", "call_test", "gm_note", "end_enemy_pha
 
 def compute(state: dict[str, Any], options: Options) -> list[dict[str, Any]]:
     out = _play(state, options)
-    out += [character(cid, "advance") for cid, sheet in state["characters"].items()
-            if sheet.get("pending_advancements", 0) > 0 and sheet["condition"] != "dead"]
+    out += [
+        character(cid, "advance")
+        for cid, sheet in state["characters"].items()
+        if sheet.get("pending_advancements", 0) > 0 and sheet["condition"] != "dead"
+    ]
     return merged(out)
 
 
@@ -62,8 +66,11 @@ def _player_phase(state: dict[str, Any], options: Options, enc: dict[str, Any]) 
         if options.use_grid and slot["move_remaining"] > 0:
             may.append("move")
         return [character(cid, *may, "end_turn")]
-    waiting = [c for c in enc["pcs"] if c not in enc["pcs_done"]
-               and state["characters"].get(c, {}).get("condition") == "active"]
+    waiting = [
+        c
+        for c in enc["pcs"]
+        if c not in enc["pcs_done"] and state["characters"].get(c, {}).get("condition") == "active"
+    ]
     if waiting:
         return [character(c, "begin_turn") for c in waiting]
     # Every PC in the fight is down (or none was ever active): only the GM can move the round on.
@@ -97,9 +104,16 @@ def _setup(state: dict[str, Any], options: Options) -> list[str]:
 OPEN_GM = (
     "harm",
     "grant_advancement",
-    "cast", "create_clock", "discard_advancement", "end_encounter", "end_player_phase", "gm_note", "raise",
+    "cast",
+    "create_clock",
+    "discard_advancement",
+    "end_encounter",
+    "end_player_phase",
+    "gm_note",
+    "raise",
     "set_position",
 )
 OPEN_PLAYER = (
-    "cast", "test",
+    "cast",
+    "test",
 )

@@ -1,4 +1,5 @@
 """Attribute tests (seed §3): a PC's own `test`, and the enemy-phase `call_test` (spec 4.8.7)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,18 +13,24 @@ from service.rules.stepdice.ladder import FAILED
 
 def _signature(ctx: Ctx, d: resolve.Declared) -> dict[str, Any]:
     scene = ctx.table["scene"]
-    return {"scene_id": scene["id"] if scene else None, "character_id": d.character_id,
-            "attribute": d.attribute, "base_tn": d.base_tn,
-            "steps": sorted([s["source"].casefold(), s["delta"]] for s in d.steps)}
+    return {
+        "scene_id": scene["id"] if scene else None,
+        "character_id": d.character_id,
+        "attribute": d.attribute,
+        "base_tn": d.base_tn,
+        "steps": sorted([s["source"].casefold(), s["delta"]] for s in d.steps),
+    }
 
 
 def _repeat_warning(ctx: Ctx, d: resolve.Declared, justification: str | None) -> dict[str, Any] | None:
     """§3.7 / 7-A49: the server cannot judge whether the situation changed, so it warns and never refuses."""
     if _signature(ctx, d) not in ctx.table["failed_tests"]:
         return None
-    return {"code": "repeated_test", "justification": justification,
-            "detail": "the same test failed earlier in this scene; repeat it only if the situation changed "
-                      "(seed §3.7)"}
+    return {
+        "code": "repeated_test",
+        "justification": justification,
+        "detail": "the same test failed earlier in this scene; repeat it only if the situation changed (seed §3.7)",
+    }
 
 
 def test(ctx: Ctx, a: StepDiceTest) -> None:
@@ -36,10 +43,20 @@ def test(ctx: Ctx, a: StepDiceTest) -> None:
     helpers = declare.helpers(ctx, cid, a.helper_ids, slot is not None)
     tokens = declare.tokens(ctx, cid, slot, a.use_help_token)
     d = resolve.Declared(
-        kind="test", character_id=cid, attribute=a.attribute, base_tn=a.base_tn,
-        steps=[s.model_dump() for s in a.steps], talents=talents, on_near_certain=a.on_near_certain,
-        on_near_impossible=a.on_near_impossible, helper_ids=helpers, tokens=tokens, intent=a.intent,
-        advance_clocks=a.advance_clocks, planned_complication=a.planned_complication)
+        kind="test",
+        character_id=cid,
+        attribute=a.attribute,
+        base_tn=a.base_tn,
+        steps=[s.model_dump() for s in a.steps],
+        talents=talents,
+        on_near_certain=a.on_near_certain,
+        on_near_impossible=a.on_near_impossible,
+        helper_ids=helpers,
+        tokens=tokens,
+        intent=a.intent,
+        advance_clocks=a.advance_clocks,
+        planned_complication=a.planned_complication,
+    )
     plan = resolve.plan(ctx, d)
     d.context["warning"] = _repeat_warning(ctx, d, a.repeat_justification)
 
@@ -64,13 +81,22 @@ def call_test(ctx: Ctx, a: StepDiceCallTest) -> None:
     guards.encounter(ctx, "enemy_phase")
     talents = declare.roll_fields(ctx, a, sheet)
     d = resolve.Declared(
-        kind="call_test", character_id=a.character_id, attribute=a.attribute, base_tn=a.base_tn,
-        steps=[s.model_dump() for s in a.steps], talents=talents, on_near_certain=a.on_near_certain,
-        on_near_impossible=a.on_near_impossible, intent=a.intent, advance_clocks=a.advance_clocks,
+        kind="call_test",
+        character_id=a.character_id,
+        attribute=a.attribute,
+        base_tn=a.base_tn,
+        steps=[s.model_dump() for s in a.steps],
+        talents=talents,
+        on_near_certain=a.on_near_certain,
+        on_near_impossible=a.on_near_impossible,
+        intent=a.intent,
+        advance_clocks=a.advance_clocks,
         planned_complication=a.planned_complication,
-        context={"consequence_on_failure": a.consequence_on_failure})
+        context={"consequence_on_failure": a.consequence_on_failure},
+    )
     plan = resolve.plan(ctx, d)
     test_id, outcome = resolve.roll(ctx, d, plan, lambda _id: None)
     if outcome is not None:
-        pending.after_roll(ctx, pending.base(ctx, test_id, "call_test", a.character_id, outcome,
-                                             a.planned_complication), outcome)
+        pending.after_roll(
+            ctx, pending.base(ctx, test_id, "call_test", a.character_id, outcome, a.planned_complication), outcome
+        )

@@ -1,4 +1,5 @@
 """Time-pressure clocks (seed §11.2, spec 4.14, 5.5): every failure in the scene moves them by 1."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,11 @@ def _running(ctx: Ctx, clock_id: str) -> dict[str, Any]:
     if clock is None:
         raise violation("unknown_clock", _("no clock {clock_id!r}", clock_id=clock_id), "clock_id")
     if clock["status"] != "running":
-        raise violation("clock_not_running", _("clock {clock_id} is {status}",
-                                               clock_id=clock_id, status=clock['status']), "clock_id")
+        raise violation(
+            "clock_not_running",
+            _("clock {clock_id} is {status}", clock_id=clock_id, status=clock["status"]),
+            "clock_id",
+        )
     return clock
 
 
@@ -52,9 +56,16 @@ def create_clock(ctx: Ctx, a: StepDiceCreateClock) -> None:
     guards.option(ctx, "use_time_pressure_clocks")
     if ctx.table["scene"] is None:
         raise violation("no_scene", _("a clock belongs to a scene; start one first (spec 4.14)"))
-    clock = {"id": ctx.secret_id("clock", "c"), "scene_id": ctx.table["scene"]["id"], "label": a.label,
-             "length": a.length, "value": 0, "status": "running", "consequence": a.consequence,
-             "visible_to_players": a.visible_to_players}
+    clock = {
+        "id": ctx.secret_id("clock", "c"),
+        "scene_id": ctx.table["scene"]["id"],
+        "label": a.label,
+        "length": a.length,
+        "value": 0,
+        "status": "running",
+        "consequence": a.consequence,
+        "visible_to_players": a.visible_to_players,
+    }
     ctx.table["clocks"][clock["id"]] = clock
     _emit(ctx, "clock_created", clock, **{k: v for k, v in clock.items() if k != "id"})
 

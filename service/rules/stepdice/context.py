@@ -1,4 +1,5 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,13 +14,13 @@ COMBAT_PHASES = ("player_phase", "enemy_phase")
 
 def initial_table() -> dict[str, Any]:
     return {
-        "scene": None,            # {id, kind, label}
-        "encounter": None,        # see combat modules; None when no encounter was opened
-        "clocks": {},             # clock_id -> clock (spec 3.4)
-        "pending": None,          # the one in-flight choice of spec 5.1, or None
-        "awaiting": [],           # who must act next and what they may send (recomputed after every move)
-        "failed_tests": [],       # signatures of failed tests in this scene, for the §3.7 warning
-        "seq": {},                # id counters: test, scene, encounter, enemy, clock, hit
+        "scene": None,  # {id, kind, label}
+        "encounter": None,  # see combat modules; None when no encounter was opened
+        "clocks": {},  # clock_id -> clock (spec 3.4)
+        "pending": None,  # the one in-flight choice of spec 5.1, or None
+        "awaiting": [],  # who must act next and what they may send (recomputed after every move)
+        "failed_tests": [],  # signatures of failed tests in this scene, for the §3.7 warning
+        "seq": {},  # id counters: test, scene, encounter, enemy, clock, hit
     }
 
 

@@ -1,4 +1,5 @@
 """Validating what was declared for a test before anything is consumed (spec 5.1 `declared` → `ready`)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,15 +25,22 @@ def roll_fields(ctx: Ctx, a: RollFields, sheet: dict[str, Any]) -> list[str]:
     guards.option(ctx, "use_talents", "talents")
     limit = ctx.options.max_talents_per_test
     if len(a.talents) > limit or len({t.casefold() for t in a.talents}) != len(a.talents):
-        raise violation("too_many_talents", _n("at most {limit} different Talent counts for one test (seed §2.4)",
-                                               "at most {limit} different Talents count for one test (seed §2.4)",
-                                               limit, limit=limit),
-                        "talents")
+        raise violation(
+            "too_many_talents",
+            _n(
+                "at most {limit} different Talent counts for one test (seed §2.4)",
+                "at most {limit} different Talents count for one test (seed §2.4)",
+                limit,
+                limit=limit,
+            ),
+            "talents",
+        )
     own = {t.casefold(): t for t in sheet.get("talents", [])}
     for t in a.talents:
         if t.casefold() not in own:
-            raise violation("unknown_talent", _("{character_id} has no Talent {t!r}",
-                                                character_id=a.character_id, t=t), "talents")
+            raise violation(
+                "unknown_talent", _("{character_id} has no Talent {t!r}", character_id=a.character_id, t=t), "talents"
+            )
     return [own[t.casefold()] for t in a.talents]
 
 
@@ -41,14 +49,23 @@ def helpers(ctx: Ctx, actor_id: str, helper_ids: list[str], in_combat: bool) -> 
     if not helper_ids:
         return []
     if in_combat:
-        raise violation("help_in_combat_uses_action", _("in combat an ally helps with the `help` "
-                                                        "action in their own turn (seed §3.6, "
-                                                        "spec 7-A12)"), "helper_ids")
+        raise violation(
+            "help_in_combat_uses_action",
+            _("in combat an ally helps with the `help` action in their own turn (seed §3.6, spec 7-A12)"),
+            "helper_ids",
+        )
     limit = ctx.options.max_helpers_per_test
     if len(helper_ids) > limit or len(set(helper_ids)) != len(helper_ids):
-        raise violation("too_many_helpers", _n("at most {limit} helper per test (seed §3.6)",
-                                               "at most {limit} different helpers per test (seed §3.6)",
-                                               limit, limit=limit), "helper_ids")
+        raise violation(
+            "too_many_helpers",
+            _n(
+                "at most {limit} helper per test (seed §3.6)",
+                "at most {limit} different helpers per test (seed §3.6)",
+                limit,
+                limit=limit,
+            ),
+            "helper_ids",
+        )
     for h in helper_ids:
         if h == actor_id:
             raise violation("cannot_help_self", _("a character cannot help their own test"), "helper_ids")

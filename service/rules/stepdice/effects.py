@@ -1,4 +1,5 @@
 """What a successful test changes once its benefit is settled (spec 4.8.3, 4.9.2, 4.9.4)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,12 +23,29 @@ def success(ctx: Ctx, p: dict[str, Any], option: str | None) -> None:
         slot = ctx.slot(p["character_id"])
         if slot is not None:
             frm, slot["position"] = slot["position"], cast["move_to"]
-            ctx.emit("moved", StepDiceMoved(character_id=p["character_id"], from_=frm, to=slot["position"],
-                               via="spell", test_id=test_id, move_remaining=slot["move_remaining"]))
+            ctx.emit(
+                "moved",
+                StepDiceMoved(
+                    character_id=p["character_id"],
+                    from_=frm,
+                    to=slot["position"],
+                    via="spell",
+                    test_id=test_id,
+                    move_remaining=slot["move_remaining"],
+                ),
+            )
     if option == "refund_mana":
         # §6.4 "MG może zwrócić 1 Manę"; 7-A34: never more than was paid.
         sheet = ctx.characters[p["character_id"]]
         back = min(1, cast["mana_paid"], sheet["mana_max"] - sheet["mana"])
         sheet["mana"] += back
-        ctx.emit("mana_refunded", StepDiceManaChange(character_id=p["character_id"], amount=back, mana=sheet["mana"],
-                                   mana_max=sheet["mana_max"], test_id=test_id))
+        ctx.emit(
+            "mana_refunded",
+            StepDiceManaChange(
+                character_id=p["character_id"],
+                amount=back,
+                mana=sheet["mana"],
+                mana_max=sheet["mana_max"],
+                test_id=test_id,
+            ),
+        )

@@ -1,4 +1,5 @@
 """Enemies: kinds, TN and Wounds, hits, what players may know of them (seed §5.4–5.5, spec 3.3, 4.8.3)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +10,10 @@ from service.rules.stepdice.actions_gm import StepDiceAddEnemy, StepDiceEnemyMov
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.events_model import (
-    StepDiceEnemyDefeated, StepDiceEnemyMoved, StepDiceEnemyRecord, StepDiceEnemyWounded,
+    StepDiceEnemyDefeated,
+    StepDiceEnemyMoved,
+    StepDiceEnemyRecord,
+    StepDiceEnemyWounded,
 )
 from service.rules.move import without
 
@@ -63,18 +67,42 @@ def add_enemy(ctx: Ctx, a: StepDiceAddEnemy) -> None:
     if a.wounds_max is not None and a.wounds_max != wounds:
         deviations.append({"field": "wounds_max", "default": wounds, "value": a.wounds_max})
         wounds = a.wounds_max
-    enemy = {"id": eid, "name": a.name, "kind": a.kind, "tn": tn, "wounds_max": wounds, "wounds_taken": 0,
-             "state": "active", "position": a.position.model_dump() if a.position else None,
-             "revealed": a.revealed, "wounds_revealed": a.wounds_revealed,
-             "position_revealed": a.position_revealed, "deviations": deviations}
+    enemy = {
+        "id": eid,
+        "name": a.name,
+        "kind": a.kind,
+        "tn": tn,
+        "wounds_max": wounds,
+        "wounds_taken": 0,
+        "state": "active",
+        "position": a.position.model_dump() if a.position else None,
+        "revealed": a.revealed,
+        "wounds_revealed": a.wounds_revealed,
+        "position_revealed": a.position_revealed,
+        "deviations": deviations,
+    }
     enc["enemies"][eid] = enemy
-    ctx.emit("enemy_added", StepDiceEnemyRecord(enemy_id=eid, **enemy), redacted=StepDiceEnemyRecord(enemy_id=eid, **public(enemy)))
+    ctx.emit(
+        "enemy_added",
+        StepDiceEnemyRecord(enemy_id=eid, **enemy),
+        redacted=StepDiceEnemyRecord(enemy_id=eid, **public(enemy)),
+    )
 
 
-def reveal(ctx: Ctx, enemy: dict[str, Any], *, identity: bool = False, wounds: bool = False,
-           position: bool = False, cause: dict[str, Any] | None = None) -> None:
-    changed = {k for k, on in (("revealed", identity), ("wounds_revealed", wounds),
-                               ("position_revealed", position)) if on and not enemy[k]}
+def reveal(
+    ctx: Ctx,
+    enemy: dict[str, Any],
+    *,
+    identity: bool = False,
+    wounds: bool = False,
+    position: bool = False,
+    cause: dict[str, Any] | None = None,
+) -> None:
+    changed = {
+        k
+        for k, on in (("revealed", identity), ("wounds_revealed", wounds), ("position_revealed", position))
+        if on and not enemy[k]
+    }
     if not changed:
         return
     for k in changed:
@@ -92,13 +120,23 @@ def apply_hit(ctx: Ctx, enemy_id: str, wounds: int, test_id: str) -> None:
     if enemy["state"] == "defeated":
         return
     before = enemy["wounds_taken"]
-    enemy["wounds_taken"] = enemy["wounds_max"] if enemy["kind"] == "minion" else min(enemy["wounds_max"],
-                                                                                        before + wounds)
-    data = StepDiceEnemyWounded(enemy_id=enemy_id, test_id=test_id, wounds=wounds, wounds_taken=enemy["wounds_taken"],
-                                wounds_max=enemy["wounds_max"], overflow=max(0, before + wounds - enemy["wounds_max"]))
+    enemy["wounds_taken"] = (
+        enemy["wounds_max"] if enemy["kind"] == "minion" else min(enemy["wounds_max"], before + wounds)
+    )
+    data = StepDiceEnemyWounded(
+        enemy_id=enemy_id,
+        test_id=test_id,
+        wounds=wounds,
+        wounds_taken=enemy["wounds_taken"],
+        wounds_max=enemy["wounds_max"],
+        overflow=max(0, before + wounds - enemy["wounds_max"]),
+    )
     hidden = enemy["kind"] != "minion" and not enemy["wounds_revealed"]
-    ctx.emit("enemy_wounded", data,
-             redacted=without(data, "wounds", "wounds_taken", "wounds_max", "overflow") if hidden else None)
+    ctx.emit(
+        "enemy_wounded",
+        data,
+        redacted=without(data, "wounds", "wounds_taken", "wounds_max", "overflow") if hidden else None,
+    )
     if enemy["wounds_taken"] >= enemy["wounds_max"]:
         enemy["state"] = "defeated"
         ctx.emit("enemy_defeated", StepDiceEnemyDefeated(enemy_id=enemy_id, test_id=test_id))
@@ -110,5 +148,8 @@ def enemy_move(ctx: Ctx, a: StepDiceEnemyMove) -> None:
     enemy = active(ctx, a.enemy_id)
     guards.option(ctx, "use_grid", "to")
     frm, enemy["position"] = enemy["position"], a.to.model_dump()
-    ctx.emit("enemy_moved", StepDiceEnemyMoved(enemy_id=enemy["id"], from_=frm, to=enemy["position"],
-                             description=a.description), gm_only=not enemy["position_revealed"])
+    ctx.emit(
+        "enemy_moved",
+        StepDiceEnemyMoved(enemy_id=enemy["id"], from_=frm, to=enemy["position"], description=a.description),
+        gm_only=not enemy["position_revealed"],
+    )

@@ -3,6 +3,7 @@
 409: the move conflicts with the current state; 422: the move is malformed for the rules;
 403 (`gm_only`, `not_your_character`) comes from `service.rules.base`.
 """
+
 from __future__ import annotations
 
 from service.rules.base import RuleViolation

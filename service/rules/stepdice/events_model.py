@@ -1,6 +1,7 @@
 """One payload model per event type the Step Dice engine emits (`EVENT_PAYLOADS[type]`); each validates both the
 event's `data` and the players' `redacted` copy (what spec 8 keeps from players, e.g. an unrevealed enemy's TN
 and Wounds or the GM's planned complication, is optional here)."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -8,8 +9,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from service.rules.stepdice.state_model import (
-    Attribute, Die, EncounterOutcome, EnemyKind, Outcome, Proficiency, StepDiceDeviation, StepDiceHelpToken,
-    StepDicePending, StepDicePosition,
+    Attribute,
+    Die,
+    EncounterOutcome,
+    EnemyKind,
+    Outcome,
+    Proficiency,
+    StepDiceDeviation,
+    StepDiceHelpToken,
+    StepDicePending,
+    StepDicePosition,
 )
 
 HeartCause = Literal["retaliation", "enemy_hit", "complication"]
@@ -63,7 +72,8 @@ class StepDiceTestRecord(_Payload, title="StepDiceTestRecord"):
     tn: int | None = Field(None, description="The TN after steps; null outside the normal band.")
     net_steps: int | None = Field(None, description="Steps summed, Talents counted.")
     band_without_talent: Literal["normal", "near_certain", "near_impossible"] | None = Field(
-        None, description="The band had no Talent counted (a Talent never gives an automatic success).")
+        None, description="The band had no Talent counted (a Talent never gives an automatic success)."
+    )
     proficiency: Proficiency | None = Field(None, description="d6 variant: the attribute's level.")
     raw_threshold: int | None = Field(None, description="d6 variant: the threshold before clamping.")
     threshold: int | None = Field(None, description="d6 variant: the threshold to roll.")
@@ -82,13 +92,15 @@ class StepDiceTestRecord(_Payload, title="StepDiceTestRecord"):
     phase: Literal["player_phase", "enemy_phase"] | None = Field(None, description="In combat: the phase.")
     reason: Literal["near_impossible"] | None = Field(None, description="test_refused: why.")
     skip_roll_denied: Literal["talent_never_auto_success"] | None = Field(
-        None, description="The GM asked to skip the roll, but only a Talent made it near-certain (§2.4).")
+        None, description="The GM asked to skip the roll, but only a Talent made it near-certain (§2.4)."
+    )
     roll: int | None = Field(None, description="The face rolled; null when the roll was skipped.")
     dice: list[StepDiceDie] | None = Field(None, description="The die thrown (none when skipped).")
     skipped_roll: bool | None = Field(None, description="A near-certain success without a roll.")
     outcome: Outcome | None = Field(None, description="The result (spec 4.2).")
-    clock_ids_advanced: list[str] | None = Field(None, description="Clocks the failure advanced (players: the "
-                                                                   "visible ones).")
+    clock_ids_advanced: list[str] | None = Field(
+        None, description="Clocks the failure advanced (players: the visible ones)."
+    )
     planned_complication: str | None = Field(None, description="GM only: the complication the GM noted.")
 
 
@@ -100,8 +112,9 @@ class StepDiceCharacterRound(_Payload, title="StepDiceCharacterRound"):
 class StepDiceTurnEnded(_Payload, title="StepDiceTurnEnded"):
     character_id: str = Field(description="The PC.")
     round: int = Field(description="The round.")
-    reason: Literal["ended", "downed", "forced"] = Field(description="end_turn, the PC went down, or the GM ended "
-                                                                     "the player phase.")
+    reason: Literal["ended", "downed", "forced"] = Field(
+        description="end_turn, the PC went down, or the GM ended the player phase."
+    )
 
 
 class StepDiceAdvancementChosen(_Payload, title="StepDiceAdvancementChosen"):
@@ -189,8 +202,9 @@ class StepDiceClockEvent(_Payload, title="StepDiceClockEvent"):
 class StepDiceConsequenceRecorded(_Payload, title="StepDiceConsequenceRecorded"):
     test_id: str = Field(description="The test.")
     character_id: str = Field(description="The PC.")
-    kind: Literal["complication", "consequence"] = Field(description="A natural 1's complication, or a failed "
-                                                                     "spell's consequence.")
+    kind: Literal["complication", "consequence"] = Field(
+        description="A natural 1's complication, or a failed spell's consequence."
+    )
     text: str = Field(description="The GM's words.")
 
 

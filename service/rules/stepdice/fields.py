@@ -1,4 +1,5 @@
 """Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -38,20 +39,34 @@ class RollFields(Move):
 
     character_id: Id = Field(description="The acting character.")
     intent: Text | None = Field(None, description="What the player wants to achieve (seed §3.2 step 1).")
-    steps: list[StepDiceStep] = Field(default_factory=list, max_length=8,
-                                      description="Situational difficulty steps; all are summed (spec 7-A8).")
-    talents: list[Label] = Field(default_factory=list, max_length=2,
-                                 description="Talents of the character the GM accepts as really helping; each is "
-                                             "one step easier, at most `max_talents_per_test` (seed §2.4).")
+    steps: list[StepDiceStep] = Field(
+        default_factory=list, max_length=8, description="Situational difficulty steps; all are summed (spec 7-A8)."
+    )
+    talents: list[Label] = Field(
+        default_factory=list,
+        max_length=2,
+        description="Talents of the character the GM accepts as really helping; each is "
+        "one step easier, at most `max_talents_per_test` (seed §2.4).",
+    )
     on_near_certain: Literal["roll", "skip_roll"] = Field(
-        "roll", description="If the steps take the TN below 4: roll anyway (only a 1 fails) or succeed without a "
-                            "roll. skip_roll is GM-only and never applies when only a Talent made it near certain.")
+        "roll",
+        description="If the steps take the TN below 4: roll anyway (only a 1 fails) or succeed without a "
+        "roll. skip_roll is GM-only and never applies when only a Talent made it near certain.",
+    )
     on_near_impossible: Literal["roll", "refuse"] = Field(
-        "roll", description="If the steps take the TN above 12: roll anyway (only the maximum face succeeds) or "
-                            "refuse the test, consuming nothing (seed §3.5, spec 7-A7).")
-    use_help_token: bool = Field(True, description="In combat: spend the help tokens allies gave this character "
-                                                   "on this test (seed §3.6, spec 7-A12).")
-    advance_clocks: bool = Field(True, description="A failure advances running time-pressure clocks of the scene; "
-                                                   "false (GM-only) excludes this test (spec 7-A46).")
-    planned_complication: Text | None = Field(None, description="GM-only note, hidden from players, of the "
-                                                                "complication planned for a failure.")
+        "roll",
+        description="If the steps take the TN above 12: roll anyway (only the maximum face succeeds) or "
+        "refuse the test, consuming nothing (seed §3.5, spec 7-A7).",
+    )
+    use_help_token: bool = Field(
+        True,
+        description="In combat: spend the help tokens allies gave this character on this test (seed §3.6, spec 7-A12).",
+    )
+    advance_clocks: bool = Field(
+        True,
+        description="A failure advances running time-pressure clocks of the scene; "
+        "false (GM-only) excludes this test (spec 7-A46).",
+    )
+    planned_complication: Text | None = Field(
+        None, description="GM-only note, hidden from players, of the complication planned for a failure."
+    )

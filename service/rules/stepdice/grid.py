@@ -3,6 +3,7 @@
 Positions of PCs live in the encounter (they change every turn); without known positions the GM's
 word stands, as it does with the grid off.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,8 +15,8 @@ from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.events_model import StepDiceMoved
 
-RANGE_LIMIT = 10   # §5.7 "do 10 kratek bez kary"
-SPELL_JUMP = 5     # §6.3 "skok 5 kratek"
+RANGE_LIMIT = 10  # §5.7 "do 10 kratek bez kary"
+SPELL_JUMP = 5  # §6.3 "skok 5 kratek"
 
 
 def distance(a: dict[str, int], b: dict[str, int]) -> int:
@@ -40,18 +41,28 @@ def check_melee(ctx: Ctx, character_id: str, enemy: dict[str, Any]) -> None:
     where = _known(ctx, character_id, enemy)
     if where and not adjacent(*where):
         # An unrevealed position is GM-only (spec 8): a player hears that the target is out of reach, not where.
-        far = (_n("; it is {squares} square away", "; it is {squares} squares away", distance(*where),
-                  squares=distance(*where))
-               if ctx.actor.is_gm or enemy["position_revealed"] else "")
-        raise violation("not_adjacent", _("melee needs the target on a neighbouring square{far} (seed §5.7)",
-                                          far=far),
-                        "target_enemy_id")
+        far = (
+            _n(
+                "; it is {squares} square away",
+                "; it is {squares} squares away",
+                distance(*where),
+                squares=distance(*where),
+            )
+            if ctx.actor.is_gm or enemy["position_revealed"]
+            else ""
+        )
+        raise violation(
+            "not_adjacent",
+            _("melee needs the target on a neighbouring square{far} (seed §5.7)", far=far),
+            "target_enemy_id",
+        )
 
 
 def ranged_steps(ctx: Ctx, character_id: str, enemy: dict[str, Any], cover: str) -> list[dict[str, Any]]:
     if cover == "full":
-        raise violation("full_cover_blocks_ranged", _("a target in full cover cannot be hit at range (seed §4.3)"),
-                        "cover")
+        raise violation(
+            "full_cover_blocks_ranged", _("a target in full cover cannot be hit at range (seed §4.3)"), "cover"
+        )
     steps = [{"source": "partial_cover", "delta": 1}] if cover == "partial" else []
     where = _known(ctx, character_id, enemy)
     if ctx.options.ranged_range_limit and where and distance(*where) > RANGE_LIMIT:
@@ -63,15 +74,22 @@ def check_jump(ctx: Ctx, character_id: str, to: dict[str, int]) -> None:
     guards.option(ctx, "use_grid", "move_to")
     slot = ctx.slot(character_id)
     if slot is None:
-        raise violation("not_in_encounter", _("positions are kept for characters in a running "
-                                              "encounter"), "move_to")
+        raise violation("not_in_encounter", _("positions are kept for characters in a running encounter"), "move_to")
     if slot["position"] is None:
-        raise violation("position_unknown", _("{character_id} has no position yet",
-                                              character_id=character_id), "move_to")
+        raise violation(
+            "position_unknown", _("{character_id} has no position yet", character_id=character_id), "move_to"
+        )
     if distance(slot["position"], to) > SPELL_JUMP:
-        raise violation("out_of_range", _n("a jump reaches at most {spell_jump} square (seed §6.3)",
-                                           "a jump reaches at most {spell_jump} squares (seed §6.3)",
-                                           SPELL_JUMP, spell_jump=SPELL_JUMP), "move_to")
+        raise violation(
+            "out_of_range",
+            _n(
+                "a jump reaches at most {spell_jump} square (seed §6.3)",
+                "a jump reaches at most {spell_jump} squares (seed §6.3)",
+                SPELL_JUMP,
+                spell_jump=SPELL_JUMP,
+            ),
+            "move_to",
+        )
 
 
 def move(ctx: Ctx, a: StepDiceMove) -> None:
@@ -81,17 +99,32 @@ def move(ctx: Ctx, a: StepDiceMove) -> None:
     slot = guards.turn(ctx, a.character_id, needs_action=False)
     here = slot["position"]
     if here is None:
-        raise violation("position_unknown", _("{character_id} has no position yet; the GM places it first",
-                                              character_id=a.character_id))
+        raise violation(
+            "position_unknown",
+            _("{character_id} has no position yet; the GM places it first", character_id=a.character_id),
+        )
     path = [p.model_dump() for p in a.path]
     for i, square in enumerate(path):
         if not adjacent(here if i == 0 else path[i - 1], square):
-            raise violation("path_not_adjacent", _("each square of the path must touch the one before it"),
-                            f"path[{i}]")
+            raise violation(
+                "path_not_adjacent", _("each square of the path must touch the one before it"), f"path[{i}]"
+            )
     if len(path) > slot["move_remaining"]:
-        raise violation("insufficient_move", _("{move_remaining} of 5 squares left this turn",
-                                               move_remaining=slot['move_remaining']), "path")
+        raise violation(
+            "insufficient_move",
+            _("{move_remaining} of 5 squares left this turn", move_remaining=slot["move_remaining"]),
+            "path",
+        )
     slot["move_remaining"] -= len(path)
     slot["position"] = path[-1]
-    ctx.emit("moved", StepDiceMoved(character_id=a.character_id, from_=here, to=path[-1], path=path,
-                       squares=len(path), move_remaining=slot["move_remaining"]))
+    ctx.emit(
+        "moved",
+        StepDiceMoved(
+            character_id=a.character_id,
+            from_=here,
+            to=path[-1],
+            path=path,
+            squares=len(path),
+            move_remaining=slot["move_remaining"],
+        ),
+    )

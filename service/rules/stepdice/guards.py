@@ -1,4 +1,5 @@
 """Checks shared by many moves. Each raises a RuleViolation naming the rule; none changes state."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,11 @@ def active(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str
     """Downed characters take no actions, only crawl and speak (seed §7.2 v1)."""
     sheet = not_dead(ctx, character_id, field)
     if sheet["condition"] == "downed":
-        raise violation("character_downed", _("{character_id} is downed and takes no actions (seed §7.2)",
-                                              character_id=character_id), field)
+        raise violation(
+            "character_downed",
+            _("{character_id} is downed and takes no actions (seed §7.2)", character_id=character_id),
+            field,
+        )
     return sheet
 
 
@@ -31,16 +35,19 @@ def encounter(ctx: Ctx, *phases: str) -> dict[str, Any]:
     if enc is None or enc["phase"] == "ended":
         raise violation("no_encounter", _("no combat encounter is open"))
     if phases and enc["phase"] not in phases:
-        raise violation("wrong_phase", _("the encounter is in {phase}; this move needs {phases}",
-                                         phase=enc['phase'], phases=' or '.join(phases)))
+        raise violation(
+            "wrong_phase",
+            _("the encounter is in {phase}; this move needs {phases}", phase=enc["phase"], phases=" or ".join(phases)),
+        )
     return enc
 
 
 def member(ctx: Ctx, character_id: str, field: str = "character_id") -> dict[str, Any]:
     enc = encounter(ctx)
     if character_id not in enc["pcs"]:
-        raise violation("not_in_encounter", _("{character_id} is not in the encounter",
-                                              character_id=character_id), field)
+        raise violation(
+            "not_in_encounter", _("{character_id} is not in the encounter", character_id=character_id), field
+        )
     return enc["pcs"][character_id]
 
 
@@ -49,14 +56,19 @@ def turn(ctx: Ctx, character_id: str, *, needs_action: bool = True) -> dict[str,
     slot = member(ctx, character_id)
     enc = encounter(ctx, "player_phase")
     if enc["turn_open_for"] != character_id:
-        raise violation("not_your_turn", (_("it is not {character_id}'s turn; send begin_turn first",
-                                           character_id=character_id)
-                                          if enc["turn_open_for"] is None
-                                          else _("{turn_open_for}'s turn is open", turn_open_for=enc['turn_open_for'])))
+        raise violation(
+            "not_your_turn",
+            (
+                _("it is not {character_id}'s turn; send begin_turn first", character_id=character_id)
+                if enc["turn_open_for"] is None
+                else _("{turn_open_for}'s turn is open", turn_open_for=enc["turn_open_for"])
+            ),
+        )
     if needs_action and not slot["action_available"]:
-        raise violation("no_action_available", _("{character_id} has already used the Action this round (seed "
-                                                 "§5.3)",
-                                                 character_id=character_id))
+        raise violation(
+            "no_action_available",
+            _("{character_id} has already used the Action this round (seed §5.3)", character_id=character_id),
+        )
     return slot
 
 

@@ -1,4 +1,5 @@
 """Hearts, downed, death, raising and rest (seed §7, spec 4.10, 4.11, 5.3)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +10,10 @@ from service.rules.stepdice.actions_gm import StepDiceRest
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.events_model import (
-    StepDiceHeartEvent, StepDiceHeartsGained, StepDiceHeartsLost, StepDiceRestTaken,
+    StepDiceHeartEvent,
+    StepDiceHeartsGained,
+    StepDiceHeartsLost,
+    StepDiceRestTaken,
 )
 
 
@@ -32,7 +36,9 @@ def lose_heart(ctx: Ctx, character_id: str, cause: str, origin: dict[str, Any] |
             ctx.emit("downed_damage_ignored", StepDiceHeartEvent(**info))
         return
     sheet["hearts"] -= 1
-    ctx.emit("hearts_lost", StepDiceHeartsLost(**info, amount=1, hearts=sheet["hearts"], hearts_max=sheet["hearts_max"]))
+    ctx.emit(
+        "hearts_lost", StepDiceHeartsLost(**info, amount=1, hearts=sheet["hearts"], hearts_max=sheet["hearts_max"])
+    )
     if sheet["hearts"] == 0:
         sheet["condition"] = "downed"
         slot = ctx.slot(character_id)
@@ -42,8 +48,14 @@ def lose_heart(ctx: Ctx, character_id: str, cause: str, origin: dict[str, Any] |
         turns.on_downed(ctx, character_id)
 
 
-def gain_hearts(ctx: Ctx, character_id: str, amount: int, cause: str, origin: dict[str, Any] | None = None,
-                event: str = "hearts_gained") -> None:
+def gain_hearts(
+    ctx: Ctx,
+    character_id: str,
+    amount: int,
+    cause: str,
+    origin: dict[str, Any] | None = None,
+    event: str = "hearts_gained",
+) -> None:
     """Capped at hearts_max; any Heart gain ends `downed` (7-A32)."""
     sheet = ctx.characters[character_id]
     if sheet["condition"] == "dead":
@@ -53,9 +65,18 @@ def gain_hearts(ctx: Ctx, character_id: str, amount: int, cause: str, origin: di
     stood_up = sheet["condition"] == "downed" and sheet["hearts"] > 0
     if stood_up:
         sheet["condition"] = "active"
-    ctx.emit(event, StepDiceHeartsGained(character_id=character_id, cause=cause, amount=sheet["hearts"] - before,
-                                         hearts=sheet["hearts"], hearts_max=sheet["hearts_max"], stood_up=stood_up,
-                                         **_ref(origin)))
+    ctx.emit(
+        event,
+        StepDiceHeartsGained(
+            character_id=character_id,
+            cause=cause,
+            amount=sheet["hearts"] - before,
+            hearts=sheet["hearts"],
+            hearts_max=sheet["hearts_max"],
+            stood_up=stood_up,
+            **_ref(origin),
+        ),
+    )
     if stood_up:
         turns.on_revived(ctx, character_id)
 
@@ -64,8 +85,7 @@ def rest(ctx: Ctx, a: StepDiceRest) -> None:
     """§7.3: full Hearts and Mana after the scene, for every non-dead PC present (7-A28)."""
     enc = ctx.encounter
     if enc is not None and enc["phase"] != "ended":
-        raise violation("encounter_in_progress", _("rest follows a combat scene, not the middle of one (seed "
-                                                   "§7.3)"))
+        raise violation("encounter_in_progress", _("rest follows a combat scene, not the middle of one (seed §7.3)"))
     ids = a.character_ids if a.character_ids is not None else list(ctx.characters)
     for cid in ids:
         ctx.sheet(cid, "character_ids")

@@ -1,4 +1,5 @@
 """Die sizes, the TN ladder, bands and outcome tiers: the arithmetic of one test (spec 3.1, 4.2, 4.3, 4.15)."""
+
 from __future__ import annotations
 
 DICE = ("d6", "d8", "d10", "d12", "d20")
@@ -20,7 +21,7 @@ FAILED = frozenset({FAILURE_COMPLICATION, FAILURE})
 PROFICIENCIES = ("unskilled", "novice", "trained", "master")
 THRESHOLD = {"master": 3, "trained": 4, "novice": 5, "unskilled": 6}
 TN_OFFSET = {4: -1, 6: 0, 8: 1, 12: 2}  # easy/normal/hard/heroic as threshold steps (§9.2, §9.4)
-MIN_THRESHOLD, MAX_THRESHOLD = 2, 6     # "minimalnie 2+, maksymalnie 6" (§9.2)
+MIN_THRESHOLD, MAX_THRESHOLD = 2, 6  # "minimalnie 2+, maksymalnie 6" (§9.2)
 # 7-A41: equal chance at Normal difficulty (d6 at TN 6 = 1/6 = 6+, d10 at TN 6 = 1/2 = 4+).
 PROFICIENCY_FOR_DIE = {"d6": "unskilled", "d8": "novice", "d10": "trained", "d12": "master", "d20": "master"}
 

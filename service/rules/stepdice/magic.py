@@ -1,4 +1,5 @@
 """Magic (seed §6, spec 4.9): tiers set TN and Mana; Mana is paid before the roll and lost on failure."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,17 +26,25 @@ def cost(ctx: Ctx, tier: str, mana_cost: int | None) -> int:
     if mana_cost is None:
         return default
     if mana_cost not in allowed:
-        guards.gm_only(ctx, "mana_cost", _("a {tier} effect costs {allowed} Mana; only the GM assigns another "
-                                           "cost (seed §6.2)",
-                                           tier=tier, allowed='–'.join(map(str, allowed))))
+        guards.gm_only(
+            ctx,
+            "mana_cost",
+            _(
+                "a {tier} effect costs {allowed} Mana; only the GM assigns another cost (seed §6.2)",
+                tier=tier,
+                allowed="–".join(map(str, allowed)),
+            ),
+        )
     return mana_cost
 
 
 def require_mana(sheet: dict[str, Any], price: int) -> None:
     if sheet["mana"] < price:  # 7-A33: Mana is paid before the roll, so it must be there
-        raise violation("insufficient_mana", _("this costs {price} Mana; {mana} left (seed §6.2)",
-                                               price=price, mana=sheet['mana']),
-                        "mana_cost")
+        raise violation(
+            "insufficient_mana",
+            _("this costs {price} Mana; {mana} left (seed §6.2)", price=price, mana=sheet["mana"]),
+            "mana_cost",
+        )
 
 
 def pay(ctx: Ctx, character_id: str, price: int, test_id: str) -> None:
@@ -43,8 +52,12 @@ def pay(ctx: Ctx, character_id: str, price: int, test_id: str) -> None:
         return
     sheet = ctx.characters[character_id]
     sheet["mana"] -= price
-    ctx.emit("mana_spent", StepDiceManaChange(character_id=character_id, amount=price, mana=sheet["mana"],
-                            mana_max=sheet["mana_max"], test_id=test_id))
+    ctx.emit(
+        "mana_spent",
+        StepDiceManaChange(
+            character_id=character_id, amount=price, mana=sheet["mana"], mana_max=sheet["mana_max"], test_id=test_id
+        ),
+    )
 
 
 def cast(ctx: Ctx, a: StepDiceCast) -> None:
@@ -62,8 +75,9 @@ def cast(ctx: Ctx, a: StepDiceCast) -> None:
     if a.heal_target_id is not None:
         guards.not_dead(ctx, a.heal_target_id, "heal_target_id")
         if a.tier != HEAL_TIER or a.heal_amount != HEAL_AMOUNT:
-            guards.gm_only(ctx, "heal_amount", _("healing is +2 Hearts at the strong tier; other heals are "
-                                                 "GM-set (7-A32)"))
+            guards.gm_only(
+                ctx, "heal_amount", _("healing is +2 Hearts at the strong tier; other heals are GM-set (7-A32)")
+            )
     elif a.heal_amount != HEAL_AMOUNT:
         raise violation("field_not_applicable", _("heal_amount needs heal_target_id"), "heal_amount")
     move_to = a.move_to.model_dump() if a.move_to else None
@@ -71,11 +85,21 @@ def cast(ctx: Ctx, a: StepDiceCast) -> None:
         grid.check_jump(ctx, cid, move_to)
     require_mana(sheet, price)
     d = resolve.Declared(
-        kind="cast", character_id=cid, attribute="magic", base_tn=a.tn or TIERS[a.tier][0],
-        steps=[s.model_dump() for s in a.steps], talents=talents, on_near_certain=a.on_near_certain,
-        on_near_impossible=a.on_near_impossible, helper_ids=helpers, tokens=tokens, intent=a.intent,
-        advance_clocks=a.advance_clocks, planned_complication=a.planned_complication,
-        context={"tier": a.tier, "mana_cost": price, "heal_target_id": a.heal_target_id, "move_to": move_to})
+        kind="cast",
+        character_id=cid,
+        attribute="magic",
+        base_tn=a.tn or TIERS[a.tier][0],
+        steps=[s.model_dump() for s in a.steps],
+        talents=talents,
+        on_near_certain=a.on_near_certain,
+        on_near_impossible=a.on_near_impossible,
+        helper_ids=helpers,
+        tokens=tokens,
+        intent=a.intent,
+        advance_clocks=a.advance_clocks,
+        planned_complication=a.planned_complication,
+        context={"tier": a.tier, "mana_cost": price, "heal_target_id": a.heal_target_id, "move_to": move_to},
+    )
     plan = resolve.plan(ctx, d)
 
     def commit(test_id: str) -> None:
@@ -87,6 +111,11 @@ def cast(ctx: Ctx, a: StepDiceCast) -> None:
     if outcome is None:
         return
     p = pending.base(ctx, test_id, "cast", cid, outcome, a.planned_complication)
-    p["cast"] = {"tier": a.tier, "mana_paid": price, "heal_target_id": a.heal_target_id,
-                 "heal_amount": a.heal_amount, "move_to": move_to}
+    p["cast"] = {
+        "tier": a.tier,
+        "mana_paid": price,
+        "heal_target_id": a.heal_target_id,
+        "heal_amount": a.heal_amount,
+        "move_to": move_to,
+    }
     pending.after_roll(ctx, p, outcome)

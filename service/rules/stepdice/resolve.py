@@ -1,4 +1,5 @@
 """Resolving one test (spec 4.2 resolve_test, 4.15 resolve_test_d6): band, costs, one die, outcome, record."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -12,7 +13,16 @@ from service.rules.move import replaced, without
 from service.rules.stepdice.events_model import StepDiceTestRecord
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.ladder import (
-    FACES, FAILED, NEAR_CERTAIN, NEAR_IMPOSSIBLE, SUCCESS, band_for, classify, classify_d6, step_up, variant_band,
+    FACES,
+    FAILED,
+    NEAR_CERTAIN,
+    NEAR_IMPOSSIBLE,
+    SUCCESS,
+    band_for,
+    classify,
+    classify_d6,
+    step_up,
+    variant_band,
 )
 from service.rules.stepdice.sheet import proficiency
 
@@ -21,11 +31,11 @@ from service.rules.stepdice.sheet import proficiency
 class Declared:
     """Everything the GM settled before the roll (spec 4.16 steps 1–4)."""
 
-    kind: str                      # test | attack | cast | call_test
+    kind: str  # test | attack | cast | call_test
     character_id: str
     attribute: str
     base_tn: int
-    steps: list[dict[str, Any]]    # declared plus automatic steps (cover, range, pressure)
+    steps: list[dict[str, Any]]  # declared plus automatic steps (cover, range, pressure)
     talents: list[str]
     on_near_certain: str = "roll"
     on_near_impossible: str = "roll"
@@ -35,7 +45,7 @@ class Declared:
     advance_clocks: bool = True
     planned_complication: str | None = None
     context: dict[str, Any] = field(default_factory=dict)
-    secret_tn: bool = False        # an attack on an enemy whose TN players do not know yet (spec 8)
+    secret_tn: bool = False  # an attack on an enemy whose TN players do not know yet (spec 8)
 
 
 def plan(ctx: Ctx, d: Declared) -> dict[str, Any]:
@@ -49,28 +59,60 @@ def plan(ctx: Ctx, d: Declared) -> dict[str, Any]:
         # §9.3: help lowers the threshold by 1; a Talent is one step easier.
         band, raw, threshold = variant_band(level, d.base_tn, step_sum - helps - talents)
         plain, _n, _n = variant_band(level, d.base_tn, step_sum - helps)
-        return {"die": "d6", "faces": 6, "proficiency": level, "band": band, "raw_threshold": raw,
-                "threshold": threshold, "net_steps": step_sum - talents, "band_without_talent": plain}
+        return {
+            "die": "d6",
+            "faces": 6,
+            "proficiency": level,
+            "band": band,
+            "raw_threshold": raw,
+            "threshold": threshold,
+            "net_steps": step_sum - talents,
+            "band_without_talent": plain,
+        }
     die = sheet["dice"][d.attribute]
     for _n in range(helps):
         bigger = step_up(die)
         if bigger is None:
             field_ = "helper_ids" if d.helper_ids else "use_help_token"
-            raise violation("cannot_help_d20", _("{character_id}'s {attribute} die would have to step "
-                                                 "up past d20; no larger die exists (7-A9). In combat "
-                                                 "send use_help_token: false.",
-                                                 character_id=d.character_id, attribute=d.attribute), field_)
+            raise violation(
+                "cannot_help_d20",
+                _(
+                    "{character_id}'s {attribute} die would have to step "
+                    "up past d20; no larger die exists (7-A9). In combat "
+                    "send use_help_token: false.",
+                    character_id=d.character_id,
+                    attribute=d.attribute,
+                ),
+                field_,
+            )
         die = bigger
     band, tn = band_for(d.base_tn, step_sum - talents)
     plain, _n = band_for(d.base_tn, step_sum)
-    return {"die": die, "base_die": sheet["dice"][d.attribute], "faces": FACES[die], "band": band, "tn": tn,
-            "net_steps": step_sum - talents, "band_without_talent": plain}
+    return {
+        "die": die,
+        "base_die": sheet["dice"][d.attribute],
+        "faces": FACES[die],
+        "band": band,
+        "tn": tn,
+        "net_steps": step_sum - talents,
+        "band_without_talent": plain,
+    }
 
 
 def _record(ctx: Ctx, test_id: str, d: Declared, p: dict[str, Any]) -> dict[str, Any]:
-    rec = {"test_id": test_id, "kind": d.kind, "character_id": d.character_id, "attribute": d.attribute,
-           "intent": d.intent, "base_tn": d.base_tn, "steps": d.steps, "talents": d.talents,
-           "helper_ids": d.helper_ids + [t["helper_id"] for t in d.tokens], **p, **d.context}
+    rec = {
+        "test_id": test_id,
+        "kind": d.kind,
+        "character_id": d.character_id,
+        "attribute": d.attribute,
+        "intent": d.intent,
+        "base_tn": d.base_tn,
+        "steps": d.steps,
+        "talents": d.talents,
+        "helper_ids": d.helper_ids + [t["helper_id"] for t in d.tokens],
+        **p,
+        **d.context,
+    }
     enc = ctx.encounter
     if ctx.in_combat and d.character_id in enc["pcs"]:
         rec.update(encounter_id=enc["id"], round=enc["round"], phase=enc["phase"])
@@ -84,8 +126,7 @@ def roll(ctx: Ctx, d: Declared, p: dict[str, Any], commit: Callable[[str], None]
     if p["band"] == NEAR_IMPOSSIBLE and d.on_near_impossible == "refuse":
         rec["reason"] = "near_impossible"  # nothing consumed (spec 4.2 step 6)
         # With the TN secret, even the reason would tell players where the TN lies (spec 8).
-        hidden = {"base_tn", "tn", "band", "band_without_talent", "net_steps", "raw_threshold", "threshold",
-                  "reason"}
+        hidden = {"base_tn", "tn", "band", "band_without_talent", "net_steps", "raw_threshold", "threshold", "reason"}
         refused = StepDiceTestRecord(**rec)
         ctx.emit("test_refused", refused, redacted=without(refused, *hidden) if d.secret_tn else None)
         return test_id, None
@@ -102,17 +143,25 @@ def roll(ctx: Ctx, d: Declared, p: dict[str, Any], commit: Callable[[str], None]
         if ctx.options.variant_d6_only:
             outcome = classify_d6(face, p["threshold"], exceptional_on_6=ctx.options.variant_exceptional_on_6)
         else:
-            outcome = classify(face, p["faces"], p["band"], p["tn"],
-                               exceptional_requires_tn=ctx.options.exceptional_requires_tn)
+            outcome = classify(
+                face, p["faces"], p["band"], p["tn"], exceptional_requires_tn=ctx.options.exceptional_requires_tn
+            )
     advanced = clocks.in_scope(ctx) if outcome in FAILED and d.advance_clocks else []
-    rec.update(roll=face, dice=dice, skipped_roll=skip, outcome=outcome, clock_ids_advanced=advanced,
-               planned_complication=d.planned_complication)
+    rec.update(
+        roll=face,
+        dice=dice,
+        skipped_roll=skip,
+        outcome=outcome,
+        clock_ids_advanced=advanced,
+        planned_complication=d.planned_complication,
+    )
     hidden = clocks.hidden_ids(ctx) & set(advanced)
     resolved = StepDiceTestRecord(**rec)
     redacted = None
     if d.planned_complication is not None or hidden:
-        redacted = replaced(without(resolved, "planned_complication"),
-                            clock_ids_advanced=[c for c in advanced if c not in hidden])
+        redacted = replaced(
+            without(resolved, "planned_complication"), clock_ids_advanced=[c for c in advanced if c not in hidden]
+        )
     ctx.emit("test_resolved", resolved, redacted=redacted)
     clocks.advance(ctx, advanced, 1, {"test_id": test_id})
     return test_id, outcome

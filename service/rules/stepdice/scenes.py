@@ -1,4 +1,5 @@
 """Scenes (7-A27): the GM declares their boundaries; Armor tokens refresh when one starts (§11.1)."""
+
 from __future__ import annotations
 
 from service.i18n.message import _
@@ -26,8 +27,11 @@ def begin(ctx: Ctx, kind: str, label: str | None) -> None:
         return
     refreshed = []
     for cid, sheet in ctx.characters.items():
-        if sheet["equipment"].get("protection") and sheet["condition"] != "dead" \
-                and not sheet.get("armor_token_available"):
+        if (
+            sheet["equipment"].get("protection")
+            and sheet["condition"] != "dead"
+            and not sheet.get("armor_token_available")
+        ):
             sheet["armor_token_available"] = True
             refreshed.append(cid)
     if refreshed:
@@ -39,13 +43,12 @@ def finish(ctx: Ctx) -> None:
     hidden = clocks.hidden_ids(ctx)
     gone = clocks.discard_scene_clocks(ctx, scene["id"])
     ctx.table["failed_tests"] = []  # §3.7 compares tests within one scene
-    if ctx.encounter is not None:   # only an ended encounter can be here (see _no_fight)
+    if ctx.encounter is not None:  # only an ended encounter can be here (see _no_fight)
         ctx.table["encounter"] = None
     ctx.table["scene"] = None
     data = StepDiceSceneEnded(scene_id=scene["id"], clocks_closed=gone)
     visible = [c for c in gone if c not in hidden]
-    ctx.emit("scene_ended", data,
-             redacted=replaced(data, clocks_closed=visible) if visible != gone else None)
+    ctx.emit("scene_ended", data, redacted=replaced(data, clocks_closed=visible) if visible != gone else None)
 
 
 def start_scene(ctx: Ctx, a: StepDiceStartScene) -> None:

@@ -5,6 +5,7 @@ Players see the same shape with the GM's secrets taken out (spec 8): an enemy sh
 position only when `position_revealed`), clocks the GM keeps hidden are absent, a pending choice has no
 `planned_complication`, and `seq` and `id_salt` are absent.
 """
+
 from __future__ import annotations
 
 from typing import Literal
@@ -52,8 +53,9 @@ class StepDiceSheetEquipment(_Model, title="StepDiceSheetEquipment"):
 class StepDiceSheet(_Model, title="StepDiceSheet"):
     """A character as the API returns it (spec 3.2). Players see every sheet whole: nothing on it is secret."""
 
-    id: str | None = Field(None, description="The character's id (absent while the sheet is being built, e.g. in a "
-                                              "validation reply).")
+    id: str | None = Field(
+        None, description="The character's id (absent while the sheet is being built, e.g. in a validation reply)."
+    )
     name: str = Field(description="The character's name.")
     role: Literal["warrior", "rogue", "mage"] = Field(description="Set only the starting dice (seed §2.1).")
     dice: StepDiceDice = Field(description="Die size per attribute.")
@@ -100,11 +102,13 @@ class StepDiceEnemy(_Model, title="StepDiceEnemy"):
     revealed: bool = Field(description="Its kind and TN are known to players.")
     kind: EnemyKind | None = Field(None, description="Absent for players until revealed.")
     tn: int | None = Field(None, description="The TN to hit it; absent for players until revealed.")
-    wounds_max: int | None = Field(None, description="Wounds it takes; for players only a revealed minion's, or "
-                                                     "when `wounds_revealed`.")
+    wounds_max: int | None = Field(
+        None, description="Wounds it takes; for players only a revealed minion's, or when `wounds_revealed`."
+    )
     wounds_taken: int | None = Field(None, description="Wounds it has taken; shown to players as `wounds_max`.")
-    position: StepDicePosition | None = Field(None, description="Its square; absent for players unless "
-                                                                "`position_revealed`.")
+    position: StepDicePosition | None = Field(
+        None, description="Its square; absent for players unless `position_revealed`."
+    )
     wounds_revealed: bool | None = Field(None, description="GM only: players see its Wounds.")
     position_revealed: bool | None = Field(None, description="GM only: players see its position.")
     deviations: list[StepDiceDeviation] | None = Field(None, description="GM only: overridden core values.")
@@ -117,8 +121,9 @@ class StepDiceHelpToken(_Model, title="StepDiceHelpToken"):
     target_character_id: str = Field(description="Who is helped.")
     description: str = Field(description="How.")
     created_round: int = Field(description="The round it was given.")
-    mode: Literal["die_step", "threshold_minus_1"] = Field(description="One die step up, or the d6 variant's "
-                                                                        "threshold −1 (§9.3).")
+    mode: Literal["die_step", "threshold_minus_1"] = Field(
+        description="One die step up, or the d6 variant's threshold −1 (§9.3)."
+    )
 
 
 class StepDiceEncounter(_Model, title="StepDiceEncounter"):
@@ -156,8 +161,9 @@ class StepDicePendingAttack(_Model, title="StepDicePendingAttack"):
     target_kind: EnemyKind = Field(description="Its kind (sets the benefits, §5.5).")
     attack_type: Literal["melee", "ranged", "spell"] = Field(description="How.")
     minion_pressure: Literal["none", "step", "extra_complication"] = Field(description="Several minions (§5.8).")
-    could_reach_default: bool | None = Field(description="Whether the enemy could retaliate, by cover; null when "
-                                                         "the GM must say (§5.6).")
+    could_reach_default: bool | None = Field(
+        description="Whether the enemy could retaliate, by cover; null when the GM must say (§5.6)."
+    )
 
 
 class StepDicePendingCast(_Model, title="StepDicePendingCast"):
@@ -174,7 +180,8 @@ class StepDicePending(_Model, title="StepDicePending"):
 
     id: str = Field(description="The choice's id (the test's, or the hit's).")
     stage: Literal["choose_benefit", "retaliation_check", "armor_choice", "needs_gm_text"] = Field(
-        description="Who answers: the PC (choose_benefit, armor_choice) or the GM.")
+        description="Who answers: the PC (choose_benefit, armor_choice) or the GM."
+    )
     character_id: str = Field(description="The PC concerned.")
     test_id: str | None = Field(None, description="The test that led here.")
     kind: Literal["test", "attack", "cast", "call_test"] | None = Field(None, description="The test's kind.")
@@ -185,10 +192,12 @@ class StepDicePending(_Model, title="StepDicePending"):
     attack: StepDicePendingAttack | None = Field(None, description="The attack, when it was one.")
     cast: StepDicePendingCast | None = Field(None, description="The spell, when it was one.")
     benefit_options: list[str] | None = Field(None, description="choose_benefit: the options to choose from.")
-    text_required: Literal["complication", "consequence"] | None = Field(None, description="needs_gm_text: what "
-                                                                                            "the GM must write.")
+    text_required: Literal["complication", "consequence"] | None = Field(
+        None, description="needs_gm_text: what the GM must write."
+    )
     cause: Literal["retaliation", "enemy_hit", "complication"] | None = Field(
-        None, description="armor_choice: why a Heart would be lost.")
+        None, description="armor_choice: why a Heart would be lost."
+    )
     hit_id: str | None = Field(None, description="armor_choice: the hit.")
     enemy_id: str | None = Field(None, description="armor_choice: the enemy that hit.")
     description: str | None = Field(None, description="armor_choice: the GM's description of the hit.")
@@ -210,8 +219,11 @@ class StepDiceTable(_Model, title="StepDiceTable"):
     clocks: dict[str, StepDiceClock] = Field(description="Time-pressure clocks by id (players: the visible ones).")
     pending: StepDicePending | None = Field(description="The choice every other move waits for, if any.")
     awaiting: list[AwaitingEntry] = Field(description="Whose move it is and what each may send (after every move).")
-    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
-                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
+    offers: list[AwaitingEntry] = Field(
+        default_factory=list,
+        description="Every move each party may send now: "
+        "what `awaiting` asks and the moves open outside it (nobody is waited for).",
+    )
     failed_tests: list[StepDiceFailedTest] = Field(description="Failed tests of this scene (§3.7 warning).")
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden ids.")

@@ -1,6 +1,7 @@
 """Step Dice on a run-out deadline: an open player turn ends (seed §5.2: the player phase goes on with the
 others). A turn not yet begun, and a pending benefit or armour choice, have no default in the rules: the GM
 decides. A granted advancement is never a wait (`advance` blocks nothing), so it is not timed."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """Turn order of a running encounter: all PCs in any order, then all enemies, repeat (seed §5.2, spec 5.2)."""
+
 from __future__ import annotations
 
 from service.i18n.message import _
@@ -7,7 +8,12 @@ from service.rules.stepdice.actions_gm import StepDiceEndEnemyPhase, StepDiceEnd
 from service.rules.stepdice.actions_player import StepDiceBeginTurn, StepDiceEndTurn
 from service.rules.stepdice.context import Ctx
 from service.rules.stepdice.errors import violation
-from service.rules.stepdice.events_model import StepDiceCharacterRound, StepDiceHelpTokenEvent, StepDicePhaseChanged, StepDiceTurnEnded
+from service.rules.stepdice.events_model import (
+    StepDiceCharacterRound,
+    StepDiceHelpTokenEvent,
+    StepDicePhaseChanged,
+    StepDiceTurnEnded,
+)
 
 MOVE_PER_TURN = 5  # §4.2
 
@@ -17,11 +23,15 @@ def begin_turn(ctx: Ctx, a: StepDiceBeginTurn) -> None:
     guards.member(ctx, a.character_id)
     enc = guards.encounter(ctx, "player_phase")
     if enc["turn_open_for"] is not None:
-        raise violation("turn_already_open", _("{turn_open_for}'s turn is open; one turn at a time",
-                                               turn_open_for=enc['turn_open_for']))
+        raise violation(
+            "turn_already_open",
+            _("{turn_open_for}'s turn is open; one turn at a time", turn_open_for=enc["turn_open_for"]),
+        )
     if a.character_id in enc["pcs_done"]:
-        raise violation("turn_already_taken", _("{character_id} has had its turn this round (seed §5.2)",
-                                                character_id=a.character_id))
+        raise violation(
+            "turn_already_taken",
+            _("{character_id} has had its turn this round (seed §5.2)", character_id=a.character_id),
+        )
     enc["turn_open_for"] = a.character_id
     ctx.emit("turn_begun", StepDiceCharacterRound(character_id=a.character_id, round=enc["round"]))
 
@@ -49,8 +59,9 @@ def _maybe_end_player_phase(ctx: Ctx) -> None:
     enc = ctx.encounter
     if enc["phase"] != "player_phase" or enc["turn_open_for"] is not None:
         return
-    waiting = [c for c in enc["pcs"] if c not in enc["pcs_done"]
-               and ctx.characters.get(c, {}).get("condition") == "active"]
+    waiting = [
+        c for c in enc["pcs"] if c not in enc["pcs_done"] and ctx.characters.get(c, {}).get("condition") == "active"
+    ]
     if not waiting:
         to_enemy_phase(ctx, "all_pcs_done")
 
@@ -88,7 +99,9 @@ def to_enemy_phase(ctx: Ctx, reason: str) -> None:
     enc = ctx.encounter
     expire_help(ctx)
     enc["phase"] = "enemy_phase"
-    ctx.emit("phase_changed", StepDicePhaseChanged(from_="player_phase", to="enemy_phase", round=enc["round"], reason=reason))
+    ctx.emit(
+        "phase_changed", StepDicePhaseChanged(from_="player_phase", to="enemy_phase", round=enc["round"], reason=reason)
+    )
 
 
 def start_player_phase(ctx: Ctx, round_: int, came_from: str) -> None:

@@ -1,4 +1,5 @@
 """What each role may see (spec 8). The GM sees everything; players lose the GM-only parts."""
+
 from __future__ import annotations
 
 import copy

@@ -3,6 +3,7 @@ party-wide exhaustion, team tests and combat, morale, boost, light and dark toke
 
 `SYSTEM` is what the application layer registers; every move goes through `SYSTEM.apply` (engine.py).
 """
+
 from service.rules.trikus.engine import TrikusSystem
 
 SYSTEM = TrikusSystem()

@@ -1,4 +1,5 @@
 """The discriminated union of every move, and who may send each."""
+
 from __future__ import annotations
 
 from service.rules.actions import action_set

@@ -1,4 +1,5 @@
 """Moves only the GM may send (spec 5, 5.1.2, 5.6)."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -19,10 +20,14 @@ class OpenTest(Stakes):
     """Open a test: one player, or a team test with several (L138–L170). Seat order = list order."""
 
     type: Literal["open_test"]
-    character_ids: list[Id] = Field(min_length=1, max_length=12, description="Invited characters, in seat "
-                                                                             "order (used for every tie-break).")
-    gm_pool: int = Field(ge=1, le=MAX_GM_POOL, description="Difficulty = the GM's dice: 1 simple, 2 hard, "
-                                                           "3 very hard, 4+ hardest (L94–L96).")
+    character_ids: list[Id] = Field(
+        min_length=1, max_length=12, description="Invited characters, in seat order (used for every tie-break)."
+    )
+    gm_pool: int = Field(
+        ge=1,
+        le=MAX_GM_POOL,
+        description="Difficulty = the GM's dice: 1 simple, 2 hard, 3 very hard, 4+ hardest (L94–L96).",
+    )
 
 
 class OpenPvpTest(Stakes):
@@ -38,13 +43,18 @@ class OpenCombat(Stakes):
 
     type: Literal["open_combat"]
     character_ids: list[Id] = Field(min_length=1, max_length=12, description="Invited characters, seat order.")
-    gm_pool: int = Field(ge=1, le=MAX_GM_POOL, description="One die per GM fighter or ally (L180, L184); "
-                                                           "lasts between rounds.")
-    powerful_opponent: bool = Field(False, description="A fight against a powerful GM character, e.g. a Sith "
-                                                       "Lord: losing a last die costs the party its Master "
-                                                       "(L208–L214, A30).")
-    combat_difficulty: int | None = Field(None, ge=1, le=10, description="adv_combat_difficulty only: CD set "
-                                                                         "from the conditions; default 3 (L368).")
+    gm_pool: int = Field(
+        ge=1, le=MAX_GM_POOL, description="One die per GM fighter or ally (L180, L184); lasts between rounds."
+    )
+    powerful_opponent: bool = Field(
+        False,
+        description="A fight against a powerful GM character, e.g. a Sith "
+        "Lord: losing a last die costs the party its Master "
+        "(L208–L214, A30).",
+    )
+    combat_difficulty: int | None = Field(
+        None, ge=1, le=10, description="adv_combat_difficulty only: CD set from the conditions; default 3 (L368)."
+    )
 
 
 class Start(Move):
@@ -64,8 +74,9 @@ class BoomReview(Move):
     """After a test or round with an unclaimed boom, turn results upside down, or not (L356, A42)."""
 
     type: Literal["boom_review"]
-    overrides: dict[Id, Result] = Field(default_factory=dict, description="character id -> new result; empty "
-                                                                          "= no override.")
+    overrides: dict[Id, Result] = Field(
+        default_factory=dict, description="character id -> new result; empty = no override."
+    )
 
 
 class WaiveRoll(Move):
@@ -141,8 +152,9 @@ class AdjustCombat(Move):
     (A22, A36), or a change of the powerful-opponent flag (A30); logged."""
 
     type: Literal["adjust_combat"]
-    gm_pool_delta: int = Field(0, ge=-MAX_GM_POOL, le=MAX_GM_POOL, description="Dice added to (or taken from) "
-                                                                               "the GM's combat pool.")
+    gm_pool_delta: int = Field(
+        0, ge=-MAX_GM_POOL, le=MAX_GM_POOL, description="Dice added to (or taken from) the GM's combat pool."
+    )
     powerful_opponent: bool | None = Field(None, description="New value of the flag; null leaves it.")
     reason: Text = Field(description="Why; recorded.")
 
@@ -155,6 +167,22 @@ class GmNote(Move):
     character_id: Id | None = Field(None, description="The character it concerns, if any.")
 
 
-GM_ACTIONS = (OpenTest, OpenPvpTest, OpenCombat, Start, Auto, BoomReview, WaiveRoll, AwardLightToken,
-              SpendDarkToken, ForceReset, StartSession, AbortActivity, AdjustCombat, GmNote, GiveItem, RenewItem,
-              RevealTrait)
+GM_ACTIONS = (
+    OpenTest,
+    OpenPvpTest,
+    OpenCombat,
+    Start,
+    Auto,
+    BoomReview,
+    WaiveRoll,
+    AwardLightToken,
+    SpendDarkToken,
+    ForceReset,
+    StartSession,
+    AbortActivity,
+    AdjustCombat,
+    GmNote,
+    GiveItem,
+    RenewItem,
+    RevealTrait,
+)

@@ -1,4 +1,5 @@
 """Moves made for one character: by its player, or by the GM (who controls every character)."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -19,13 +20,14 @@ class Join(Extras):
     """Join the open test (line + extras) or combat (line + allies; extras come per round)."""
 
     type: Literal["join"]
-    line_index: int | None = Field(None, ge=0, le=2, description="The free line crossed (L60); null only "
-                                                                 "when no line is free (A12).")
+    line_index: int | None = Field(
+        None, ge=0, le=2, description="The free line crossed (L60); null only when no line is free (A12)."
+    )
     allies: int = Field(0, ge=0, le=20, description="Combat only: +1d10 per ally, kept between rounds (L180).")
 
 
 class BadFeeling(OwnMove):
-    """"I have a bad feeling about this": sit the test out; the GM decides the effect (L76–L86)."""
+    """ "I have a bad feeling about this": sit the test out; the GM decides the effect (L76–L86)."""
 
     type: Literal["bad_feeling"]
     description: Text = Field(description="What the character does.")
@@ -71,8 +73,9 @@ class Throw(Move):
     sender: ClassVar[Sender] = "any"
     type: Literal["throw"]
     character_id: Id | None = Field(None, description="The throwing character; null for the GM.")
-    target_character_id: Id | None = Field(None, description="GM combat-difficulty roll: the failing player "
-                                                             "it is against (checked when given).")
+    target_character_id: Id | None = Field(
+        None, description="GM combat-difficulty roll: the failing player it is against (checked when given)."
+    )
 
 
 class Escape(OwnMove):
@@ -169,6 +172,26 @@ class Narrate(Move):
     character_id: Id | None = Field(None, description="The character narrating, if any.")
 
 
-PLAYER_ACTIONS = (Join, BadFeeling, DeclareRound, Boost, CommitMorale, SpendLightDie, PassLastChance, Throw,
-                  Escape, ProposeNegotiation, AnswerNegotiation, ClaimBoom, KeepSuccess, GiveUpSuccess, Attack,
-                  Defend, ChooseLostLine, LightTokenFact, AcknowledgeDarkSide, SetSides, Narrate)
+PLAYER_ACTIONS = (
+    Join,
+    BadFeeling,
+    DeclareRound,
+    Boost,
+    CommitMorale,
+    SpendLightDie,
+    PassLastChance,
+    Throw,
+    Escape,
+    ProposeNegotiation,
+    AnswerNegotiation,
+    ClaimBoom,
+    KeepSuccess,
+    GiveUpSuccess,
+    Attack,
+    Defend,
+    ChooseLostLine,
+    LightTokenFact,
+    AcknowledgeDarkSide,
+    SetSides,
+    Narrate,
+)

@@ -1,6 +1,7 @@
 """Whose move it is (spec 5.0): `awaiting` lists who must act for the open activity to go on and
 what they may send; `requests` lists non-blocking asks (dark-side acknowledgements, new sides).
 Both use the shared entry shape of service.rules.awaiting."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,8 +33,13 @@ def _contest_thrower(ctx: Ctx, act: dict[str, Any], who: str) -> dict[str, Any]:
         may.append("spend_light_die")
     c = act["contest"]
     p = contest.pair_of(c, who)
-    if (ctx.options.adv_negotiation and not c["submitted"] and p["state"]["kind"] == "ctrl"
-            and p["state"]["side"] != who and not contest.die(c, p["state"]["die"]).get("proposed")):
+    if (
+        ctx.options.adv_negotiation
+        and not c["submitted"]
+        and p["state"]["kind"] == "ctrl"
+        and p["state"]["side"] != who
+        and not contest.die(c, p["state"]["die"]).get("proposed")
+    ):
         may.append("propose_negotiation")
     return _entry(who, *may)
 
@@ -58,8 +64,9 @@ def activity_awaiting(ctx: Ctx, act: dict[str, Any]) -> list[dict[str, Any]]:
         return out or [_entry("gm", "start")]
     if ph == "round_pool":
         extra = ("escape",) if ctx.options.adv_escape else ()
-        return [_entry(c, "declare_round", *extra) for c in combat.active(act)
-                if act["participants"][c]["declared"] is None]
+        return [
+            _entry(c, "declare_round", *extra) for c in combat.active(act) if act["participants"][c]["declared"] is None
+        ]
     if ph == "contest":
         return _contest(ctx, act)
     if ph == "boom_review":
@@ -92,10 +99,23 @@ def refresh(ctx: Ctx) -> None:
 # Moves the engine may accept outside what `awaiting` asks (the GM's management and narration, a player's moves
 # out of turn), listed in `table.offers` (service.rules.awaiting.offers); each still passes the engine's checks.
 OPEN_GM = (
-    "abort_activity", "adjust_combat", "auto", "award_light_token", "give_item", "gm_note", "narrate",
-    "renew_item", "reveal_trait", "spend_dark_token",
+    "abort_activity",
+    "adjust_combat",
+    "auto",
+    "award_light_token",
+    "give_item",
+    "gm_note",
+    "narrate",
+    "renew_item",
+    "reveal_trait",
+    "spend_dark_token",
 )
 OPEN_PLAYER = (
-    "acknowledge_dark_side", "boost", "claim_boom", "commit_morale", "light_token_fact", "set_sides",
+    "acknowledge_dark_side",
+    "boost",
+    "claim_boom",
+    "commit_morale",
+    "light_token_fact",
+    "set_sides",
     "spend_light_die",
 )

@@ -1,4 +1,5 @@
 """Boom dice (advanced, L352–L358; spec 4.19, A42): three equal faces in one test or combat round."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -44,5 +45,6 @@ def review_needed(ctx: Ctx, act: dict[str, Any]) -> bool:
 def claim(ctx: Ctx, act: dict[str, Any], character_id: str, value: int, text: str) -> None:
     """The first valid claim takes the narration; the claim carries it, so the pause is one request."""
     act["contest"]["boom"]["claims"].append({"character_id": character_id, "value": value, "text": text})
-    ctx.emit("boom_claimed", TrikusBoomClaimed(activity_id=act["id"], character_id=character_id, value=value,
-                              narration=text))
+    ctx.emit(
+        "boom_claimed", TrikusBoomClaimed(activity_id=act["id"], character_id=character_id, value=value, narration=text)
+    )

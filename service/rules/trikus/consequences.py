@@ -1,5 +1,6 @@
 """End-of-test and end-of-round consequences (spec 4.6 step 3, 4.8 step 7, 4.17): morale, boost,
 negotiation, items, Catastrophes and their line losses."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,9 +20,16 @@ def catastrophe(ctx: Ctx, act: dict[str, Any], cid: str, cause: str) -> None:
         done[cid].append(cause)
         return
     done[cid] = [cause]
-    ctx.emit("catastrophe", TrikusCatastrophe(activity_id=act["id"], character_id=cid, cause=cause,
-                             line_loss=ctx.options.adv_catastrophe_line_loss,
-                             note="the GM narrates a painful effect; never death (L196)"))
+    ctx.emit(
+        "catastrophe",
+        TrikusCatastrophe(
+            activity_id=act["id"],
+            character_id=cid,
+            cause=cause,
+            line_loss=ctx.options.adv_catastrophe_line_loss,
+            note="the GM narrates a painful effect; never death (L196)",
+        ),
+    )
     if ctx.options.adv_catastrophe_line_loss:
         act.setdefault("line_losses", []).append(cid)
 
@@ -43,19 +51,24 @@ def apply(ctx: Ctx, act: dict[str, Any], cid: str, result: str, *, cancelled: st
     no_result); `cancelled` is the result a team-test cancellation voided (A10)."""
     sheet = ctx.characters[cid]
     if sheet["status"] != "active":
-        return                                              # removed mid-activity: no further effects (A36)
+        return  # removed mid-activity: no further effects (A36)
     part = act["participants"][cid]
     morale(ctx, cid, result)
     failed = result == "failure"
     cancel_penalty = cancelled == "failure" and not ctx.options.team_cancellation_waives_penalties
     if part.get("boost") and (failed or cancel_penalty):
-        fate.add_dark_token(ctx, cid, "boost_failure")      # L234
+        fate.add_dark_token(ctx, cid, "boost_failure")  # L234
         catastrophe(ctx, act, cid, "boost_failure")
     if part.get("negotiated") and failed:
-        catastrophe(ctx, act, cid, "negotiation_failure")   # L346 (never cancelled, A40)
+        catastrophe(ctx, act, cid, "negotiation_failure")  # L346 (never cancelled, A40)
     if sheet["status"] == "active":
-        equipment.on_end(ctx, cid, part.get("item_ids", []), "failure" if cancel_penalty else result,
-                         penalties=failed or cancel_penalty)
+        equipment.on_end(
+            ctx,
+            cid,
+            part.get("item_ids", []),
+            "failure" if cancel_penalty else result,
+            penalties=failed or cancel_penalty,
+        )
 
 
 def resolve_line_losses(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -71,5 +84,7 @@ def resolve_line_losses(ctx: Ctx, act: dict[str, Any]) -> None:
             lines.lose(ctx, cid, index)
         else:
             act.setdefault("line_choices", []).append({"character_id": cid, "candidates": candidates})
-            ctx.emit("lost_line_choice_needed", TrikusLostLineChoiceNeeded(activity_id=act["id"], character_id=cid,
-                                                 candidates=candidates))
+            ctx.emit(
+                "lost_line_choice_needed",
+                TrikusLostLineChoiceNeeded(activity_id=act["id"], character_id=cid, candidates=candidates),
+            )

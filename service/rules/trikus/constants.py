@@ -1,4 +1,5 @@
 """The numbers of Trikus (spec 3.1), in one place."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -16,14 +17,23 @@ SIDE_COUNTS: dict[str, dict[str, int]] = {
 }
 NEXT_TIER: dict[str, str] = {"beginner": "advanced", "advanced": "master", "master": "master"}
 
-DIE = 10                          # every die is a d10; the "0" face is 10 (spec 1)
-DEFAULT_COMBAT_DIFFICULTY = 3     # L368
-DEFENSE_BONUS_PER_DEFENDER = 2    # L382
-DARK_TOKENS_TO_TURN = 3           # L300
-BOOST_DICE = 2                    # L230, L232
-LOST_LINE_RESETS = 2              # a lost line returns at the 2nd party reset after the loss (L332, A16)
-MAX_GM_POOL = 20                  # an implementation limit, not a rule (A52)
-MAX_RESET_LOOPS = 2               # spec 4.7: the reset loop is bounded (A15)
+DIE = 10  # every die is a d10; the "0" face is 10 (spec 1)
+DEFAULT_COMBAT_DIFFICULTY = 3  # L368
+DEFENSE_BONUS_PER_DEFENDER = 2  # L382
+DARK_TOKENS_TO_TURN = 3  # L300
+BOOST_DICE = 2  # L230, L232
+LOST_LINE_RESETS = 2  # a lost line returns at the 2nd party reset after the loss (L332, A16)
+MAX_GM_POOL = 20  # an implementation limit, not a rule (A52)
+MAX_RESET_LOOPS = 2  # spec 4.7: the reset loop is bounded (A15)
 
-TRAIT_KINDS = ("offensive", "defensive", "helpful", "single_use", "battle_meditation",
-               "unreliable", "black_hole", "renewable", "sith_artifact")
+TRAIT_KINDS = (
+    "offensive",
+    "defensive",
+    "helpful",
+    "single_use",
+    "battle_meditation",
+    "unreliable",
+    "black_hole",
+    "renewable",
+    "sith_artifact",
+)

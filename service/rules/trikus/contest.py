@@ -5,6 +5,7 @@ waves: everyone a pair needs throws one die; nobody's value is known until the w
 (L118, L148), so the dice of a wave are rolled together when its last thrower submits. That keeps
 simultaneity without hiding anything: a submitted throw has no value yet.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -12,21 +13,37 @@ from typing import Any
 
 from service.rules.trikus import boom
 from service.rules.trikus.context import Ctx
-from service.rules.trikus.events_model import TrikusCharacterInActivity, TrikusPairResolved, TrikusThrowEvent, TrikusWaveRevealed
+from service.rules.trikus.events_model import (
+    TrikusCharacterInActivity,
+    TrikusPairResolved,
+    TrikusThrowEvent,
+    TrikusWaveRevealed,
+)
 
 LastChance = Callable[[str], bool]
 
 
 def new_contest(order: list[str], pairs: list[tuple[str, str]], unthrown: dict[str, int]) -> dict[str, Any]:
     return {
-        "order": order,            # throw order inside a wave: the GM first, then seat order
-        "pairs": [{"a": a, "b": b, "state": {"kind": "initial"}, "outcome": "open", "winner": None,
-                   "left": None, "final_value": None, "passed": []} for a, b in pairs],
+        "order": order,  # throw order inside a wave: the GM first, then seat order
+        "pairs": [
+            {
+                "a": a,
+                "b": b,
+                "state": {"kind": "initial"},
+                "outcome": "open",
+                "winner": None,
+                "left": None,
+                "final_value": None,
+                "passed": [],
+            }
+            for a, b in pairs
+        ],
         "unthrown": dict(unthrown),
-        "dice": [],                # {id, wave, thrower, value, superseded_value?, renegotiated}
+        "dice": [],  # {id, wave, thrower, value, superseded_value?, renegotiated}
         "wave": 1,
-        "submitted": [],           # who has thrown in the open wave (values come when it completes)
-        "stage": "wave",           # wave | last_chance | negotiation_offered | negotiation_rethrow | resolved
+        "submitted": [],  # who has thrown in the open wave (values come when it completes)
+        "stage": "wave",  # wave | last_chance | negotiation_offered | negotiation_rethrow | resolved
         "last_chance": None,
         "negotiation": None,
         "boom": {"seen": [], "available": [], "claims": []},
@@ -37,8 +54,8 @@ def new_contest(order: list[str], pairs: list[tuple[str, str]], unthrown: dict[s
 def must_throw(pair: dict[str, Any]) -> list[str]:
     st = pair["state"]
     if st["kind"] in ("initial", "tie"):
-        return [pair["a"], pair["b"]]           # both (re)throw; a tie decides nothing (L182, A6)
-    return [pair["b"] if st["side"] == pair["a"] else pair["a"]]   # only the side not in control
+        return [pair["a"], pair["b"]]  # both (re)throw; a tie decides nothing (L182, A6)
+    return [pair["b"] if st["side"] == pair["a"] else pair["a"]]  # only the side not in control
 
 
 def stuck(c: dict[str, Any], pair: dict[str, Any]) -> list[str]:
@@ -73,7 +90,7 @@ def result_for(pair: dict[str, Any], who: str) -> str:
         return "success" if pair["winner"] == who else "failure"
     if out in ("escaped", "removed"):
         return out if pair["left"] == who else "no_result"
-    return out                                   # draw | open
+    return out  # draw | open
 
 
 def die(c: dict[str, Any], die_id: int) -> dict[str, Any]:
@@ -86,8 +103,15 @@ def submit(ctx: Ctx, act: dict[str, Any], who: str) -> None:
     c = act["contest"]
     c["unthrown"][who] -= 1
     c["submitted"].append(who)
-    ctx.emit("throw_submitted", TrikusThrowEvent(activity_id=act["id"], wave=c["wave"], thrower=who,
-                                 waiting_for=[w for w in required(c) if w not in c["submitted"]]))
+    ctx.emit(
+        "throw_submitted",
+        TrikusThrowEvent(
+            activity_id=act["id"],
+            wave=c["wave"],
+            thrower=who,
+            waiting_for=[w for w in required(c) if w not in c["submitted"]],
+        ),
+    )
 
 
 def leave(c: dict[str, Any], who: str, how: str) -> None:
@@ -158,8 +182,17 @@ def _finalize(ctx: Ctx, act: dict[str, Any], last_chance: LastChance) -> None:
         else:
             winner = other(p, sides[0])
             p.update(outcome="won", winner=winner, final_value=st.get("target", st.get("value")))
-        ctx.emit("pair_resolved", TrikusPairResolved(activity_id=act["id"], a=p["a"], b=p["b"], outcome=p["outcome"],
-                                   winner=p["winner"], final_value=p["final_value"]))
+        ctx.emit(
+            "pair_resolved",
+            TrikusPairResolved(
+                activity_id=act["id"],
+                a=p["a"],
+                b=p["b"],
+                outcome=p["outcome"],
+                winner=p["winner"],
+                final_value=p["final_value"],
+            ),
+        )
 
 
 def reveal(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -176,12 +209,17 @@ def reveal(ctx: Ctx, act: dict[str, Any]) -> None:
         rolls.append(d.to_dict())
     for p in open_pairs(c):
         _evaluate(p, values.get(p["a"]), values.get(p["b"]))
-    ctx.emit("wave_revealed", TrikusWaveRevealed(
-        activity_id=act["id"], wave=c["wave"], dice=rolls,
-        throws=[{"thrower": w, "value": values[w]["value"], "die_id": values[w]["id"]} for w in throwers],
-        pairs=[{"a": p["a"], "b": p["b"], "state": dict(p["state"])} for p in c["pairs"]],
-        unthrown=dict(c["unthrown"]),
-    ))
+    ctx.emit(
+        "wave_revealed",
+        TrikusWaveRevealed(
+            activity_id=act["id"],
+            wave=c["wave"],
+            dice=rolls,
+            throws=[{"thrower": w, "value": values[w]["value"], "die_id": values[w]["id"]} for w in throwers],
+            pairs=[{"a": p["a"], "b": p["b"], "state": dict(p["state"])} for p in c["pairs"]],
+            unthrown=dict(c["unthrown"]),
+        ),
+    )
     c["wave"] += 1
     c["submitted"] = []
     boom.scan(ctx, act)
@@ -197,9 +235,9 @@ def _evaluate(p: dict[str, Any], da: dict[str, Any] | None, db: dict[str, Any] |
         elif db["value"] > da["value"]:
             p["state"] = {"kind": "ctrl", "side": p["b"], "target": db["value"], "die": db["id"]}
         else:
-            p["state"] = {"kind": "tie", "value": da["value"]}     # tied dice are void (A8)
+            p["state"] = {"kind": "tie", "value": da["value"]}  # tied dice are void (A8)
         return
     challenger = db if st["side"] == p["a"] else da
-    if challenger is not None and challenger["value"] >= st["target"]:   # a tie is enough (L122)
+    if challenger is not None and challenger["value"] >= st["target"]:  # a tie is enough (L122)
         side = p["b"] if st["side"] == p["a"] else p["a"]
         p["state"] = {"kind": "ctrl", "side": side, "target": challenger["value"], "die": challenger["id"]}

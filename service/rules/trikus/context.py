@@ -1,4 +1,5 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,16 +16,16 @@ from service.rules.trikus.options import Options
 def initial_table() -> dict[str, Any]:
     return {
         "session_number": 1,
-        "reset_count": 0,          # party-wide resets so far (spec 3.3)
-        "activity": None,          # the one open test / PvP test / combat (I7), see README of this package
-        "last_activity": None,     # summary of the last closed activity
-        "pending_changes": [],     # promotions and new Beginners waiting for the session boundary (A34)
-        "dark_side_prompts": [],   # spent dark tokens awaiting the player's acknowledgement (spec 4.15)
-        "gm_notes": [],            # the GM's private notes (spec 8.2); never in a player's view
-        "awaiting": [],            # who must move next, and what they may do (recomputed after every move)
-        "requests": [],            # non-blocking asks: acknowledge a dark side, write new sides
-        "seats": [],               # character ids in the order they joined the table (spec 3.3 seat order)
-        "seq": {},                 # id counters
+        "reset_count": 0,  # party-wide resets so far (spec 3.3)
+        "activity": None,  # the one open test / PvP test / combat (I7), see README of this package
+        "last_activity": None,  # summary of the last closed activity
+        "pending_changes": [],  # promotions and new Beginners waiting for the session boundary (A34)
+        "dark_side_prompts": [],  # spent dark tokens awaiting the player's acknowledgement (spec 4.15)
+        "gm_notes": [],  # the GM's private notes (spec 8.2); never in a player's view
+        "awaiting": [],  # who must move next, and what they may do (recomputed after every move)
+        "requests": [],  # non-blocking asks: acknowledge a dark side, write new sides
+        "seats": [],  # character ids in the order they joined the table (spec 3.3 seat order)
+        "seq": {},  # id counters
     }
 
 

@@ -1,5 +1,6 @@
 """The Trikus rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move, the
 activity state machine after it (flow), then who is next; a character turned to the dark side is the GM's (L300)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -33,8 +34,9 @@ def turned(sheet: dict[str, Any]) -> RuleViolation | None:
     return None
 
 
-MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, after=(flow.proceed,),
-                         awaiting=awaiting.refresh, taken_over=turned)
+MOVES = driver.MoveTable(
+    adapter=ADAPTER, context=Ctx, handlers=HANDLERS, after=(flow.proceed,), awaiting=awaiting.refresh, taken_over=turned
+)
 
 
 class TrikusSystem:
@@ -52,10 +54,16 @@ class TrikusSystem:
     EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        data = data if isinstance(data, CharacterInput) else CharacterInput.model_validate(
-            data.model_dump() if isinstance(data, BaseModel) else data)
-        opts = options if isinstance(options, Options) else Options.model_validate(
-            options.model_dump() if isinstance(options, BaseModel) else options)
+        data = (
+            data
+            if isinstance(data, CharacterInput)
+            else CharacterInput.model_validate(data.model_dump() if isinstance(data, BaseModel) else data)
+        )
+        opts = (
+            options
+            if isinstance(options, Options)
+            else Options.model_validate(options.model_dump() if isinstance(options, BaseModel) else options)
+        )
         return new_character(data, opts)
 
     def initial_state(self, options: BaseModel) -> dict[str, Any]:
@@ -64,8 +72,9 @@ class TrikusSystem:
         awaiting.refresh(ctx)
         return ctx.state
 
-    def apply(self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
-              ) -> tuple[dict[str, Any], list[Event]]:
+    def apply(
+        self, state: dict[str, Any], action: BaseModel | dict[str, Any], actor: Actor, dice: DiceSource
+    ) -> tuple[dict[str, Any], list[Event]]:
         return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:

@@ -1,4 +1,5 @@
 """Equipment traits in play (advanced, L394–L420; spec 4.20, A43). Used items are declared at pool formation."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,19 +16,21 @@ def check_items(ctx: Ctx, sheet: dict[str, Any], item_ids: list[str]) -> None:
     if not item_ids:
         return
     if not ctx.options.adv_equipment:
-        raise violation("option_disabled", _("equipment traits are an advanced rule (adv_equipment "
-                                             "is off)"), "item_ids")
+        raise violation(
+            "option_disabled", _("equipment traits are an advanced rule (adv_equipment is off)"), "item_ids"
+        )
     if len(set(item_ids)) != len(item_ids):
-        raise violation("item_not_available", _("each item is used at most once per test or round "
-                                                "(A43)"), "item_ids")
+        raise violation("item_not_available", _("each item is used at most once per test or round (A43)"), "item_ids")
     for n, iid in enumerate(item_ids):
         it = item(sheet, iid)
         if it is None:
-            raise violation("unknown_item", _("{name} has no item {iid!r}",
-                                              name=sheet['name'], iid=iid), f"item_ids[{n}]")
+            raise violation(
+                "unknown_item", _("{name} has no item {iid!r}", name=sheet["name"], iid=iid), f"item_ids[{n}]"
+            )
         if it["state"] != "available":
-            raise violation("item_not_available", _("{name} is {state}",
-                                                    name=it['name'], state=it['state']), f"item_ids[{n}]")
+            raise violation(
+                "item_not_available", _("{name} is {state}", name=it["name"], state=it["state"]), f"item_ids[{n}]"
+            )
 
 
 def _reveal(ctx: Ctx, cid: str, it: dict[str, Any], trait: dict[str, Any]) -> None:
@@ -65,7 +68,10 @@ def on_start(ctx: Ctx, participants: dict[str, list[str]]) -> None:
             _reveal(ctx, cid, it, t)
             for other in ctx.active_ids():
                 ctx.characters[other]["morale_dice"] += 1
-            ctx.emit("battle_meditation", TrikusBattleMeditation(character_id=cid, item_id=it["id"], beneficiaries=ctx.active_ids()))
+            ctx.emit(
+                "battle_meditation",
+                TrikusBattleMeditation(character_id=cid, item_id=it["id"], beneficiaries=ctx.active_ids()),
+            )
         for it, t in used(ctx, cid, item_ids, "sith_artifact"):
             _reveal(ctx, cid, it, t)
             fate.add_dark_token(ctx, cid, "sith_artifact")
@@ -82,7 +88,7 @@ def modifier(ctx: Ctx, cid: str, item_ids: list[str], kind: str) -> int:
 
 def _spend(ctx: Ctx, cid: str, it: dict[str, Any], why: str) -> None:
     renewable = traits(it, "renewable")
-    it["state"] = "depleted" if renewable else "lost"      # renewable turns "lost" into "depleted" (A43)
+    it["state"] = "depleted" if renewable else "lost"  # renewable turns "lost" into "depleted" (A43)
     for t in renewable:
         _reveal(ctx, cid, it, t)
     ctx.emit("item_" + it["state"], TrikusItemChanged(character_id=cid, item_id=it["id"], reason=why))

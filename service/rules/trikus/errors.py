@@ -3,6 +3,7 @@
 409: the move conflicts with the current state; 422: the move is malformed for the rules;
 403 (`gm_only`, `not_your_character`, `character_not_yours`) comes from `service.rules.base`.
 """
+
 from __future__ import annotations
 
 from service.rules.base import RuleViolation
@@ -11,11 +12,11 @@ CONFLICT, INVALID = 409, 422
 
 CODES: dict[str, int] = {
     # activities and turns (spec 5)
-    "activity_in_progress": CONFLICT,      # one open test or combat per party (I7, A56)
+    "activity_in_progress": CONFLICT,  # one open test or combat per party (I7, A56)
     "no_activity": CONFLICT,
     "wrong_phase": CONFLICT,
-    "not_your_turn": CONFLICT,             # throwing or deciding out of turn
-    "already_thrown": CONFLICT,            # one die per thrower per wave (L112)
+    "not_your_turn": CONFLICT,  # throwing or deciding out of turn
+    "already_thrown": CONFLICT,  # one die per thrower per wave (L112)
     "already_answered": CONFLICT,
     "not_invited": CONFLICT,
     "not_all_answered": CONFLICT,
@@ -31,20 +32,20 @@ CODES: dict[str, int] = {
     "no_such_line": INVALID,
     "line_already_crossed": CONFLICT,
     "line_lost": CONFLICT,
-    "line_required": CONFLICT,             # A12: a free line must be crossed
-    "master_line_lost": CONFLICT,          # A18 strict reading
-    "no_dice": CONFLICT,                   # pool < 1: bad_feeling is the way out
+    "line_required": CONFLICT,  # A12: a free line must be crossed
+    "master_line_lost": CONFLICT,  # A18 strict reading
+    "no_dice": CONFLICT,  # pool < 1: bad_feeling is the way out
     "insufficient_morale": CONFLICT,
     "insufficient_light_tokens": CONFLICT,
     "insufficient_dark_tokens": CONFLICT,
-    "boost_only_before_test": CONFLICT,    # L230
-    "boost_already_used": CONFLICT,        # once per test; once per combat (A21)
-    "morale_only_before_test": CONFLICT,   # A13
+    "boost_only_before_test": CONFLICT,  # L230
+    "boost_already_used": CONFLICT,  # once per test; once per combat (A21)
+    "morale_only_before_test": CONFLICT,  # A13
     "field_not_applicable": INVALID,
     "option_disabled": INVALID,
     # the opposed engine (spec 4.3, 4.14, 4.16, 4.18)
     "pair_not_open": CONFLICT,
-    "no_unthrown_die": INVALID,            # L324, TK-E16
+    "no_unthrown_die": INVALID,  # L324, TK-E16
     "no_last_chance": CONFLICT,
     "opponent_not_in_control": CONFLICT,
     "die_already_renegotiated": CONFLICT,

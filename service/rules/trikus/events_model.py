@@ -1,6 +1,7 @@
 """One payload model per event type the Trikus engine emits (`EVENT_PAYLOADS[type]`); each validates both the
 event's `data` and the players' `redacted` copy (spec 8.2: a redacted copy leaves out dark-token counts others
 may not see, unnoticed booms and undiscovered item traits, so those fields are optional or nullable here)."""
+
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -9,7 +10,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service.rules.trikus.constants import Tier
 from service.rules.trikus.state_model import (
-    Result, TrikusActivityStakes, TrikusItem, TrikusPairState, TrikusPendingChange, TrikusSide, TrikusTrait,
+    Result,
+    TrikusActivityStakes,
+    TrikusItem,
+    TrikusPairState,
+    TrikusPendingChange,
+    TrikusSide,
+    TrikusTrait,
 )
 
 ActivityId = Annotated[str, Field(description="The activity.")]
@@ -382,7 +389,8 @@ class TrikusRoundHits(_Payload, title="TrikusRoundHits"):
     gm_dice_lost: int = Field(description="Dice the GM lost.")
     gm_pool: int = Field(description="The GM's dice now.")
     players_hit: dict[str, Literal["ally", "line_die", "nothing_left"]] = Field(
-        description="By character hit: the die it lost (an ally is a dead ally, L180), or nothing left (A22).")
+        description="By character hit: the die it lost (an ally is a dead ally, L180), or nothing left (A22)."
+    )
     pools: dict[str, int] = Field(description="Dice left by character.")
 
 
@@ -421,7 +429,7 @@ class TrikusThrowEvent(_Payload, title="TrikusThrowEvent"):
 
     activity_id: ActivityId
     wave: int = Field(description="The wave.")
-    thrower: str = Field(description="\"gm\" or a character.")
+    thrower: str = Field(description='"gm" or a character.')
     waiting_for: list[str] | None = Field(None, description="submitted: who still has to throw in this wave.")
 
 
@@ -432,7 +440,7 @@ class TrikusTraitRevealed(_Payload, title="TrikusTraitRevealed"):
 
 
 class TrikusWaveThrow(_Payload, title="TrikusWaveThrow"):
-    thrower: str = Field(description="\"gm\" or a character.")
+    thrower: str = Field(description='"gm" or a character.')
     value: int = Field(description="The face.")
     die_id: int = Field(description="The die's number in the contest.")
 

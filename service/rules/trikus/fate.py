@@ -1,4 +1,5 @@
 """Dark tokens, turning to the dark side, death, and the promotion chain (spec 4.11, 4.15, A32–A36)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,14 @@ from service.rules.trikus.constants import DARK_TOKENS_TO_TURN, NEXT_TIER, TIERS
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.contest import leave
 from service.rules.trikus.sheet import fresh_lines
-from service.rules.trikus.events_model import TrikusCharacterFate, TrikusCharacterPromoted, TrikusDarkTokenAdded, TrikusMasterConsequence, TrikusNewBeginnerDue, TrikusSuccessionQueued
+from service.rules.trikus.events_model import (
+    TrikusCharacterFate,
+    TrikusCharacterPromoted,
+    TrikusDarkTokenAdded,
+    TrikusMasterConsequence,
+    TrikusNewBeginnerDue,
+    TrikusSuccessionQueued,
+)
 
 
 def add_dark_token(ctx: Ctx, cid: str, source: str) -> None:
@@ -20,11 +28,15 @@ def add_dark_token(ctx: Ctx, cid: str, source: str) -> None:
     tok["received_total"] += 1
     # A38 option: counting these events would give other players the count the view hides; the owner reads
     # it on the sheet.
-    ctx.emit("dark_token_added", TrikusDarkTokenAdded(character_id=cid, source=source, active=tok["active"],
-                                  received_total=tok["received_total"]),
-             gm_only=ctx.options.hide_dark_counts_from_other_players)
+    ctx.emit(
+        "dark_token_added",
+        TrikusDarkTokenAdded(
+            character_id=cid, source=source, active=tok["active"], received_total=tok["received_total"]
+        ),
+        gm_only=ctx.options.hide_dark_counts_from_other_players,
+    )
     if tok["active"] >= DARK_TOKENS_TO_TURN:
-        turn_dark(ctx, cid, "three_dark_tokens")       # immediately (A36): "the GM did not manage" (L310)
+        turn_dark(ctx, cid, "three_dark_tokens")  # immediately (A36): "the GM did not manage" (L310)
 
 
 def _forfeit(sheet: dict[str, Any]) -> None:
@@ -80,16 +92,20 @@ def master_consequence(ctx: Ctx, act: dict[str, Any], victim: str) -> None:
     act["master_consequence_applied"] = True
     masters = [c for c in ctx.active_ids() if ctx.characters[c]["tier"] == "master"]
     master = masters[0] if masters else None
-    ctx.emit("master_consequence", TrikusMasterConsequence(activity_id=act["id"], victim=victim, master=master,
-                                    masters=masters, warnings=composition_warnings(ctx)))
+    ctx.emit(
+        "master_consequence",
+        TrikusMasterConsequence(
+            activity_id=act["id"], victim=victim, master=master, masters=masters, warnings=composition_warnings(ctx)
+        ),
+    )
     if master is None:
-        return                                            # no active Master: nothing more (A32)
+        return  # no active Master: nothing more (A32)
     part = act["participants"].get(master)
     took_part = part is not None and part["status"] in ("active", "knocked_out")
     if took_part:
-        kill(ctx, master, "sacrifice")                     # L308
+        kill(ctx, master, "sacrifice")  # L308
     else:
-        turn_dark(ctx, master, "absent_from_powerful_fight")   # L212, L302
+        turn_dark(ctx, master, "absent_from_powerful_fight")  # L212, L302
 
 
 def composition_warnings(ctx: Ctx) -> list[str]:
@@ -109,7 +125,7 @@ def succession(ctx: Ctx, lost: str) -> None:
     standard = all(n == 1 for n in counts.values())
     # A34: outside a 1/1/1 party the chain needs the GM's confirmation, which start_session gives.
     confirm = not standard or ctx.options.promotions_apply == "next_session"
-    below = TIERS[:TIERS.index(tier)]
+    below = TIERS[: TIERS.index(tier)]
     for cid in ctx.active_ids():
         cur = ctx.characters[cid]["tier"]
         if cur not in below:
@@ -121,8 +137,12 @@ def succession(ctx: Ctx, lost: str) -> None:
             pending.append(prev)
         prev.update(to=NEXT_TIER[base], at_session_start=confirm)
     pending.append({"kind": "new_character", "replaces": lost, "tier": "beginner", "at_session_start": True})
-    ctx.emit("succession_queued", TrikusSuccessionQueued(lost=lost, lost_tier=tier, pending_changes=[dict(p) for p in pending],
-                                   composition_standard=standard))
+    ctx.emit(
+        "succession_queued",
+        TrikusSuccessionQueued(
+            lost=lost, lost_tier=tier, pending_changes=[dict(p) for p in pending], composition_standard=standard
+        ),
+    )
 
 
 def apply_pending(ctx: Ctx, *, session_start: bool) -> None:
@@ -141,6 +161,8 @@ def apply_pending(ctx: Ctx, *, session_start: bool) -> None:
         sheet["tier"] = change["to"]
         sheet["lines"] = fresh_lines(change["to"])
         sheet["sides_pending"] = True
-        ctx.emit("character_promoted", TrikusCharacterPromoted(character_id=change["character_id"], from_=change["from"],
-                                        to=change["to"]))
+        ctx.emit(
+            "character_promoted",
+            TrikusCharacterPromoted(character_id=change["character_id"], from_=change["from"], to=change["to"]),
+        )
     ctx.table["pending_changes"] = keep

@@ -1,4 +1,5 @@
 """Shared field types of the public contract (OpenAPI / GraphQL): one vocabulary for every move and sheet."""
+
 from __future__ import annotations
 
 from typing import ClassVar, Literal
@@ -9,8 +10,17 @@ from pydantic import Field
 from service.rules.fields import Id as Id, Label as Label, Model as Model, Move as Move, Sender as Sender
 from service.rules.fields import Text as Text
 
-TraitKind = Literal["offensive", "defensive", "helpful", "single_use", "battle_meditation",
-                    "unreliable", "black_hole", "renewable", "sith_artifact"]
+TraitKind = Literal[
+    "offensive",
+    "defensive",
+    "helpful",
+    "single_use",
+    "battle_meditation",
+    "unreliable",
+    "black_hole",
+    "renewable",
+    "sith_artifact",
+]
 Result = Literal["success", "failure", "draw"]
 
 
@@ -23,13 +33,22 @@ class OwnMove(Move):
 
 class TraitInput(Model):
     kind: TraitKind = Field(description="One pip of the item (L404–L420).")
-    known_to_owner: bool = Field(True, description="False: a hidden trait the owner discovers in play (L402); "
-                                                   "players do not see it until it takes effect.")
-    modifier: int | None = Field(None, ge=-9, le=9, description="Combat-difficulty modifier, set by the GM: "
-                                                                "negative for offensive, positive for defensive "
-                                                                "(L398, A43). Required for those two kinds.")
-    renew_condition: Text | None = Field(None, description="Renewable: what must happen before it can be used "
-                                                           "again (L418).")
+    known_to_owner: bool = Field(
+        True,
+        description="False: a hidden trait the owner discovers in play (L402); "
+        "players do not see it until it takes effect.",
+    )
+    modifier: int | None = Field(
+        None,
+        ge=-9,
+        le=9,
+        description="Combat-difficulty modifier, set by the GM: "
+        "negative for offensive, positive for defensive "
+        "(L398, A43). Required for those two kinds.",
+    )
+    renew_condition: Text | None = Field(
+        None, description="Renewable: what must happen before it can be used again (L418)."
+    )
 
 
 class ItemInput(Model):
@@ -39,7 +58,12 @@ class ItemInput(Model):
 
 
 class SideInput(Model):
-    text: Text = Field(description="A Light side (what the character strives for) or a Dark side (what it "
-                                   "would never do, its flaw) (L244).")
-    authored_by: Id = Field("self", description="'self' for the character's own player, else the id or name of "
-                                                "the player who wrote it (optional rule 1, L256).")
+    text: Text = Field(
+        description="A Light side (what the character strives for) or a Dark side (what it "
+        "would never do, its flaw) (L244)."
+    )
+    authored_by: Id = Field(
+        "self",
+        description="'self' for the character's own player, else the id or name of "
+        "the player who wrote it (optional rule 1, L256).",
+    )

@@ -4,6 +4,7 @@ Each step returns True when it moved the activity on (so the loop runs again) an
 activity waits for a move. Phases: pool_formation | setup -> [round_pool ->] contest -> boom_review ->
 cancellation | declarations -> attack_rolls -> consequences -> lost_line_choice -> close.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,11 +22,11 @@ def can_last_chance(ctx: Ctx, cid: str) -> bool:
 
 
 def proceed(ctx: Ctx) -> None:
-    for _ in range(10_000):                       # every step consumes a die or a decision: always halts
+    for _ in range(10_000):  # every step consumes a die or a decision: always halts
         act = ctx.activity
         if act is None or not STEPS[act["phase"]](ctx, act):
             return
-    raise RuntimeError("trikus activity did not settle")   # pragma: no cover - a bug, never a rule
+    raise RuntimeError("trikus activity did not settle")  # pragma: no cover - a bug, never a rule
 
 
 def _wait(ctx: Ctx, act: dict[str, Any]) -> bool:
@@ -48,8 +49,15 @@ def _contest(ctx: Ctx, act: dict[str, Any]) -> bool:
             if who != "gm":
                 act["results"][who] = contest.result_for(p, who)
                 act["final_values"][who] = p["final_value"]
-    ctx.emit("contest_resolved", TrikusContestResolved(activity_id=act["id"], round=act.get("round"),
-                                  results=dict(act["results"]), final_values=dict(act["final_values"])))
+    ctx.emit(
+        "contest_resolved",
+        TrikusContestResolved(
+            activity_id=act["id"],
+            round=act.get("round"),
+            results=dict(act["results"]),
+            final_values=dict(act["final_values"]),
+        ),
+    )
     act["phase"], act["reviewed"] = "boom_review", False
     return True
 
@@ -69,7 +77,7 @@ def _boom_review(ctx: Ctx, act: dict[str, Any]) -> bool:
 def _cancellation(ctx: Ctx, act: dict[str, Any]) -> bool:
     if act["queue"] and opposed.cancellable(act):
         return False
-    act["queue"] = []                             # nothing left to cancel: the rest keep (spec 5.3)
+    act["queue"] = []  # nothing left to cancel: the rest keep (spec 5.3)
     act["phase"] = "consequences"
     return True
 
@@ -99,7 +107,7 @@ def _consequences(ctx: Ctx, act: dict[str, Any]) -> bool:
         combat_round.apply_round(ctx, act)
     else:
         opposed.apply(ctx, act)
-    consequences.resolve_line_losses(ctx, act)    # after the dark checks, before the reset (spec 4.6)
+    consequences.resolve_line_losses(ctx, act)  # after the dark checks, before the reset (spec 4.6)
     act["phase"] = "lost_line_choice"
     return True
 
@@ -115,10 +123,12 @@ def _close(ctx: Ctx, act: dict[str, Any]) -> bool:
     if act["kind"] == "combat":
         outcome = combat_round.end_check(ctx, act)
         if outcome is None:
-            return True                           # next round's pool formation
+            return True  # next round's pool formation
         act["outcome"] = outcome
-        ctx.emit("combat_ended", TrikusCombatEnded(activity_id=act["id"], outcome=outcome, rounds=act["round"],
-                                  gm_pool=act["gm_pool"]))
+        ctx.emit(
+            "combat_ended",
+            TrikusCombatEnded(activity_id=act["id"], outcome=outcome, rounds=act["round"], gm_pool=act["gm_pool"]),
+        )
     else:
         outcome = opposed.outcome(act)
     activity.close(ctx, act, outcome)
@@ -126,13 +136,22 @@ def _close(ctx: Ctx, act: dict[str, Any]) -> bool:
 
 
 def _no_test(ctx: Ctx, act: dict[str, Any]) -> bool:
-    activity.close(ctx, act, "no_test")           # everyone opted out (spec 4.21)
+    activity.close(ctx, act, "no_test")  # everyone opted out (spec 4.21)
     return True
 
 
 STEPS: dict[str, Callable[[Ctx, dict[str, Any]], bool]] = {
-    "pool_formation": _wait, "setup": _wait, "round_pool": _round_pool, "contest": _contest,
-    "boom_review": _boom_review, "cancellation": _cancellation, "declarations": _declarations,
-    "attack_rolls": _rolls, "gm_rolls": _rolls, "consequences": _consequences, "lost_line_choice": _line_choice,
-    "close": _close, "no_test": _no_test,
+    "pool_formation": _wait,
+    "setup": _wait,
+    "round_pool": _round_pool,
+    "contest": _contest,
+    "boom_review": _boom_review,
+    "cancellation": _cancellation,
+    "declarations": _declarations,
+    "attack_rolls": _rolls,
+    "gm_rolls": _rolls,
+    "consequences": _consequences,
+    "lost_line_choice": _line_choice,
+    "close": _close,
+    "no_test": _no_test,
 }

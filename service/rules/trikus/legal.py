@@ -3,6 +3,7 @@
 Each entry is {"who": "gm" | character_id, "action": {...}}. Free-text fields get placeholder text;
 counts are enumerated as 0/1 so the list stays small.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,19 +33,29 @@ def _join(ctx: Ctx, act: dict[str, Any], cid: str) -> list[dict[str, Any]]:
         for m in morale:
             for li in light:
                 for b in (False, True):
-                    if base + m + li + 2 * b >= 1 and not (ln is None and ctx.options.catastrophe_master_strict
-                                                            and sheet["tier"] == "master"
-                                                            and sheet["lines"][0]["state"] == "lost"):
-                        out += [{"line_index": ln, "morale": m, "light": li, "boost": b, "item_ids": items}
-                                for items in _items(ctx, sheet)]
+                    if base + m + li + 2 * b >= 1 and not (
+                        ln is None
+                        and ctx.options.catastrophe_master_strict
+                        and sheet["tier"] == "master"
+                        and sheet["lines"][0]["state"] == "lost"
+                    ):
+                        out += [
+                            {"line_index": ln, "morale": m, "light": li, "boost": b, "item_ids": items}
+                            for items in _items(ctx, sheet)
+                        ]
     return out
 
 
 def _declare(ctx: Ctx, act: dict[str, Any], cid: str) -> list[dict[str, Any]]:
     sheet, part = ctx.characters[cid], act["participants"][cid]
     boosts = (False,) if part["boost_used"] else (False, True)
-    return [{"morale": m, "light": li, "boost": b, "item_ids": items} for m in {0, min(1, sheet["morale_dice"])}
-            for li in {0, min(1, sheet["light_tokens"]["active"])} for b in boosts for items in _items(ctx, sheet)]
+    return [
+        {"morale": m, "light": li, "boost": b, "item_ids": items}
+        for m in {0, min(1, sheet["morale_dice"])}
+        for li in {0, min(1, sheet["light_tokens"]["active"])}
+        for b in boosts
+        for items in _items(ctx, sheet)
+    ]
 
 
 def _options(ctx: Ctx, act: dict[str, Any], who: str, kind: str) -> list[dict[str, Any]]:
@@ -83,8 +94,17 @@ def _interrupts(ctx: Ctx, act: dict[str, Any]) -> list[dict[str, Any]]:
     if ctx.options.adv_boom:
         for value in boom.unclaimed(act):
             for cid in ctx.active_ids():
-                out.append({"who": cid, "action": {"type": "claim_boom", "character_id": cid, "value": value,
-                                                   "text": "something unexpected happens"}})
+                out.append(
+                    {
+                        "who": cid,
+                        "action": {
+                            "type": "claim_boom",
+                            "character_id": cid,
+                            "value": value,
+                            "text": "something unexpected happens",
+                        },
+                    }
+                )
     if act["phase"] == "contest" and c["stage"] == "wave":
         for p in contest.open_pairs(c):
             for cid in (p["a"], p["b"]):
@@ -106,8 +126,12 @@ def legal_moves(state: dict[str, Any], actor: Actor | None = None) -> list[dict[
         moves += _interrupts(ctx, act)
     for p in ctx.table["dark_side_prompts"]:
         if ctx.characters[p["character_id"]]["dark_sides"]:
-            moves.append({"who": p["character_id"], "action": {"type": "acknowledge_dark_side",
-                                                               "character_id": p["character_id"], "side_index": 0}})
+            moves.append(
+                {
+                    "who": p["character_id"],
+                    "action": {"type": "acknowledge_dark_side", "character_id": p["character_id"], "side_index": 0},
+                }
+            )
     unique = []
     for m in moves:
         if m not in unique:

@@ -1,4 +1,5 @@
 """Lines, exhaustion and the party-wide reset (spec 4.1, 4.7, 4.17)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,23 +16,32 @@ def check_line_choice(ctx: Ctx, sheet: dict[str, Any], line_index: int | None) -
     """A12: a player with a free line must cross one; a crossed or lost line cannot be used (L60)."""
     if line_index is None:
         if free_lines(sheet):
-            raise violation("line_required", _("a player with a free line crosses it to take a test (L60, A12)"),
-                            "line_index")
+            raise violation(
+                "line_required", _("a player with a free line crosses it to take a test (L60, A12)"), "line_index"
+            )
         master_lost = sheet["tier"] == "master" and sheet["lines"][0]["state"] == "lost"
         if ctx.options.catastrophe_master_strict and master_lost:
-            raise violation("master_line_lost", _("a Master without his line takes no test until "
-                                                  "it returns (L332, catastrophe_master_strict)"), "line_index")
+            raise violation(
+                "master_line_lost",
+                _("a Master without his line takes no test until it returns (L332, catastrophe_master_strict)"),
+                "line_index",
+            )
         return
     if not 0 <= line_index < len(sheet["lines"]):
-        raise violation("no_such_line", _("a {tier} has lines 0–{value}",
-                                          tier=sheet['tier'], value=len(sheet['lines']) - 1), "line_index")
+        raise violation(
+            "no_such_line",
+            _("a {tier} has lines 0–{value}", tier=sheet["tier"], value=len(sheet["lines"]) - 1),
+            "line_index",
+        )
     state = sheet["lines"][line_index]["state"]
     if state == "crossed":
-        raise violation("line_already_crossed", _("line {line_index} is already crossed (L60)",
-                                                  line_index=line_index), "line_index")
+        raise violation(
+            "line_already_crossed", _("line {line_index} is already crossed (L60)", line_index=line_index), "line_index"
+        )
     if state == "lost":
-        raise violation("line_lost", _("line {line_index} was lost to a Catastrophe (L332)",
-                                       line_index=line_index), "line_index")
+        raise violation(
+            "line_lost", _("line {line_index} was lost to a Catastrophe (L332)", line_index=line_index), "line_index"
+        )
 
 
 def cross(ctx: Ctx, cid: str, line_index: int) -> int:
@@ -61,8 +71,9 @@ def lose(ctx: Ctx, cid: str, line_index: int) -> None:
     line = ctx.characters[cid]["lines"][line_index]
     line["state"] = "lost"
     line["lost_resets_remaining"] = LOST_LINE_RESETS
-    ctx.emit("line_lost", TrikusLineLost(character_id=cid, line_index=line_index,
-                           returns_after_resets=LOST_LINE_RESETS))
+    ctx.emit(
+        "line_lost", TrikusLineLost(character_id=cid, line_index=line_index, returns_after_resets=LOST_LINE_RESETS)
+    )
 
 
 def party_reset_check(ctx: Ctx) -> None:
@@ -87,6 +98,13 @@ def reset(ctx: Ctx, ids: list[str], *, forced: bool, reason: str | None = None) 
                     line["state"] = "free"
                     del line["lost_resets_remaining"]
     ctx.table["reset_count"] += 1
-    ctx.emit("party_reset", TrikusPartyReset(reset_count=ctx.table["reset_count"], forced=forced, reason=reason,
-                             lines_before=before,
-                             lines_after={c: [ln["state"] for ln in ctx.characters[c]["lines"]] for c in ids}))
+    ctx.emit(
+        "party_reset",
+        TrikusPartyReset(
+            reset_count=ctx.table["reset_count"],
+            forced=forced,
+            reason=reason,
+            lines_before=before,
+            lines_after={c: [ln["state"] for ln in ctx.characters[c]["lines"]] for c in ids},
+        ),
+    )

@@ -1,4 +1,5 @@
 """Opening, joining, starting and aborting activities (spec 5.2–5.4)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,8 +38,7 @@ def start(ctx: Ctx, a: Any) -> None:
     act = activity.require(ctx, "pool_formation", "setup")
     missing = [c for c in act["invited"] if c not in act["answers"]]
     if missing:
-        raise violation("not_all_answered", _("waiting for {missing} to join or opt out",
-                                              missing=', '.join(missing)))
+        raise violation("not_all_answered", _("waiting for {missing} to join or opt out", missing=", ".join(missing)))
     (combat.start if act["kind"] == "combat" else opposed.start)(ctx, act)
 
 
@@ -61,11 +61,26 @@ def adjust_combat(ctx: Ctx, a: Any) -> None:
     act["gm_pool"] += a.gm_pool_delta
     if a.powerful_opponent is not None:
         act["powerful_opponent"] = a.powerful_opponent
-    ctx.emit("combat_adjusted", TrikusCombatAdjusted(activity_id=act["id"], gm_pool_delta=a.gm_pool_delta,
-                                 gm_pool=act["gm_pool"], powerful_opponent=act["powerful_opponent"],
-                                 reason=a.reason))
+    ctx.emit(
+        "combat_adjusted",
+        TrikusCombatAdjusted(
+            activity_id=act["id"],
+            gm_pool_delta=a.gm_pool_delta,
+            gm_pool=act["gm_pool"],
+            powerful_opponent=act["powerful_opponent"],
+            reason=a.reason,
+        ),
+    )
 
 
-HANDLERS = {"open_test": open_test, "open_pvp_test": open_pvp_test, "open_combat": open_combat, "join": join,
-            "bad_feeling": bad_feeling, "start": start, "declare_round": declare_round,
-            "abort_activity": abort_activity, "adjust_combat": adjust_combat}
+HANDLERS = {
+    "open_test": open_test,
+    "open_pvp_test": open_pvp_test,
+    "open_combat": open_combat,
+    "join": join,
+    "bad_feeling": bad_feeling,
+    "start": start,
+    "declare_round": declare_round,
+    "abort_activity": abort_activity,
+    "adjust_combat": adjust_combat,
+}

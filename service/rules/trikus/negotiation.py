@@ -1,5 +1,6 @@
 """Negotiation (advanced, L342–L348; spec 4.18, A40): ask the opponent to re-throw the die that set
 your target; the new face is the target, even if lower; losing afterwards is a Catastrophe."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +9,11 @@ from service.i18n.message import _
 from service.rules.trikus import boom, contest
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
-from service.rules.trikus.events_model import TrikusNegotiationAnswered, TrikusNegotiationProposed, TrikusNegotiationRethrown
+from service.rules.trikus.events_model import (
+    TrikusNegotiationAnswered,
+    TrikusNegotiationProposed,
+    TrikusNegotiationRethrown,
+)
 
 
 def check_propose(ctx: Ctx, act: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -18,8 +23,9 @@ def check_propose(ctx: Ctx, act: dict[str, Any], cid: str) -> dict[str, Any]:
     if c["stage"] in ("negotiation_offered", "negotiation_rethrow"):
         raise violation("negotiation_pending", _("a negotiation is already being answered"))
     if c["stage"] != "wave":
-        raise violation("wrong_phase", _("negotiation is proposed while dice are being thrown, not in {stage}",
-                                         stage=c['stage']))
+        raise violation(
+            "wrong_phase", _("negotiation is proposed while dice are being thrown, not in {stage}", stage=c["stage"])
+        )
     p = contest.pair_of(c, cid)
     if p is None or p["outcome"] != "open":
         raise violation("pair_not_open", _("{cid} has no open contest to negotiate", cid=cid))
@@ -45,19 +51,31 @@ def propose(ctx: Ctx, act: dict[str, Any], cid: str, p: dict[str, Any]) -> None:
     c["negotiation"] = {"proposer": cid, "responder": st["side"], "die": st["die"]}
     contest.die(c, st["die"])["proposed"] = True
     c["stage"] = "negotiation_offered"
-    ctx.emit("negotiation_proposed", TrikusNegotiationProposed(activity_id=act["id"], character_id=cid, responder=st["side"],
-                                      die_id=st["die"], value=contest.die(c, st["die"])["value"]))
+    ctx.emit(
+        "negotiation_proposed",
+        TrikusNegotiationProposed(
+            activity_id=act["id"],
+            character_id=cid,
+            responder=st["side"],
+            die_id=st["die"],
+            value=contest.die(c, st["die"])["value"],
+        ),
+    )
 
 
 def answer(ctx: Ctx, act: dict[str, Any], accept: bool) -> None:
     c = act["contest"]
     neg = c["negotiation"]
-    ctx.emit("negotiation_answered", TrikusNegotiationAnswered(activity_id=act["id"], proposer=neg["proposer"],
-                                      responder=neg["responder"], accept=accept))
+    ctx.emit(
+        "negotiation_answered",
+        TrikusNegotiationAnswered(
+            activity_id=act["id"], proposer=neg["proposer"], responder=neg["responder"], accept=accept
+        ),
+    )
     if accept:
         c["stage"] = "negotiation_rethrow"
     else:
-        c["negotiation"], c["stage"] = None, "wave"     # nothing happens; no penalty (spec 4.18)
+        c["negotiation"], c["stage"] = None, "wave"  # nothing happens; no penalty (spec 4.18)
 
 
 def rethrow(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -72,7 +90,16 @@ def rethrow(ctx: Ctx, act: dict[str, Any]) -> None:
     p["state"] = {"kind": "ctrl", "side": neg["responder"], "target": roll.face, "die": d["id"]}
     act["participants"][neg["proposer"]]["negotiated"] = True
     c["negotiation"], c["stage"] = None, "wave"
-    ctx.emit("negotiation_rethrown", TrikusNegotiationRethrown(activity_id=act["id"], proposer=neg["proposer"], die_id=d["id"],
-                                      old_value=d["superseded_value"], value=roll.face,
-                                      dice=[roll.to_dict()], pair_state=dict(p["state"])))
+    ctx.emit(
+        "negotiation_rethrown",
+        TrikusNegotiationRethrown(
+            activity_id=act["id"],
+            proposer=neg["proposer"],
+            die_id=d["id"],
+            old_value=d["superseded_value"],
+            value=roll.face,
+            dice=[roll.to_dict()],
+            pair_state=dict(p["state"]),
+        ),
+    )
     boom.scan(ctx, act)

@@ -1,4 +1,5 @@
 """Tests, team tests and PvP tests (spec 4.4, 4.5, 4.6, 4.23; state machines 5.2, 5.3)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,13 @@ from service.i18n.message import _
 from service.rules.trikus import activity, consequences, contest, equipment, lines
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.errors import violation
-from service.rules.trikus.events_model import TrikusCharacterInActivity, TrikusJoined, TrikusPools, TrikusSuccessGivenUp, TrikusTestResolved
+from service.rules.trikus.events_model import (
+    TrikusCharacterInActivity,
+    TrikusJoined,
+    TrikusPools,
+    TrikusSuccessGivenUp,
+    TrikusTestResolved,
+)
 
 
 def open_test(ctx: Ctx, a: Any) -> None:
@@ -25,12 +32,28 @@ def join(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
     if a.allies:
         raise violation("field_not_applicable", _("ally dice exist only in combat (A24)"), "allies")
     total = activity.pool_size(ctx, sheet, a.line_index, a)
-    act["answers"][a.character_id] = {"kind": "join", "line_index": a.line_index, "morale": a.morale,
-                                      "light": a.light, "boost": a.boost, "item_ids": list(a.item_ids),
-                                      "dice": total}
-    ctx.emit("joined", TrikusJoined(activity_id=act["id"], character_id=a.character_id, line_index=a.line_index,
-                        morale=a.morale, light=a.light, boost=a.boost, item_ids=list(a.item_ids),
-                        pool=total))
+    act["answers"][a.character_id] = {
+        "kind": "join",
+        "line_index": a.line_index,
+        "morale": a.morale,
+        "light": a.light,
+        "boost": a.boost,
+        "item_ids": list(a.item_ids),
+        "dice": total,
+    }
+    ctx.emit(
+        "joined",
+        TrikusJoined(
+            activity_id=act["id"],
+            character_id=a.character_id,
+            line_index=a.line_index,
+            morale=a.morale,
+            light=a.light,
+            boost=a.boost,
+            item_ids=list(a.item_ids),
+            pool=total,
+        ),
+    )
 
 
 def start(ctx: Ctx, act: dict[str, Any]) -> None:
@@ -41,13 +64,24 @@ def start(ctx: Ctx, act: dict[str, Any]) -> None:
         if ans["line_index"] is not None:
             lines.cross(ctx, cid, ans["line_index"])
         activity.consume(ctx, act, cid, ans["morale"], ans["light"], ans["boost"])
-        act["participants"][cid] = {"line_index": ans["line_index"], "boost": ans["boost"],
-                                    "item_ids": ans["item_ids"], "negotiated": False, "status": "in"}
+        act["participants"][cid] = {
+            "line_index": ans["line_index"],
+            "boost": ans["boost"],
+            "item_ids": ans["item_ids"],
+            "negotiated": False,
+            "status": "in",
+        }
     equipment.on_start(ctx, {cid: act["answers"][cid]["item_ids"] for cid in ids})
     ins = [cid for cid in ids if act["participants"][cid]["status"] == "in"]
-    ctx.emit("test_started", TrikusPools(activity_id=act["id"], participants=ins,
-                              pools={cid: act["answers"][cid]["dice"] for cid in ins},
-                              gm_pool=act.get("gm_pool")))
+    ctx.emit(
+        "test_started",
+        TrikusPools(
+            activity_id=act["id"],
+            participants=ins,
+            pools={cid: act["answers"][cid]["dice"] for cid in ins},
+            gm_pool=act.get("gm_pool"),
+        ),
+    )
     if not ins or (act["kind"] == "pvp_test" and len(ins) < 2):
         act["phase"] = "no_test"
         return
@@ -62,8 +96,7 @@ def start(ctx: Ctx, act: dict[str, Any]) -> None:
 
 # ---- team-test cancellation (L152, L170; spec 4.5, A10) ----------------------------------------------
 def cancellable(act: dict[str, Any]) -> list[str]:
-    return [cid for cid, r in act["results"].items()
-            if r == "failure" and not act["participants"][cid]["negotiated"]]
+    return [cid for cid, r in act["results"].items() if r == "failure" and not act["participants"][cid]["negotiated"]]
 
 
 def cancellation_queue(act: dict[str, Any]) -> list[str]:
@@ -77,12 +110,17 @@ def cancellation_queue(act: dict[str, Any]) -> list[str]:
 
 def check_target(act: dict[str, Any], target: str) -> None:
     if act["results"].get(target) == "failure" and act["participants"][target]["negotiated"]:
-        raise violation("cannot_cancel_negotiation_failure", _("a failure after a negotiation is "
-                                                               "automatic and cannot be cancelled "
-                                                               "(L346, A40)"), "target_character_id")
+        raise violation(
+            "cannot_cancel_negotiation_failure",
+            _("a failure after a negotiation is automatic and cannot be cancelled (L346, A40)"),
+            "target_character_id",
+        )
     if target not in cancellable(act):
-        raise violation("not_a_cancellable_failure", _("{target} has no failure left to cancel", target=target),
-                        "target_character_id")
+        raise violation(
+            "not_a_cancellable_failure",
+            _("{target} has no failure left to cancel", target=target),
+            "target_character_id",
+        )
 
 
 def give_up(ctx: Ctx, act: dict[str, Any], cid: str, target: str) -> None:
@@ -104,8 +142,15 @@ def apply(ctx: Ctx, act: dict[str, Any]) -> None:
     for cid in act["invited"]:
         if cid in act["participants"]:
             consequences.apply(ctx, act, cid, act["results"].get(cid, "removed"), cancelled=cancelled.get(cid))
-    ctx.emit("test_resolved", TrikusTestResolved(activity_id=act["id"], results=dict(act["results"]),
-                               final_values=dict(act["final_values"]), cancelled=dict(cancelled)))
+    ctx.emit(
+        "test_resolved",
+        TrikusTestResolved(
+            activity_id=act["id"],
+            results=dict(act["results"]),
+            final_values=dict(act["final_values"]),
+            cancelled=dict(cancelled),
+        ),
+    )
 
 
 def outcome(act: dict[str, Any]) -> str:
@@ -117,5 +162,5 @@ def outcome(act: dict[str, Any]) -> str:
     if len(values) == 1:
         return values[0]
     if "success" in values:
-        return "success"                    # the success stake applies (spec 4.5 narrative stakes)
+        return "success"  # the success stake applies (spec 4.5 narrative stakes)
     return "failure" if "failure" in values else "no_result"

@@ -2,6 +2,7 @@
 joined the table, not the order of their random ids. The application layer adds a new character to the
 state's characters at the end, so a character not yet seated takes the next seat in that order; once seated,
 a character keeps its seat however the mapping is ordered later."""
+
 from __future__ import annotations
 
 from typing import Any

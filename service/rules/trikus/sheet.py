@@ -1,4 +1,5 @@
 """Character creation (spec 3.4) and the small sheet helpers every module uses."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,12 +19,15 @@ class CharacterInput(Model):
     name: Label
     tier: Tier = Field(description="beginner (three 1d10 lines), advanced (2d10 + 1d10), master (one 3d10 line).")
     profession: Label | None = Field(None, description="Flavour only (L31–L35 are suggestions).")
-    light_sides: list[SideInput] = Field(default_factory=list, max_length=3,
-                                         description="Beginner 3, Advanced 2, Master 1 (L248–L252).")
-    dark_sides: list[SideInput] = Field(default_factory=list, max_length=3,
-                                        description="Beginner 1, Advanced 2, Master 3 (L248–L252).")
-    equipment: list[ItemInput] = Field(default_factory=list, max_length=20,
-                                       description="Items with 1–3 traits each (L394–L420).")
+    light_sides: list[SideInput] = Field(
+        default_factory=list, max_length=3, description="Beginner 3, Advanced 2, Master 1 (L248–L252)."
+    )
+    dark_sides: list[SideInput] = Field(
+        default_factory=list, max_length=3, description="Beginner 1, Advanced 2, Master 3 (L248–L252)."
+    )
+    equipment: list[ItemInput] = Field(
+        default_factory=list, max_length=20, description="Items with 1–3 traits each (L394–L420)."
+    )
 
     @field_validator("tier", mode="before")
     @classmethod
@@ -43,19 +47,43 @@ def check_sides(tier: str, light: list[SideInput], dark: list[SideInput], option
     """Counts per tier (I5) and, under optional rule 1, who wrote a Master's dark sides (L256)."""
     want = SIDE_COUNTS[tier]
     if len(light) != want["light"]:
-        raise violation("wrong_side_count", _n("a {tier} has {light} light side (L248–L252)", "a {tier} has {light} light sides (L248–L252)",
-                                               want['light'], tier=tier, light=want['light']),
-                        "light_sides", 422)
+        raise violation(
+            "wrong_side_count",
+            _n(
+                "a {tier} has {light} light side (L248–L252)",
+                "a {tier} has {light} light sides (L248–L252)",
+                want["light"],
+                tier=tier,
+                light=want["light"],
+            ),
+            "light_sides",
+            422,
+        )
     if len(dark) != want["dark"]:
-        raise violation("wrong_side_count", _n("a {tier} has {dark} dark side (L248–L252)", "a {tier} has {dark} dark sides (L248–L252)",
-                                               want['dark'], tier=tier, dark=want['dark']),
-                        "dark_sides", 422)
+        raise violation(
+            "wrong_side_count",
+            _n(
+                "a {tier} has {dark} dark side (L248–L252)",
+                "a {tier} has {dark} dark sides (L248–L252)",
+                want["dark"],
+                tier=tier,
+                dark=want["dark"],
+            ),
+            "dark_sides",
+            422,
+        )
     if tier == "master" and options.opt1_master_dark_sides_by_others:
         own = sum(1 for s in dark if s.authored_by == "self")
         if own != 1:
-            raise violation("master_dark_side_authorship", _("optional rule 1 (L256): a Master "
-                                                             "writes exactly one dark side; the "
-                                                             "other two are written by other players"), "dark_sides")
+            raise violation(
+                "master_dark_side_authorship",
+                _(
+                    "optional rule 1 (L256): a Master "
+                    "writes exactly one dark side; the "
+                    "other two are written by other players"
+                ),
+                "dark_sides",
+            )
 
 
 def check_item(item: ItemInput, field: str) -> None:
@@ -65,8 +93,9 @@ def check_item(item: ItemInput, field: str) -> None:
     for j, t in enumerate(item.traits):
         where = f"{field}.traits[{j}].modifier"
         if t.kind in ("offensive", "defensive") and t.modifier is None:
-            raise violation("modifier_required", _("a {kind} trait needs its GM-set modifier (A43)",
-                                                   kind=t.kind), where)
+            raise violation(
+                "modifier_required", _("a {kind} trait needs its GM-set modifier (A43)", kind=t.kind), where
+            )
         if t.kind == "offensive" and t.modifier is not None and t.modifier >= 0:
             raise violation("bad_trait_modifier", _("an offensive modifier is negative (L404)"), where)
         if t.kind == "defensive" and t.modifier is not None and t.modifier <= 0:
@@ -76,8 +105,13 @@ def check_item(item: ItemInput, field: str) -> None:
 
 
 def item_record(item: ItemInput, item_id: str) -> dict[str, Any]:
-    return {"id": item_id, "name": item.name, "state": "available", "notes": item.notes,
-            "traits": [t.model_dump(mode="json") for t in item.traits]}
+    return {
+        "id": item_id,
+        "name": item.name,
+        "state": "available",
+        "notes": item.notes,
+        "traits": [t.model_dump(mode="json") for t in item.traits],
+    }
 
 
 def new_character(data: CharacterInput, options: Options) -> dict[str, Any]:
@@ -85,9 +119,15 @@ def new_character(data: CharacterInput, options: Options) -> dict[str, Any]:
     for i, item in enumerate(data.equipment):
         check_item(item, f"equipment[{i}]")
     return {
-        "name": data.name, "profession": data.profession, "tier": data.tier, "status": "active",
-        "controller": "player", "lines": fresh_lines(data.tier), "morale_dice": 0,
-        "light_tokens": counter(), "dark_tokens": counter(),
+        "name": data.name,
+        "profession": data.profession,
+        "tier": data.tier,
+        "status": "active",
+        "controller": "player",
+        "lines": fresh_lines(data.tier),
+        "morale_dice": 0,
+        "light_tokens": counter(),
+        "dark_tokens": counter(),
         "light_sides": [s.model_dump(mode="json") for s in data.light_sides],
         "dark_sides": [{**s.model_dump(mode="json"), "revealed": False} for s in data.dark_sides],
         "sides_pending": False,

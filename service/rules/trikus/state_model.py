@@ -6,6 +6,7 @@ with `hide_dark_counts_from_other_players` the dark-token counts of others' char
 optional rule 2 the GM sees an unrevealed dark side as `{"hidden": true, "authored_by", "revealed": false}`;
 with `boom_visibility: players_must_notice` players' `boom.seen`/`available` list only claimed values.
 """
+
 from __future__ import annotations
 
 from typing import Literal
@@ -71,8 +72,9 @@ class TrikusItem(_Model, title="TrikusItem"):
 class TrikusSheet(_Model, title="TrikusSheet"):
     """A character as the API returns it (spec 3.4)."""
 
-    id: str | None = Field(None, description="The character's id (absent while the sheet is being built, e.g. in a "
-                                              "validation reply).")
+    id: str | None = Field(
+        None, description="The character's id (absent while the sheet is being built, e.g. in a validation reply)."
+    )
     name: str = Field(description="The character's name.")
     profession: str | None = Field(description="Flavour only.")
     tier: Tier = Field(description="beginner, advanced or master.")
@@ -125,7 +127,8 @@ class TrikusParticipant(_Model, title="TrikusParticipant"):
     item_ids: list[str] = Field(description="Items used (this test or round).")
     negotiated: bool = Field(description="Lost through an accepted negotiation (spec 4.23).")
     status: Literal["in", "active", "knocked_out", "escaped", "left", "removed"] = Field(
-        description="in (a test), active (a combat), or how it left.")
+        description="in (a test), active (a combat), or how it left."
+    )
     line_dice: int | None = Field(None, description="Combat: the line's dice left.")
     allies: int | None = Field(None, description="Combat: ally dice left.")
     participated: bool | None = Field(None, description="Combat: joined it (the Master rule, A31).")
@@ -142,7 +145,7 @@ class TrikusPairState(_Model, title="TrikusPairState"):
 
 
 class TrikusPair(_Model, title="TrikusPair"):
-    a: str = Field(description="Side a: \"gm\", or the challenger in a PvP test.")
+    a: str = Field(description='Side a: "gm", or the challenger in a PvP test.')
     b: str = Field(description="Side b: a character.")
     state: TrikusPairState = Field(description="Who is in control (spec 4.3).")
     outcome: str = Field(description="open until the pair is decided.")
@@ -155,7 +158,7 @@ class TrikusPair(_Model, title="TrikusPair"):
 class TrikusContestDie(_Model, title="TrikusContestDie"):
     id: int = Field(description="The die's number in this contest.")
     wave: int = Field(description="The wave it was thrown in.")
-    thrower: str = Field(description="\"gm\" or a character.")
+    thrower: str = Field(description='"gm" or a character.')
     value: int = Field(description="Its value.")
     renegotiated: bool = Field(description="Re-thrown after a negotiation.")
     proposed: bool | None = Field(None, description="A negotiation was proposed against it.")
@@ -164,7 +167,7 @@ class TrikusContestDie(_Model, title="TrikusContestDie"):
 
 class TrikusNegotiation(_Model, title="TrikusNegotiation"):
     proposer: str = Field(description="Who proposed it.")
-    responder: str = Field(description="Who answers (\"gm\" or the opponent).")
+    responder: str = Field(description='Who answers ("gm" or the opponent).')
     die: int = Field(description="The die to re-throw.")
 
 
@@ -185,15 +188,18 @@ class TrikusBoom(_Model, title="TrikusBoom"):
 class TrikusContest(_Model, title="TrikusContest"):
     """The opposed engine (spec 4.3): pairs thrown in waves, one die per thrower per wave."""
 
-    order: list[str] = Field(description="Throw order in a wave: \"gm\" first, then seat order; a table-mode "
-                                         "request completing a wave carries its faces in this order.")
+    order: list[str] = Field(
+        description='Throw order in a wave: "gm" first, then seat order; a table-mode '
+        "request completing a wave carries its faces in this order."
+    )
     pairs: list[TrikusPair] = Field(description="One pair per opponent.")
-    unthrown: dict[str, int] = Field(description="Dice left to throw, by \"gm\" or character.")
+    unthrown: dict[str, int] = Field(description='Dice left to throw, by "gm" or character.')
     dice: list[TrikusContestDie] = Field(description="Dice thrown so far.")
     wave: int = Field(description="The open wave.")
     submitted: list[str] = Field(description="Who has thrown in the open wave (values come when it is complete).")
     stage: Literal["wave", "last_chance", "negotiation_offered", "negotiation_rethrow", "resolved"] = Field(
-        description="What the contest waits for.")
+        description="What the contest waits for."
+    )
     last_chance: str | None = Field(description="Who is offered a last chance.")
     negotiation: TrikusNegotiation | None = Field(description="The open negotiation.")
     boom: TrikusBoom = Field(description="Triples.")
@@ -231,9 +237,11 @@ class TrikusActivity(_Model, title="TrikusActivity"):
 
     id: str = Field(description="The activity's id.")
     kind: Literal["test", "pvp_test", "combat"] = Field(description="What it is.")
-    phase: str = Field(description="pool_formation | setup | round_pool | contest | boom_review | cancellation | "
-                                   "declarations | attack_rolls | gm_rolls | lost_line_choice | consequences | "
-                                   "no_test (spec 5.2–5.4); `table.awaiting` says who acts in it.")
+    phase: str = Field(
+        description="pool_formation | setup | round_pool | contest | boom_review | cancellation | "
+        "declarations | attack_rolls | gm_rolls | lost_line_choice | consequences | "
+        "no_test (spec 5.2–5.4); `table.awaiting` says who acts in it."
+    )
     invited: list[str] = Field(description="Invited characters, seat order (every tie-break in it).")
     answers: dict[str, TrikusAnswer] = Field(description="Answers by character.")
     participants: dict[str, TrikusParticipant] = Field(description="Participants by character.")
@@ -247,8 +255,9 @@ class TrikusActivity(_Model, title="TrikusActivity"):
     round: int | None = Field(None, description="Combat: the round.")
     master_consequence_applied: bool | None = Field(None, description="Combat: the Master rule was applied (A32).")
     catastrophes: dict[str, list[str]] | None = Field(None, description="Catastrophe causes by character, this round.")
-    queue: list[TrikusQueueJob | str] | None = Field(None, description="Who decides or rolls next (cancellation: "
-                                                                       "character ids; combat: roll jobs).")
+    queue: list[TrikusQueueJob | str] | None = Field(
+        None, description="Who decides or rolls next (cancellation: character ids; combat: roll jobs)."
+    )
     declarations: list[TrikusDeclaration] | None = Field(None, description="Combat: this round's declarations.")
     rolls: list[TrikusCombatRoll] | None = Field(None, description="Combat: this round's difficulty rolls.")
     reviewed: bool | None = Field(None, description="The GM reviewed the round's booms.")
@@ -293,14 +302,19 @@ class TrikusTable(_Model, title="TrikusTable"):
     activity: TrikusActivity | None = Field(description="The open activity.")
     last_activity: TrikusLastActivity | None = Field(description="Summary of the last closed activity.")
     pending_changes: list[TrikusPendingChange] = Field(description="Promotions and new Beginners (A34).")
-    dark_side_prompts: list[TrikusDarkSidePrompt] = Field(description="Dark tokens spent that await the "
-                                                                      "player's acknowledgement.")
+    dark_side_prompts: list[TrikusDarkSidePrompt] = Field(
+        description="Dark tokens spent that await the player's acknowledgement."
+    )
     gm_notes: list[TrikusGmNoteRecord] = Field(description="The GM's private notes (empty for players).")
     awaiting: list[AwaitingEntry] = Field(description="Who must move for the activity to go on, and with what.")
-    offers: list[AwaitingEntry] = Field(default_factory=list, description="Every move each party may send now: "
-                                        "what `awaiting` asks and the moves open outside it (nobody is waited for).")
-    requests: list[AwaitingEntry] = Field(description="Party-level prompts that do not block the activity "
-                                                      "(acknowledge_dark_side, set_sides).")
+    offers: list[AwaitingEntry] = Field(
+        default_factory=list,
+        description="Every move each party may send now: "
+        "what `awaiting` asks and the moves open outside it (nobody is waited for).",
+    )
+    requests: list[AwaitingEntry] = Field(
+        description="Party-level prompts that do not block the activity (acknowledge_dark_side, set_sides)."
+    )
     seats: list[str] = Field(description="Characters in the order they joined the table (seat order, spec 3.3).")
     seq: dict[str, int] | None = Field(None, description="GM only: id counters.")
     id_salt: str | None = Field(None, description="GM only: the key of hidden ids.")

@@ -2,6 +2,7 @@
 absent player), a round's pool is declared as it stands without extras, a last chance is passed (A13), a
 team success is kept, and a lost line is the one with most dice (A17). Joining a test, the team's
 declarations and a negotiation answer have no default: the GM decides."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """The state as one actor may see it (spec 8.2)."""
+
 from __future__ import annotations
 
 import copy
@@ -16,11 +17,11 @@ def _sheet(sheet: dict[str, Any], cid: str, actor: Actor, options: Options) -> d
     out = copy.deepcopy(sheet)
     if actor.is_gm:
         if options.opt2_gm_blind_to_dark_sides:
-            out["dark_sides"] = redact.dark_sides(out["dark_sides"])      # L258: hidden from the GM
+            out["dark_sides"] = redact.dark_sides(out["dark_sides"])  # L258: hidden from the GM
         return out
-    out["equipment"] = [redact.item(it) for it in out.get("equipment", [])]   # L402: undiscovered pips
+    out["equipment"] = [redact.item(it) for it in out.get("equipment", [])]  # L402: undiscovered pips
     if options.hide_dark_counts_from_other_players and not actor.controls(cid):
-        out["dark_tokens"] = redact.dark_counts(out["dark_tokens"])       # A38 option
+        out["dark_tokens"] = redact.dark_counts(out["dark_tokens"])  # A38 option
     return out
 
 
@@ -39,9 +40,12 @@ def party(state: dict[str, Any]) -> dict[str, Any]:
     """L21: one character of each tier is the intended party; other compositions only warn (spec 3.3)."""
     members = [cid for cid in seats.order(state) if state["characters"][cid].get("status") == "active"]
     counts = {t: sum(1 for c in members if state["characters"][c]["tier"] == t) for t in TIERS}
-    return {"members": members, "composition": counts,
-            "composition_ok": all(n == 1 for n in counts.values()),
-            "exhausted": {c: exhausted(state["characters"][c]) for c in members}}
+    return {
+        "members": members,
+        "composition": counts,
+        "composition_ok": all(n == 1 for n in counts.values()),
+        "exhausted": {c: exhausted(state["characters"][c]) for c in members},
+    }
 
 
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
@@ -50,7 +54,7 @@ def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     table = copy.deepcopy(state.get("table") or {})
     table["activity"] = _activity(table.get("activity"), actor, options)
     if not actor.is_gm:
-        table["gm_notes"] = []                                   # spec 8.2: GM's private notes
+        table["gm_notes"] = []  # spec 8.2: GM's private notes
         hide_id_secrets(table)
     return {
         "options": options.model_dump(mode="json"),

@@ -4,6 +4,7 @@ compare-and-set, so two requests can never both spend the same benny.
 Backends: `RedisLiveStore` in production, `SqlLiveStore` as the embedded default (state
 survives a restart on the service's own database), `MemoryLiveStore` as the unit-test fake.
 """
+
 from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine

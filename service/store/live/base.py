@@ -14,6 +14,7 @@ never need to know which one is underneath:
 - an expired entry is absent everywhere: `get` misses it, a create succeeds over it (starting
   again at version 1) and a CAS against its old version conflicts with `actual=None`.
 """
+
 from __future__ import annotations
 
 import json

@@ -6,6 +6,7 @@ so a copy here is never taken for a newer truth. A hit saves a writer the live s
 the embedded store's query) while it holds the lock. Copies are kept as JSON bytes, so no caller can change
 another's.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict

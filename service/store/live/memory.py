@@ -1,4 +1,5 @@
 """In-process live store: the fake for unit tests. Nothing survives the process."""
+
 from __future__ import annotations
 
 import asyncio

@@ -6,6 +6,7 @@ one HMGET, get_many one non-transactional pipeline. Expiry is Redis's own (PEXPI
 Scripts go through `register_script`, i.e. EVALSHA, re-sending the source only after a
 SCRIPT FLUSH or failover.
 """
+
 from __future__ import annotations
 
 import math

@@ -21,6 +21,7 @@ Expiry uses the injectable wall clock (`time.time`), stored as unix seconds, so 
 restarts. Expired rows are invisible at once and removed by the next create of the same key or
 by `purge_expired()`.
 """
+
 from __future__ import annotations
 
 import time
@@ -39,7 +40,9 @@ TABLE_NAME = "live_entries"
 
 # Both dialects we run on have an upsert that can say "insert unless a live row exists".
 _INSERTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
-    "sqlite": sqlite.insert, "postgresql": postgresql.insert}
+    "sqlite": sqlite.insert,
+    "postgresql": postgresql.insert,
+}
 
 Conn = AsyncConnection | AsyncSession
 
@@ -48,6 +51,7 @@ async def _affected(db: Conn, stmt: UpdateBase) -> int:
     """How many rows a write changed: an INSERT, UPDATE or DELETE answers with a cursor result on either kind of
     connection, though a session's execute() is typed for any statement."""
     return cast(CursorResult[Any], await db.execute(stmt)).rowcount
+
 
 def define_live_entries(metadata: MetaData) -> Table:
     """Define (once) the `live_entries` table on `metadata` and return it."""
@@ -170,9 +174,7 @@ class SqlLiveStore:
         async with self._conn(conn, write=True) as db:
             return await _affected(db, stmt) == 1
 
-    async def delete(
-        self, key: str, expected_version: int | None = None, *, conn: Conn | None = None
-    ) -> bool:
+    async def delete(self, key: str, expected_version: int | None = None, *, conn: Conn | None = None) -> bool:
         now = self._clock()
         c = self.table.c
         stmt = delete(self.table).where(c.key == key, self._live(now))

@@ -2,6 +2,7 @@
 
 Times are unix seconds (as the webhook outbox keeps them): the worker compares them with its own clock, and a
 restarted or second replica reads the same rows."""
+
 from __future__ import annotations
 
 from datetime import datetime

@@ -1,4 +1,5 @@
 """Engines and migrations. Created in the app's lifespan, never at import."""
+
 from __future__ import annotations
 
 import asyncio

@@ -1,11 +1,23 @@
 """Durable records: campaigns, who may act in them, characters, the event log, dice sessions, webhooks."""
+
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Text,
-                        UniqueConstraint)
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -174,13 +186,13 @@ class IdempotencyRecord(Base):
 
     __tablename__ = "idempotency_keys"
 
-    owner: Mapped[str] = mapped_column(String(64), primary_key=True)   # a credential id, or the creation scope
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)  # a credential id, or the creation scope
     key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     request_mac: Mapped[str] = mapped_column(String(64))
     # Which run holds (or last held) the key; retries take a stale claim over by compare-and-set on it.
     lease: Mapped[str] = mapped_column(String(32))
-    lease_until: Mapped[float] = mapped_column(Float)        # unix seconds
-    reply: Mapped[str | None] = mapped_column(Text)          # sealed; NULL while the command runs
+    lease_until: Mapped[float] = mapped_column(Float)  # unix seconds
+    reply: Mapped[str | None] = mapped_column(Text)  # sealed; NULL while the command runs
     expires_at: Mapped[float] = mapped_column(Float, index=True)
 
 
@@ -239,7 +251,7 @@ class WebhookDelivery(Base):
     status: Mapped[str] = mapped_column(String(16), default="pending")
     # Attempts since the delivery was (re)scheduled; at the limit it is marked failed.
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[float] = mapped_column(Float)             # unix seconds
+    next_attempt_at: Mapped[float] = mapped_column(Float)  # unix seconds
     lease: Mapped[str] = mapped_column(String(32), default="")
     lease_until: Mapped[float] = mapped_column(Float, default=0.0)
     last_attempt_at: Mapped[float | None] = mapped_column(Float, default=None)
@@ -257,7 +269,7 @@ class WebhookAttempt(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     delivery_id: Mapped[str] = mapped_column(ForeignKey("webhook_deliveries.id", ondelete="CASCADE"), index=True)
-    started_at: Mapped[float] = mapped_column(Float)                  # unix seconds
+    started_at: Mapped[float] = mapped_column(Float)  # unix seconds
     duration_ms: Mapped[int] = mapped_column(Integer)
     response_code: Mapped[int | None] = mapped_column(Integer, default=None)
     error: Mapped[str | None] = mapped_column(String(300), default=None)

@@ -10,6 +10,7 @@ it), and the session commits or rolls it back as usual. SQLAlchemy keeps everyth
 A connection that fails under a direct statement is invalidated in the pool and reported as a ConnectionError:
 the request answers 503 with Retry-After, as a failure under SQLAlchemy does (service/game/context.py).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -20,8 +21,13 @@ from sqlalchemy.dialects.postgresql.asyncpg import dialect as _asyncpg_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 _DIALECT = _asyncpg_dialect()
-_CONNECTION_LOST = (asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError,
-                    asyncpg.exceptions.PostgresConnectionError, ConnectionError, OSError)
+_CONNECTION_LOST = (
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.PostgresConnectionError,
+    ConnectionError,
+    OSError,
+)
 
 
 # Called with (sql, args) before each direct statement: SQLAlchemy's `before_cursor_execute` does not see these,
@@ -36,7 +42,7 @@ class Direct:
         compiled = statement.compile(dialect=_DIALECT)
         self.sql: str = compiled.string
         self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
-        self.fixed: dict[str, Any] = dict(compiled.params)   # values the statement carries (a literal status)
+        self.fixed: dict[str, Any] = dict(compiled.params)  # values the statement carries (a literal status)
 
     def args(self, params: Mapping[str, Any]) -> list[Any]:
         return [params[name] if name in params else self.fixed[name] for name in self.names]
@@ -49,15 +55,16 @@ def on_postgres(s: AsyncSession) -> bool:
 
 async def _driver(conn: AsyncConnection, begin: bool = True) -> asyncpg.Connection:
     raw = await conn.get_raw_connection()
-    adapted: Any = raw.dbapi_connection   # SQLAlchemy's asyncpg adapter
+    adapted: Any = raw.dbapi_connection  # SQLAlchemy's asyncpg adapter
     # SQLAlchemy's adapter sends BEGIN with the first statement of a transaction; here it may be the first.
     if begin and adapted._transaction is None and adapted.isolation_level != "autocommit":
         await adapted._start_transaction()
     return adapted._connection
 
 
-async def fetch(s: AsyncSession, direct: Direct, params: Mapping[str, Any], *,
-                begin: bool = True) -> list[asyncpg.Record]:
+async def fetch(
+    s: AsyncSession, direct: Direct, params: Mapping[str, Any], *, begin: bool = True
+) -> list[asyncpg.Record]:
     """The statement's rows. `begin=False`, for a lone read: when nothing has run in the session yet, the
     statement runs by itself, without BEGIN and ROLLBACK around it (two round trips); whatever runs after it
     through SQLAlchemy opens the transaction as usual."""

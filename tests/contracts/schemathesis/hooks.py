@@ -7,6 +7,7 @@ suffixed with a digest of the request it rides on: the same request keeps its ke
 service answers with the first response) and a different one gets a fresh key. Lengths stay on the side of
 the 200-character limit they were drawn on, so the 400 for a long key is still exercised.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -28,4 +29,4 @@ def before_call(ctx, case, kwargs):
         return
     request = repr((case.method, case.formatted_path, case.query, case.body)).encode()
     suffix = "." + hashlib.sha256(request).hexdigest()[:16]
-    case.headers["Idempotency-Key"] = key[:LIMIT - len(suffix)] + suffix
+    case.headers["Idempotency-Key"] = key[: LIMIT - len(suffix)] + suffix

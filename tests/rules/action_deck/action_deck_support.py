@@ -1,4 +1,5 @@
 """A small driver for Action Deck engine tests: a table, characters, moves with injected dice and cards."""
+
 from __future__ import annotations
 
 import random
@@ -31,7 +32,7 @@ def check_models(system, prefix: str) -> None:
     shared = {"AwaitingEntry", "AwaitingMove", "AbilityDef"}  # the shared awaiting shape; an Iskra catalogue entry
     assert [t for t in titles if not t.startswith(prefix) and t not in shared] == []
     for name, d in schema["$defs"].items():
-        if "properties" in d:   # a union (root model) is checked through its members
+        if "properties" in d:  # a union (root model) is checked through its members
             assert d.get("additionalProperties") is False or name in shared, name
         assert [f for f, p in d.get("properties", {}).items() if "description" not in p] == [], name
 
@@ -46,8 +47,9 @@ class SeededDice:
         self._rolled: list[DieRoll] = []
 
     def roll(self, sides: int, *, purpose: str = "", visibility: str = "all") -> DieRoll:
-        die = DieRoll(sides=sides, face=self._rng.randint(1, sides), source="server", purpose=purpose,
-                      visibility=visibility)
+        die = DieRoll(
+            sides=sides, face=self._rng.randint(1, sides), source="server", purpose=purpose, visibility=visibility
+        )
         self._rolled.append(die)
         return die
 
@@ -75,8 +77,13 @@ class Table:
         return self.state["characters"][cid]
 
     def session(self, players: dict[str, list[str]], **kw: Any) -> list[Event]:
-        return self.do({"type": "open_session", "players": [{"player_id": p, "character_ids": c}
-                                                             for p, c in players.items()], **kw})
+        return self.do(
+            {
+                "type": "open_session",
+                "players": [{"player_id": p, "character_ids": c} for p, c in players.items()],
+                **kw,
+            }
+        )
 
     def fight(self, cards: dict[str, str], **kw: Any) -> list[Event]:
         """Start an encounter with these participants and deal them these cards (table mode)."""
@@ -85,8 +92,9 @@ class Table:
 
     # --- moves -----------------------------------------------------------------------------------------
     def do(self, action: dict[str, Any], dice=(), actor: Actor = GM, source=None) -> list[Event]:
-        new, events = checked_apply(SYSTEM, self.state, action, actor,
-                                    source if source is not None else TableDice(dice))
+        new, events = checked_apply(
+            SYSTEM, self.state, action, actor, source if source is not None else TableDice(dice)
+        )
         self.state = new
         self.log.extend(events)
         return events
@@ -110,8 +118,9 @@ class Table:
         self.do({"type": "end_round"})
 
     def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM, source=None) -> RuleViolation:
-        return checked_refusal(SYSTEM, self.state, action, actor,
-                               source if source is not None else TableDice(dice), code, None)
+        return checked_refusal(
+            SYSTEM, self.state, action, actor, source if source is not None else TableDice(dice), code, None
+        )
 
     # --- reading ---------------------------------------------------------------------------------------
     @property

@@ -1,5 +1,6 @@
 """Whose move it is (`table.awaiting`, spec §4.13–§4.19, §5.2, §5.5–§5.7): one test per rule. The driver checks
 the shape after every move (action_deck_support.check_awaiting)."""
+
 from __future__ import annotations
 
 from action_deck_support import Table, player
@@ -31,8 +32,9 @@ def test_closed_session_awaits_the_gm_to_open_one():
 
 def test_out_of_combat_the_gm_starts_an_encounter_awards_or_closes():
     t = crew("ann")
-    assert t.table["awaiting"] == [{"who": "gm", "character_id": None,
-                                    "may": ["start_encounter", "award_benny", "close_session"]}]
+    assert t.table["awaiting"] == [
+        {"who": "gm", "character_id": None, "may": ["start_encounter", "award_benny", "close_session"]}
+    ]
 
 
 def test_before_the_deal_the_gm_deals():
@@ -54,8 +56,9 @@ def test_a_called_card_awaits_its_character_to_declare_hold_or_pass():
     t = crew("ann", "bob")
     t.fight({"ann": "5S", "bob": "9H"})
     t.do({"type": "call_next"})
-    assert t.table["awaiting"] == [{"who": "character", "character_id": "bob",
-                                    "may": ["declare_turn", "hold", "end_turn"]}]
+    assert t.table["awaiting"] == [
+        {"who": "character", "character_id": "bob", "may": ["declare_turn", "hold", "end_turn"]}
+    ]
 
 
 def test_a_shaken_called_character_is_not_offered_hold():
@@ -131,8 +134,16 @@ def test_a_group_test_awaits_the_gm():
 
 def test_an_opposed_test_awaits_the_defender_once_the_active_party_rolled():
     t = crew("ann", "bob")
-    t.do({"type": "opposed_test", "character_id": "ann", "trait": "fighting", "defender_id": "bob",
-          "defender_trait": "fighting"}, dice=[5, 2])
+    t.do(
+        {
+            "type": "opposed_test",
+            "character_id": "ann",
+            "trait": "fighting",
+            "defender_id": "bob",
+            "defender_trait": "fighting",
+        },
+        dice=[5, 2],
+    )
     assert entry(t, "bob") == ["defend"] and entry(t, "ann")[:2] == ["reroll", "accept_test"]
     t.do({"type": "defend", "opposed_id": t.table["opposed"]["o1"]["id"]}, dice=[3, 2])
     assert entry(t, "ann") is None and entry(t, "bob")[:2] == ["reroll", "accept_test"]
@@ -154,8 +165,11 @@ def test_a_players_soak_awaits_the_gms_ruling():
     t = crew("ann")
     t.do({"type": "apply_wounds", "character_id": "ann", "wounds": 1})
     t.do({"type": "soak", "character_id": "ann"}, actor=ANN)
-    assert t.table["awaiting"][0] == {"who": "gm", "character_id": None,
-                                      "may": ["set_condition", "start_encounter", "award_benny", "close_session"]}
+    assert t.table["awaiting"][0] == {
+        "who": "gm",
+        "character_id": None,
+        "may": ["set_condition", "start_encounter", "award_benny", "close_session"],
+    }
     t.do({"type": "set_condition", "character_id": "ann", "wounds": 0})
     assert t.table["soaks_pending"] == [] and entry(t, None)[0] == "start_encounter"
 

@@ -1,4 +1,5 @@
 """The system's contract: the SYSTEM object, purity, views per role, redacted events, sheets and options."""
+
 from __future__ import annotations
 
 import copy
@@ -55,11 +56,15 @@ def test_action_union_is_the_public_contract():
 
 def test_character_input_and_sheet():
     with pytest.raises(ValidationError):
-        SYSTEM.CharacterInput.model_validate({"kind": "extra"})              # name is required
+        SYSTEM.CharacterInput.model_validate({"kind": "extra"})  # name is required
     with pytest.raises(ValidationError):
         SYSTEM.CharacterInput.model_validate({"name": "A", "attributes": {"agility": "d7"}})
-    sheet = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(
-        {"name": " Ann ", "attributes": {"Agility": "d12+1"}, "skills": {"notice": "d8"}}), SYSTEM.Options())
+    sheet = SYSTEM.new_character(
+        SYSTEM.CharacterInput.model_validate(
+            {"name": " Ann ", "attributes": {"Agility": "d12+1"}, "skills": {"notice": "d8"}}
+        ),
+        SYSTEM.Options(),
+    )
     json.dumps(sheet)
     assert sheet["name"] == "Ann" and "id" not in sheet
     assert sheet["attributes"] == {"agility": {"sides": 12, "bonus": 1}} and sheet["pace"] == 6
@@ -80,11 +85,12 @@ def test_apply_is_pure_for_good_and_bad_moves():
 
 def test_apply_accepts_validated_models_and_lets_dice_errors_through():
     t = table()
-    action = TypeAdapter(SYSTEM.Action).validate_python({"type": "trait_test", "character_id": "ann",
-                                                          "trait": "fighting"})
+    action = TypeAdapter(SYSTEM.Action).validate_python(
+        {"type": "trait_test", "character_id": "ann", "trait": "fighting"}
+    )
     assert isinstance(action, BaseModel)
     with pytest.raises(DiceError) as err:
-        SYSTEM.apply(t.state, action, GM, TableDice([3]))      # the Wild Die is missing
+        SYSTEM.apply(t.state, action, GM, TableDice([3]))  # the Wild Die is missing
     assert err.value.code == "dice_required"
 
 
@@ -94,8 +100,8 @@ def test_view_hides_the_deck_order_and_the_gm_pool_from_players():
     assert "draw_pile" not in mine["table"]["deck"] and mine["table"]["deck"]["draw_pile_count"] == 51
     assert "gm" not in mine["table"]
     gm = SYSTEM.view(t.state, GM)
-    assert gm["table"]["gm"]["benny_pool"] == 2 and "draw_pile" not in gm["table"]["deck"]   # §3.4: nobody
-    assert "draw_pile" in t.state["table"]["deck"]             # the stored state keeps it
+    assert gm["table"]["gm"]["benny_pool"] == 2 and "draw_pile" not in gm["table"]["deck"]  # §3.4: nobody
+    assert "draw_pile" in t.state["table"]["deck"]  # the stored state keeps it
 
 
 def test_view_shows_players_only_the_public_face_of_npcs():
@@ -115,7 +121,7 @@ def test_the_undealt_order_is_sealed_from_everyone_the_gm_included():
     order = one(t.log, "deck_order")
     assert order.visibility == "sealed" and len(order.data["order"]) == 54 and len(order.data["dice"]) == 53
     for viewer in (GM, ANN):
-        assert set(order.seen_by(viewer)) == {"reason", "cards", "shuffle_count", "seal"}   # §8: nobody knows it
+        assert set(order.seen_by(viewer)) == {"reason", "cards", "shuffle_count", "seal"}  # §8: nobody knows it
     public = one(t.log, "deck_shuffled")
     assert public.visibility == "all" and set(public.data) == {"reason", "cards", "shuffle_count"}
     assert "sealed" not in SYSTEM.view(t.state, GM)["table"]["deck"]
@@ -137,7 +143,7 @@ def test_ending_the_encounter_unseals_the_order_and_its_dice():
     assert shown.visibility == "all" and shown.redacted is None
     assert shown.data["seal"] == "deck_shuffle:1" and shown.data["why"] == "encounter_end"
     assert shown.data["order"] == sealed["order"] and shown.data["shuffle_dice"] == sealed["dice"]
-    order = list(shown.data["starting_order"])   # anyone can redo the Fisher-Yates shuffle from the dice
+    order = list(shown.data["starting_order"])  # anyone can redo the Fisher-Yates shuffle from the dice
     for i, die in zip(range(len(order) - 1, 0, -1), shown.data["shuffle_dice"], strict=True):
         j = die["face"] - 1
         order[i], order[j] = order[j], order[i]
@@ -151,7 +157,7 @@ def test_a_reshuffle_unseals_the_order_it_replaces():
     events = t.do({"type": "start_encounter", "participants": ["ann", "orc"]}, source=SeededDice(3))
     assert [e.type for e in events if e.type in ("dice_unsealed", "deck_order")] == ["deck_order"]  # already shown
     t2 = table()
-    ctx = Ctx(t2.state, GM, SeededDice(4))   # the Joker-round rebuild, driven directly
+    ctx = Ctx(t2.state, GM, SeededDice(4))  # the Joker-round rebuild, driven directly
     deck_module.rebuild(ctx, "joker_round")
     shown = one(ctx.events, "dice_unsealed")
     assert shown.data["seal"] == "deck_shuffle:1" and shown.data["why"] == "joker_round"
@@ -170,8 +176,8 @@ def test_npc_trait_dice_are_drawn_for_the_gm_only():
     t = table()
     npc, pc = SeededDice(1), SeededDice(2)
     t.do({"type": "trait_test", "character_id": "orc", "trait": "fighting"}, source=npc)
-    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, source=pc)   # the GM calls it
-    assert npc.rolled and {d.visibility for d in npc.rolled} == {"gm"}       # §8 "NPC trait dice"
+    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, source=pc)  # the GM calls it
+    assert npc.rolled and {d.visibility for d in npc.rolled} == {"gm"}  # §8 "NPC trait dice"
     assert pc.rolled and {d.visibility for d in pc.rolled} == {"all"}
 
 

@@ -1,4 +1,5 @@
 """Derived vectors AD-D1 … AD-D7 of spec §6.2 (resolutions, not in the source)."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,9 +23,9 @@ def test_AD_D1_reshuffle_after_a_joker_round_only():
     t.do({"type": "start_encounter", "participants": ["c0", "c1"]})
     t.play_round({"c0": "2S", "c1": "3S"})
     deck = t.table["deck"]
-    assert deck["discard_pile"] == ["2S", "3S"] and len(deck["draw_pile"]) == 52   # no Joker: the pile goes on
+    assert deck["discard_pile"] == ["2S", "3S"] and len(deck["draw_pile"]) == 52  # no Joker: the pile goes on
     t.play_round({"c0": "4S", "c1": "5S"})
-    t.play_round({"c0": "JK-R", "c1": "6S"})                                          # round 3 deals a Joker
+    t.play_round({"c0": "JK-R", "c1": "6S"})  # round 3 deals a Joker
     assert t.enc["round"] == 4
     assert sorted(deck := t.table["deck"]["draw_pile"]) == sorted(FULL_DECK) and not t.table["deck"]["discard_pile"]
     assert [e.data["reason"] for e in t.log if e.type == "deck_shuffled"] == ["encounter_start", "joker_round"]
@@ -56,7 +57,7 @@ def test_AD_D2_table_mode_validates_against_the_refilled_pile():
     t.do({"type": "start_encounter", "participants": ["c0", "c1", "c2"]})
     deck = t.table["deck"]
     deck["draw_pile"], deck["discard_pile"] = ["2S"], [c for c in FULL_DECK if c != "2S"]
-    t.fails({"type": "deal", "cards": ["3S", "2S", "4S"]}, "card_not_in_deck")   # 2S must come first
+    t.fails({"type": "deal", "cards": ["3S", "2S", "4S"]}, "card_not_in_deck")  # 2S must come first
     t.do({"type": "deal", "cards": ["2S", "3S", "4S"]})
     assert t.slot("c2")["card"] == "4S"
 
@@ -118,7 +119,7 @@ def test_AD_D3_holder_wins_and_the_target_redeclares_without_a_lower_penalty():
 
 def test_AD_D3_simultaneous_tie_rule_lets_the_current_action_stand_first():
     t = _interrupt_setup(interrupt_tie_rule="simultaneous")
-    ev = _settle(t, 3, 3)                         # no TN 4 needed; equal totals
+    ev = _settle(t, 3, 3)  # no TN 4 needed; equal totals
     assert one(ev, "interrupt_resolved").data["outcome"] == "simultaneous"
     t.do({"type": "take_action", "character_id": "t", "action_index": 1})
     assert t.enc["current_turn"] == "h" and t.enc["turn_stack"] == ["t"]
@@ -151,12 +152,16 @@ def test_AD_D5_running_and_multi_action_stack():
     assert sum(m["value"] for m in test["modifiers"]) == -4 and test["result"]["total"] == 1
 
 
-@pytest.mark.parametrize("mode,segments,cost", [
-    ("max_doubling", [{"inches": 2, "difficult_terrain": True}, {"inches": 2}], 6),
-    ("max_doubling", [{"inches": 2, "mode": "crawl", "difficult_terrain": True}], 4),
-    ("max_doubling", [{"inches": 1, "mode": "climb", "difficult_terrain": True}], 2),
-    ("stacking", [{"inches": 1, "mode": "climb", "difficult_terrain": True}], 4),
-    ("stacking", [{"inches": 2, "mode": "crawl", "difficult_terrain": True}], 4)])
+@pytest.mark.parametrize(
+    "mode,segments,cost",
+    [
+        ("max_doubling", [{"inches": 2, "difficult_terrain": True}, {"inches": 2}], 6),
+        ("max_doubling", [{"inches": 2, "mode": "crawl", "difficult_terrain": True}], 4),
+        ("max_doubling", [{"inches": 1, "mode": "climb", "difficult_terrain": True}], 2),
+        ("stacking", [{"inches": 1, "mode": "climb", "difficult_terrain": True}], 4),
+        ("stacking", [{"inches": 2, "mode": "crawl", "difficult_terrain": True}], 4),
+    ],
+)
 def test_AD_D6_difficult_terrain(mode, segments, cost):
     t = _crew(1, movement_cost_mode=mode)
     t.fight({"c0": "AS"})
@@ -171,8 +176,9 @@ def test_AD_D6_more_than_pace_is_rejected():
     t.fight({"c0": "AS"})
     t.do({"type": "call_next"})
     t.do({"type": "declare_turn", "character_id": "c0"})
-    t.fails({"type": "move", "character_id": "c0", "segments": [{"inches": 4, "difficult_terrain": True}]},
-            "exceeds_pace")
+    t.fails(
+        {"type": "move", "character_id": "c0", "segments": [{"inches": 4, "difficult_terrain": True}]}, "exceeds_pace"
+    )
 
 
 def test_AD_D7_wounds_eliminate_a_wild_card_past_three_and_an_extra_at_one():

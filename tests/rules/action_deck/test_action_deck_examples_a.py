@@ -1,4 +1,5 @@
 """Worked examples AD-E1 … AD-E11 of spec §6.1, fed through the engine with table dice and cards."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -31,10 +32,9 @@ def test_AD_E1_turn_order_by_rank_and_suit_joker_any_time():
         t.do({"type": "declare_turn", "character_id": cid})
         t.do({"type": "end_turn", "character_id": cid})
     assert order == ["eve", "alice", "cara", "bob", "dan", "fay"]
-    t.fails({"type": "call_next"}, "no_card_to_call")           # the Joker is never called
-    t.fails({"type": "end_round"}, "joker_must_act")            # B7
-    t.do({"type": "declare_turn", "character_id": "gus", "actions": [{"kind": "attack"}]},
-         actor=player("p-gus", "gus"))
+    t.fails({"type": "call_next"}, "no_card_to_call")  # the Joker is never called
+    t.fails({"type": "end_round"}, "joker_must_act")  # B7
+    t.do({"type": "declare_turn", "character_id": "gus", "actions": [{"kind": "attack"}]}, actor=player("p-gus", "gus"))
     t.do({"type": "trait_test", "character_id": "gus", "trait": "fighting", "action_index": 0}, dice=[1, 2])
     test = t.last_test()
     assert {"source": "joker", "value": 2} in test["modifiers"] and test["result"]["total"] == 4
@@ -43,7 +43,7 @@ def test_AD_E1_turn_order_by_rank_and_suit_joker_any_time():
 def test_AD_E1_joker_claims_at_the_very_start():
     t = party("alice", "gus")
     t.fight({"alice": "AS", "gus": "JK-R"})
-    t.do({"type": "declare_turn", "character_id": "gus"})        # before any card is called
+    t.do({"type": "declare_turn", "character_id": "gus"})  # before any card is called
     assert t.enc["current_turn"] == "gus" and not t.enc["draw_window_open"]
 
 
@@ -76,8 +76,9 @@ def test_AD_E2c_a_fourth_action_is_rejected():
     t = party("ann")
     t.fight({"ann": "AS"})
     t.do({"type": "call_next"})
-    err = t.fails({"type": "declare_turn", "character_id": "ann", "actions": [{"kind": "attack"}] * 4},
-                  "too_many_actions")
+    err = t.fails(
+        {"type": "declare_turn", "character_id": "ann", "actions": [{"kind": "attack"}] * 4}, "too_many_actions"
+    )
     assert err.status == 422
 
 
@@ -86,7 +87,7 @@ def test_AD_E3_running_outside_combat():
     t.add("fleet", pace=8, running_die="d8", attributes={"vigor": "d6"})
     t.session({"p-fleet": ["fleet"]})
     ev = one(t.do({"type": "run", "character_id": "fleet"}, actor=player("p-fleet", "fleet")), "ran_outside_combat")
-    assert (ev.data["inches_per_turn"], ev.data["minutes"]) == (32, 3)    # 2 × (8 + 8)"; d6 / 2
+    assert (ev.data["inches_per_turn"], ev.data["minutes"]) == (32, 3)  # 2 × (8 + 8)"; d6 / 2
     assert sustained_run(8, 8, 6) == {"inches_per_turn": 32, "minutes": Fraction(3)}
 
 
@@ -95,7 +96,7 @@ def test_AD_E3_running_outside_the_encounter_rolls_no_die():
     t.add("ann", pace=6, running_die="d6", attributes={"vigor": "d4"})
     t.add("bob", attributes={"vigor": "d12"})
     t.session({"p-bob": ["bob"]})
-    t.fight({"bob": "AS"})                      # ann is not in the encounter: she runs outside it
+    t.fight({"bob": "AS"})  # ann is not in the encounter: she runs outside it
     ev = one(t.do({"type": "run", "character_id": "ann"}), "ran_outside_combat")
     assert (ev.data["inches_per_turn"], ev.data["minutes"], ev.data.get("dice")) == (24, 2, None)
 
@@ -106,8 +107,15 @@ def test_AD_E4abc_aces_explode_and_modifiers_come_after():
     assert (a["total"], a["aced"]) == (9, True)
     assert (b["total"], b["natural_one"]) == (17, False)
     t = party("mook", kind="extra", skills={"fighting": "d6"})
-    t.do({"type": "trait_test", "character_id": "mook", "trait": "fighting",
-          "modifiers": [{"source": "hard", "value": -2}]}, dice=[6, 2])
+    t.do(
+        {
+            "type": "trait_test",
+            "character_id": "mook",
+            "trait": "fighting",
+            "modifiers": [{"source": "hard", "value": -2}],
+        },
+        dice=[6, 2],
+    )
     assert t.last_test()["result"]["total"] == 6
 
 
@@ -115,12 +123,13 @@ def test_AD_E4d_the_running_die_never_aces():
     t = party("ann")
     t.fight({"ann": "AS"})
     t.do({"type": "call_next"})
-    ev = t.do({"type": "declare_turn", "character_id": "ann", "run": True}, dice=[6])   # one die only
+    ev = t.do({"type": "declare_turn", "character_id": "ann", "run": True}, dice=[6])  # one die only
     assert one(ev, "turn_declared").data["turn_pace"] == 12
 
 
-@pytest.mark.parametrize("die,faces,mod,total,raises", [("d12", [11], 0, 11, 1), ("d8", [8, 4], 0, 12, 2),
-                                                         ("d8", [8, 5], -2, 11, 1)])
+@pytest.mark.parametrize(
+    "die,faces,mod,total,raises", [("d12", [11], 0, 11, 1), ("d8", [8, 4], 0, 12, 2), ("d8", [8, 5], -2, 11, 1)]
+)
 def test_AD_E5_raises_every_four_over_the_tn_after_modifiers(die, faces, mod, total, raises):
     t = party("mook", kind="extra", skills={"shooting": die})
     m = [{"source": "gm", "value": mod}] if mod else []
@@ -138,11 +147,14 @@ def _duel(**kw) -> Table:
 
 
 def _opposed(t: Table, trait: str, dtrait: str, adice, ddice=None) -> list:
-    t.do({"type": "opposed_test", "character_id": "ann", "trait": trait, "defender_id": "bob",
-          "defender_trait": dtrait}, dice=adice)
+    t.do(
+        {"type": "opposed_test", "character_id": "ann", "trait": trait, "defender_id": "bob", "defender_trait": dtrait},
+        dice=adice,
+    )
     oid = t.last_test()["opposed_id"]
-    return t.do({"type": "defend", "opposed_id": oid}, dice=ddice or [], actor=player("p2", "bob")) + \
-        (t.do({"type": "accept_test", "test_id": t.last_test()["id"]}) if ddice else [])
+    return t.do({"type": "defend", "opposed_id": oid}, dice=ddice or [], actor=player("p2", "bob")) + (
+        t.do({"type": "accept_test", "test_id": t.last_test()["id"]}) if ddice else []
+    )
 
 
 def test_AD_E6a_equal_is_enough_for_the_defender():
@@ -168,8 +180,16 @@ def test_AD_E6c_raises_count_from_the_losers_result():
 
 def test_AD_E6d_no_benny_for_the_active_party_after_the_defender_rolled():
     t = _duel()
-    t.do({"type": "opposed_test", "character_id": "ann", "trait": "stealth", "defender_id": "bob",
-          "defender_trait": "notice"}, dice=[6])
+    t.do(
+        {
+            "type": "opposed_test",
+            "character_id": "ann",
+            "trait": "stealth",
+            "defender_id": "bob",
+            "defender_trait": "notice",
+        },
+        dice=[6],
+    )
     active = t.last_test()["id"]
     t.do({"type": "defend", "opposed_id": t.last_test()["opposed_id"]}, dice=[2])
     err = t.fails({"type": "reroll", "test_id": active}, "opposed_roll_locked", actor=player("p1", "ann"))
@@ -192,13 +212,16 @@ def test_AD_E7ab_free_jumps_and_the_run_up():
     assert t.slot("ann")["turn"]["movement_used"] == 4.5
 
 
-@pytest.mark.parametrize("direction,dice,distance", [("long", [5, 2], 3), ("long", [6, 2, 1], 4),
-                                                     ("high", [6, 2, 1], 2)])
+@pytest.mark.parametrize(
+    "direction,dice,distance", [("long", [5, 2], 3), ("long", [6, 2, 1], 4), ("high", [6, 2, 1], 2)]
+)
 def test_AD_E7c_athletics_adds_after_doubling(direction, dice, distance):
     t = party("ann", pace=12)
     _jumper(t)
-    t.do({"type": "jump", "character_id": "ann", "direction": direction, "run_up": 2, "athletics_action_index": 0},
-         dice=dice)
+    t.do(
+        {"type": "jump", "character_id": "ann", "direction": direction, "run_up": 2, "athletics_action_index": 0},
+        dice=dice,
+    )
     ev = t.do({"type": "accept_test", "test_id": t.last_test()["id"]})
     assert one(ev, "jumped").data["distance"] == distance
 
@@ -206,17 +229,21 @@ def test_AD_E7c_athletics_adds_after_doubling(direction, dice, distance):
 def test_AD_E7d_jumping_never_exceeds_pace():
     t = party("ann")
     _jumper(t)
-    t.fails({"type": "jump", "character_id": "ann", "run_up": 3, "distance": 4, "athletics_action_index": 0},
-            "exceeds_pace")
-    t.do({"type": "jump", "character_id": "ann", "run_up": 2, "distance": 4, "athletics_action_index": 0},
-         dice=[6, 2, 1])
+    t.fails(
+        {"type": "jump", "character_id": "ann", "run_up": 3, "distance": 4, "athletics_action_index": 0}, "exceeds_pace"
+    )
+    t.do(
+        {"type": "jump", "character_id": "ann", "run_up": 2, "distance": 4, "athletics_action_index": 0}, dice=[6, 2, 1]
+    )
     t.do({"type": "accept_test", "test_id": t.last_test()["id"]})
     assert t.slot("ann")["turn"]["movement_used"] == 6
 
 
 def test_AD_E8_readying_items():
-    t = party("ann", gear=[{"name": "sword"}, {"name": "shield"}, {"name": "dagger"},
-                           {"name": "ankle pistol", "at_hand": False}])
+    t = party(
+        "ann",
+        gear=[{"name": "sword"}, {"name": "shield"}, {"name": "dagger"}, {"name": "ankle pistol", "at_hand": False}],
+    )
     _jumper(t, 1)
     for item in ("sword", "shield"):
         assert one(t.do({"type": "ready_item", "character_id": "ann", "item": item}), "item_readied").data["free"]
@@ -240,15 +267,23 @@ def test_AD_E9_wild_card_critical_failure_cannot_be_rerolled():
     assert (r["critical_failure"], r["total"], r["success"]) == (False, 4, True)
 
 
-@pytest.mark.parametrize("check,mod,policy,crit,success", [
-    (1, 0, "always_fail", True, False), (3, 0, "always_fail", False, False),
-    (3, 3, "always_fail", False, False), (3, 3, "evaluate_total", False, True)])
+@pytest.mark.parametrize(
+    "check,mod,policy,crit,success",
+    [
+        (1, 0, "always_fail", True, False),
+        (3, 0, "always_fail", False, False),
+        (3, 3, "always_fail", False, False),
+        (3, 3, "evaluate_total", False, True),
+    ],
+)
 def test_AD_E10_extra_critical_failure_check(check, mod, policy, crit, success):
     t = Table(extra_natural_one_policy=policy)
     t.add("cultist", kind="extra", side="opposition", skills={"spellcasting": "d6"})
     m = [{"source": "gm", "value": mod}] if mod else []
-    t.do({"type": "trait_test", "character_id": "cultist", "trait": "spellcasting", "crit_check": True,
-          "modifiers": m}, dice=[1, check])
+    t.do(
+        {"type": "trait_test", "character_id": "cultist", "trait": "spellcasting", "crit_check": True, "modifiers": m},
+        dice=[1, check],
+    )
     r = t.last_test()["result"]
     assert (r["critical_failure"], r["success"]) == (crit, success)
 
@@ -260,16 +295,25 @@ def test_AD_E10_no_check_unless_the_gm_flags_it():
     assert t.last_test()["result"]["critical_failure"] is False
 
 
-@pytest.mark.parametrize("kind,dice,crit,successes", [
-    ("wild_card", [1, 1, 5, 1], True, 0), ("wild_card", [1, 1, 5, 4], False, 2),
-    ("wild_card", [1, 5, 6, 2, 1], False, 2), ("extra", [1, 1], True, 0)])
+@pytest.mark.parametrize(
+    "kind,dice,crit,successes",
+    [
+        ("wild_card", [1, 1, 5, 1], True, 0),
+        ("wild_card", [1, 1, 5, 4], False, 2),
+        ("wild_card", [1, 5, 6, 2, 1], False, 2),
+        ("extra", [1, 1], True, 0),
+    ],
+)
 def test_AD_E11_several_trait_dice(kind, dice, crit, successes):
     t = Table()
-    t.add("gunner", kind=kind, skills={"shooting": "d6"},
-          weapons=[{"name": "smg", "damage": ["d6"], "rate_of_fire": 3}])
+    t.add(
+        "gunner", kind=kind, skills={"shooting": "d6"}, weapons=[{"name": "smg", "damage": ["d6"], "rate_of_fire": 3}]
+    )
     n = 2 if kind == "extra" else 3
-    t.do({"type": "trait_test", "character_id": "gunner", "trait": "shooting", "weapon": "smg", "dice_count": n},
-         dice=dice)
+    t.do(
+        {"type": "trait_test", "character_id": "gunner", "trait": "shooting", "weapon": "smg", "dice_count": n},
+        dice=dice,
+    )
     test = t.last_test()
     assert (test["critical_failure"], test["result"]["successes"]) == (crit, successes)
     if dice == [1, 1, 5, 4]:

@@ -1,4 +1,5 @@
 """Worked examples AD-E12 … AD-E21 of spec §6.1, fed through the engine with table dice and cards."""
+
 from __future__ import annotations
 
 from action_deck_support import Table, one, player, types
@@ -26,8 +27,15 @@ def test_AD_E12_jokers_wild_for_the_party_and_for_the_opposition():
 def test_AD_E13_gm_modifier_recorded_with_its_reason():
     t = Table()
     t.add("ann", skills={"notice": "d8"})
-    ev = t.do({"type": "trait_test", "character_id": "ann", "trait": "notice",
-               "modifiers": [{"source": "closed door", "value": -2}]}, dice=[5, 3])
+    ev = t.do(
+        {
+            "type": "trait_test",
+            "character_id": "ann",
+            "trait": "notice",
+            "modifiers": [{"source": "closed door", "value": -2}],
+        },
+        dice=[5, 3],
+    )
     test = one(ev, "trait_test_rolled").data["test"]
     assert test["modifiers"] == [{"source": "closed door", "value": -2}]
     assert (test["result"]["total"], test["result"]["success"]) == (3, False)
@@ -52,12 +60,10 @@ def test_AD_E14_hazard_success_moves_normally():
 def test_AD_E14_hazard_critical_failure_climbing_is_a_fall_elsewhere_fatigue():
     t = Table()
     _climber(t)
-    ev = t.do({"type": "hazard_test", "character_id": "ann", "segments": [{"inches": 2, "mode": "climb"}]},
-              dice=[1, 1])
+    ev = t.do({"type": "hazard_test", "character_id": "ann", "segments": [{"inches": 2, "mode": "climb"}]}, dice=[1, 1])
     assert one(ev, "hazard_critical_failure").data["consequence"] == "fall" and t.char("ann")["fatigue"] == 0
     assert t.slot("ann")["turn"]["movement_used"] == 0
-    ev = t.do({"type": "hazard_test", "character_id": "ann", "segments": [{"inches": 1, "mode": "walk"}]},
-              dice=[1, 1])
+    ev = t.do({"type": "hazard_test", "character_id": "ann", "segments": [{"inches": 1, "mode": "walk"}]}, dice=[1, 1])
     assert one(ev, "hazard_critical_failure").data["consequence"] == "fatigue" and t.char("ann")["fatigue"] == 1
 
 
@@ -94,9 +100,18 @@ def test_AD_E16_surprise_round():
         t.add(c, skills={"notice": "d6"})
     t.session({"pp": ["p"], "pq": ["q"], "pr": ["r"]})
     pool = t.table["gm"]["benny_pool"]
-    t.do({"type": "start_encounter", "participants": ["x", "y", "p", "q", "r"],
-          "surprise": {"attackers": ["x", "y"], "victims": ["p", "q", "r"],
-                       "notice": [{"character_id": "p"}, {"character_id": "q"}]}}, dice=[5, 2, 2, 3])
+    t.do(
+        {
+            "type": "start_encounter",
+            "participants": ["x", "y", "p", "q", "r"],
+            "surprise": {
+                "attackers": ["x", "y"],
+                "victims": ["p", "q", "r"],
+                "notice": [{"character_id": "p"}, {"character_id": "q"}],
+            },
+        },
+        dice=[5, 2, 2, 3],
+    )
     assert t.enc["phase"] == "surprise_notice"
     t.do({"type": "deal", "cards": ["9C", "JK-R", "QD"]})
     assert t.slot("x")["on_hold"] and t.slot("y")["on_hold"] and t.slot("y")["joker_active"]
@@ -106,7 +121,7 @@ def test_AD_E16_surprise_round():
     t.do({"type": "call_next"})
     assert t.enc["current_turn"] == "p"
     t.do({"type": "declare_turn", "character_id": "p", "actions": [{"kind": "attack"}]})
-    t.do({"type": "interrupt", "character_id": "y"})          # Joker: no Athletics test
+    t.do({"type": "interrupt", "character_id": "y"})  # Joker: no Athletics test
     assert t.enc["current_turn"] == "y" and t.enc["turn_stack"] == ["p"]
     t.do({"type": "declare_turn", "character_id": "y"})
     t.do({"type": "end_turn", "character_id": "y"})

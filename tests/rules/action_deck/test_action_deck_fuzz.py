@@ -1,5 +1,6 @@
 """Bad input is a RuleViolation (4xx), never a crash (5xx): every action type, schema-valid but random, against
 states reached by random play, with server and table dice."""
+
 from __future__ import annotations
 
 import random
@@ -44,8 +45,13 @@ def value(name: str, t, rnd: random.Random):
     if name in ("actions",):
         return [{"kind": "a"}] * rnd.randint(0, 5)
     if name == "segments":
-        return [{"inches": rnd.choice([0.5, 1, 3, 9]), "mode": rnd.choice(["walk", "climb", "crawl", "swim"]),
-                 "difficult_terrain": rnd.random() < 0.5}]
+        return [
+            {
+                "inches": rnd.choice([0.5, 1, 3, 9]),
+                "mode": rnd.choice(["walk", "climb", "crawl", "swim"]),
+                "difficult_terrain": rnd.random() < 0.5,
+            }
+        ]
     if name in ("modifiers", "defender_modifiers"):
         return [{"source": "gm", "value": rnd.randint(-6, 6)}]
     if name in ("weapon",):
@@ -89,8 +95,7 @@ def test_random_actions_never_crash():
             for action in (rnd.choice(candidates(t, rnd)), random_action(t, rnd)):
                 if action is None:
                     continue
-                cid = action.get("character_id") if isinstance(action, dict) else getattr(action, "character_id",
-                                                                                           None)
+                cid = action.get("character_id") if isinstance(action, dict) else getattr(action, "character_id", None)
                 actor = player(f"p-{cid}", cid) if cid in PCS and rnd.random() < 0.4 else GM
                 dice = (RandomTableDice if rnd.random() < 0.3 else SeededDice)(rnd.randint(0, 10**9))
                 offered = check_offered(SYSTEM, t.state, action, actor)

@@ -1,4 +1,5 @@
 """Exact success chances at TN 4 (seed 1.4–1.5: aces, the Wild Die) and the engine agreeing with them."""
+
 from __future__ import annotations
 
 import math
@@ -35,8 +36,10 @@ def p_success(sides: int, wild: bool, tn: int = 4) -> Fraction:
 
 def enumerate_success(sides: int, wild: bool, tn: int = 4, depth: int = 4) -> Fraction:
     """The same by brute enumeration of ace chains up to `depth` dice (exact when tn <= depth * sides)."""
+
     def totals(s: int) -> dict[int, Fraction]:
         out: dict[int, Fraction] = {}
+
         def walk(total: int, p: Fraction, d: int) -> None:
             for f in range(1, s + 1):
                 q = p / s
@@ -44,19 +47,26 @@ def enumerate_success(sides: int, wild: bool, tn: int = 4, depth: int = 4) -> Fr
                     walk(total + f, q, d + 1)
                 else:
                     out[total + f] = out.get(total + f, 0) + q
+
         walk(0, Fraction(1), 1)
         return out
+
     t = totals(sides)
     w = totals(6) if wild else {0: Fraction(1)}
     return sum((pt * pw for a, pt in t.items() for b, pw in w.items() if max(a, b) >= tn), Fraction(0))
 
 
 EXPECTED = {  # (die, wild) -> exact chance at TN 4
-    (4, False): Fraction(1, 4), (4, True): Fraction(5, 8),
-    (6, False): Fraction(1, 2), (6, True): Fraction(3, 4),
-    (8, False): Fraction(5, 8), (8, True): Fraction(13, 16),
-    (10, False): Fraction(7, 10), (10, True): Fraction(17, 20),
-    (12, False): Fraction(3, 4), (12, True): Fraction(7, 8),
+    (4, False): Fraction(1, 4),
+    (4, True): Fraction(5, 8),
+    (6, False): Fraction(1, 2),
+    (6, True): Fraction(3, 4),
+    (8, False): Fraction(5, 8),
+    (8, True): Fraction(13, 16),
+    (10, False): Fraction(7, 10),
+    (10, True): Fraction(17, 20),
+    (12, False): Fraction(3, 4),
+    (12, True): Fraction(7, 8),
 }
 
 
@@ -79,7 +89,7 @@ def test_engine_trait_tests_agree_with_the_exact_chance(sides, wild):
     spec = RollSpec(sides=sides, wild_die=6 if wild else None, tn=4)
     hits = 0
     for _batch in range(N // 1000):
-        roller = Roller(ServerDice())   # fresh sources keep the recorded dice small
+        roller = Roller(ServerDice())  # fresh sources keep the recorded dice small
         for _ in range(1000):
             hits += roll_attempt(roller, spec)["success"]
             roller.take()

@@ -1,6 +1,7 @@
 """Property: over random sequences of moves (illegal ones are refused and change nothing), no benny count goes
 negative, no card is dealt twice within a deck cycle, and the deck, dealt and discarded cards are always the
 54 cards (spec §3.6 invariant, §4.29 'never negative')."""
+
 from __future__ import annotations
 
 import random
@@ -52,15 +53,29 @@ def candidates(t: Table, rnd: random.Random) -> list[dict]:
     if enc is None:
         parts = rnd.sample(EVERYONE, rnd.randint(1, 6))
         moves += [{"type": "start_encounter", "participants": parts}] * 4
-        moves.append({"type": "opposed_test", "character_id": cid, "trait": "fighting",
-                      "defender_id": rnd.choice(EVERYONE), "defender_trait": "fighting"})
+        moves.append(
+            {
+                "type": "opposed_test",
+                "character_id": cid,
+                "trait": "fighting",
+                "defender_id": rnd.choice(EVERYONE),
+                "defender_trait": "fighting",
+            }
+        )
         return moves
     cur = enc["current_turn"]
     moves += [{"type": "deal"}] * 4 + [{"type": "call_next"}] * 4 + [{"type": "end_round"}] * 3
     moves += [{"type": "draw_extra_card", "character_id": cid}] * 2
-    moves += [{"type": "declare_turn", "character_id": cid, "actions": [{"kind": "a"}] * rnd.randint(0, 3),
-               "run": rnd.random() < 0.3}, {"type": "hold", "character_id": cid},
-              {"type": "interrupt", "character_id": cid}]
+    moves += [
+        {
+            "type": "declare_turn",
+            "character_id": cid,
+            "actions": [{"kind": "a"}] * rnd.randint(0, 3),
+            "run": rnd.random() < 0.3,
+        },
+        {"type": "hold", "character_id": cid},
+        {"type": "interrupt", "character_id": cid},
+    ]
     if rnd.random() < 0.05:
         moves.append({"type": "end_encounter"})
     holders = [c for c, s in enc["participants"].items() if s["on_hold"] or s["joker_active"]]
@@ -71,11 +86,14 @@ def candidates(t: Table, rnd: random.Random) -> list[dict]:
         moves.append({"type": "keep_card", "character_id": cid, "card": rnd.choice(slot["candidates"])})
     if cur is not None:
         moves += [{"type": "end_turn", "character_id": cur}] * 3
-        moves += [{"type": "trait_test", "character_id": cur, "trait": "fighting", "action_index": rnd.randint(0, 2)},
-                  {"type": "move", "character_id": cur, "segments": [{"inches": rnd.randint(1, 4)}]},
-                  {"type": "declare_turn", "character_id": cur, "actions": [{"kind": "a"}] * rnd.randint(0, 3)},
-                  {"type": "hold", "character_id": cur}, {"type": "hold", "character_id": cur},
-                  {"type": "redeclare", "character_id": cur, "actions": [{"kind": "a"}] * rnd.randint(0, 2)}]
+        moves += [
+            {"type": "trait_test", "character_id": cur, "trait": "fighting", "action_index": rnd.randint(0, 2)},
+            {"type": "move", "character_id": cur, "segments": [{"inches": rnd.randint(1, 4)}]},
+            {"type": "declare_turn", "character_id": cur, "actions": [{"kind": "a"}] * rnd.randint(0, 3)},
+            {"type": "hold", "character_id": cur},
+            {"type": "hold", "character_id": cur},
+            {"type": "redeclare", "character_id": cur, "actions": [{"kind": "a"}] * rnd.randint(0, 2)},
+        ]
     return moves
 
 
@@ -92,7 +110,7 @@ def check_invariants(t: Table, dealt: set[str], events) -> None:
         for s in enc["participants"].values():
             held |= set(s["candidates"]) | ({s["card"]} if s["card"] else set())
     assert held == set(deck["in_play"])
-    for ev in events:   # no card dealt twice within one deck cycle
+    for ev in events:  # no card dealt twice within one deck cycle
         if ev.type == "deck_order":
             dealt -= set(ev.data["starting_order"])
         elif ev.type == "cards_dealt":
@@ -104,13 +122,15 @@ def check_invariants(t: Table, dealt: set[str], events) -> None:
             dealt.add(ev.data["card"])
 
 
-OPTIONS = st.fixed_dictionaries({
-    "reshuffle_rule": st.sampled_from(["after_joker_round", "when_exhausted_only"]),
-    "hold_persistence": st.sampled_from(["until_used", "next_round_only"]),
-    "joker_interrupt_needs_test": st.booleans(),
-    "interrupt_tie_rule": st.sampled_from(["defender_wins", "simultaneous"]),
-    "extra_card_draws_per_round": st.sampled_from([None, 1]),
-})
+OPTIONS = st.fixed_dictionaries(
+    {
+        "reshuffle_rule": st.sampled_from(["after_joker_round", "when_exhausted_only"]),
+        "hold_persistence": st.sampled_from(["until_used", "next_round_only"]),
+        "joker_interrupt_needs_test": st.booleans(),
+        "interrupt_tie_rule": st.sampled_from(["defender_wins", "simultaneous"]),
+        "extra_card_draws_per_round": st.sampled_from([None, 1]),
+    }
+)
 
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])

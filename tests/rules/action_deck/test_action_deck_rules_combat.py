@@ -1,5 +1,6 @@
 """One test per rule of the deck, the countdown, holds, interrupts and the turn (spec §4.10–§4.26), toggles on
 and off."""
+
 from __future__ import annotations
 
 import pytest
@@ -71,7 +72,7 @@ def test_hold_persistence_toggle(persistence, still_holding):
     t.do({"type": "call_next"})
     t.do({"type": "end_turn", "character_id": "b"})
     t.do({"type": "end_round"})
-    assert t.slot("a")["on_hold"]                     # carried into round 2, no card there
+    assert t.slot("a")["on_hold"]  # carried into round 2, no card there
     t.play_round({"b": "6S"})
     assert t.slot("a")["on_hold"] is still_holding
 
@@ -86,7 +87,7 @@ def test_a_carried_hold_acts_at_any_moment_of_the_next_round():
     t.do({"type": "end_round"})
     ev = t.do({"type": "deal", "cards": ["9H"]})
     assert one(ev, "cards_dealt").data["cards"] == {"b": "9H"}
-    t.do({"type": "declare_turn", "character_id": "a"})           # a claim before any card is called
+    t.do({"type": "declare_turn", "character_id": "a"})  # a claim before any card is called
     assert t.enc["current_turn"] == "a" and not t.slot("a")["on_hold"]
 
 
@@ -168,7 +169,7 @@ def test_joker_bonus_applies_to_out_of_turn_tests_that_round():
     t = crew("a", "b", joker_bonus=3)
     t.fight({"a": "JK-R", "b": "5S"})
     t.do({"type": "call_next"})
-    t.do({"type": "trait_test", "character_id": "a", "trait": "vigor"}, dice=[2, 2])   # the GM calls a reaction
+    t.do({"type": "trait_test", "character_id": "a", "trait": "vigor"}, dice=[2, 2])  # the GM calls a reaction
     assert t.last_test()["modifiers"] == [{"source": "joker", "value": 3}]
 
 
@@ -196,8 +197,13 @@ def test_a_latecomer_is_dealt_in_from_the_next_deal():
 
 def test_surprise_bystanders_are_dealt_normally_and_untested_victims_sit_out():
     t = crew("a", "b", "o1")
-    t.do({"type": "start_encounter", "participants": ["o1", "a", "b"],
-          "surprise": {"attackers": ["o1"], "victims": ["a"]}})
+    t.do(
+        {
+            "type": "start_encounter",
+            "participants": ["o1", "a", "b"],
+            "surprise": {"attackers": ["o1"], "victims": ["a"]},
+        }
+    )
     assert t.enc["phase"] == "dealing"
     ev = t.do({"type": "deal", "cards": ["2S", "3S"]})
     assert one(ev, "cards_dealt").data["cards"] == {"o1": "2S", "b": "3S"} and not t.slot("a")["can_act"]

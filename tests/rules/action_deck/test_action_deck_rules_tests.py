@@ -1,4 +1,5 @@
 """One test per rule of trait tests, damage and bennies (spec §4.1–§4.9, §4.28–§4.29), toggles on and off."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,9 +13,14 @@ ANN = player("p1", "ann")
 
 def solo(**options) -> Table:
     t = Table(**options)
-    t.add("ann", skills={"fighting": "d8", "shooting": "d6"},
-          weapons=[{"name": "axe", "damage": ["d8", "d6"], "raise_bonus": 6},
-                   {"name": "smg", "damage": ["d6"], "rate_of_fire": 3}])
+    t.add(
+        "ann",
+        skills={"fighting": "d8", "shooting": "d6"},
+        weapons=[
+            {"name": "axe", "damage": ["d8", "d6"], "raise_bonus": 6},
+            {"name": "smg", "damage": ["d6"], "rate_of_fire": 3},
+        ],
+    )
     t.add("orc", side="opposition", skills={"fighting": "d6"})
     t.add("mook", kind="extra", side="opposition", skills={"fighting": "d6"})
     t.add("mook2", kind="extra", side="opposition", skills={"fighting": "d6"})
@@ -36,24 +42,31 @@ def test_wild_card_takes_the_higher_of_trait_and_wild_die():
 
 def test_wild_die_size_and_standard_tn_are_settings():
     t = solo(wild_die=8, standard_tn=5)
-    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[2, 4])   # wild d8 shows 4
+    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[2, 4])  # wild d8 shows 4
     test = t.last_test()
     assert test["spec"]["wild_die"] == 8 and test["tn"] == 5 and not test["result"]["success"]
 
 
 def test_one_wild_die_per_action_even_with_several_trait_dice():
     t = solo()
-    ev = t.do({"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg", "dice_count": 3},
-              dice=[2, 3, 4, 5])
+    ev = t.do(
+        {"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg", "dice_count": 3},
+        dice=[2, 3, 4, 5],
+    )
     dice = one(ev, "trait_test_rolled").data["dice"]
     assert [d["purpose"].endswith("wild_die") for d in dice] == [False, False, False, True]
 
 
 def test_choose_wild_substitution_or_ignore_it():
     t = solo()
-    tid = (t.do({"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg",
-                 "dice_count": 3}, dice=[2, 3, 4, 5]), t.last_test()["id"])[1]
-    assert [r["total"] for r in t.test(tid)["result"]["results"]] == [5, 3, 4]       # default: replaces the lowest
+    tid = (
+        t.do(
+            {"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg", "dice_count": 3},
+            dice=[2, 3, 4, 5],
+        ),
+        t.last_test()["id"],
+    )[1]
+    assert [r["total"] for r in t.test(tid)["result"]["results"]] == [5, 3, 4]  # default: replaces the lowest
     t.do({"type": "choose_wild_substitution", "test_id": tid, "index": 1}, actor=ANN)
     assert [r["total"] for r in t.test(tid)["result"]["results"]] == [2, 5, 4]
     t.do({"type": "choose_wild_substitution", "test_id": tid, "index": None}, actor=ANN)
@@ -63,21 +76,32 @@ def test_choose_wild_substitution_or_ignore_it():
 @pytest.mark.parametrize("counts,crit", [(False, False), (True, True)])
 def test_multi_die_crit_counts_wild_die_toggle(counts, crit):
     t = solo(multi_die_crit_counts_wild_die=counts)
-    t.do({"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg", "dice_count": 2},
-         dice=[1, 5, 1])
+    t.do(
+        {"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg", "dice_count": 2},
+        dice=[1, 5, 1],
+    )
     assert t.last_test()["critical_failure"] is crit
 
 
 @pytest.mark.parametrize("needs,check,crit", [(False, None, True), (True, 3, False), (True, 1, True)])
 def test_multi_die_extra_needs_d6_toggle(needs, check, crit):
     t = solo(multi_die_extra_needs_d6=needs)
-    t.do({"type": "trait_test", "character_id": "mook", "trait": "fighting", "dice_count": 2},
-         dice=[1, 1] + ([check] if check else []))
+    t.do(
+        {"type": "trait_test", "character_id": "mook", "trait": "fighting", "dice_count": 2},
+        dice=[1, 1] + ([check] if check else []),
+    )
     assert t.last_test()["critical_failure"] is crit
 
 
-@pytest.mark.parametrize("mode,flag,dice,crit", [("always", False, [1, 1], True), ("never", True, [1], False),
-                                                 ("gm_flag", False, [1], False), ("gm_flag", True, [1, 2], False)])
+@pytest.mark.parametrize(
+    "mode,flag,dice,crit",
+    [
+        ("always", False, [1, 1], True),
+        ("never", True, [1], False),
+        ("gm_flag", False, [1], False),
+        ("gm_flag", True, [1, 2], False),
+    ],
+)
 def test_extra_crit_check_toggle(mode, flag, dice, crit):
     t = solo(extra_crit_check=mode)
     t.do({"type": "trait_test", "character_id": "mook", "trait": "fighting", "crit_check": flag}, dice=dice)
@@ -86,12 +110,14 @@ def test_extra_crit_check_toggle(mode, flag, dice, crit):
 
 def test_multi_die_reroll_keeps_the_attempt_with_more_successes_or_the_chosen_one():
     t = solo()
-    t.do({"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg", "dice_count": 2},
-         dice=[4, 2, 1])
+    t.do(
+        {"type": "trait_test", "character_id": "ann", "trait": "shooting", "weapon": "smg", "dice_count": 2},
+        dice=[4, 2, 1],
+    )
     tid = t.last_test()["id"]
     t.do({"type": "reroll", "test_id": tid}, dice=[5, 5, 2], actor=ANN)
     assert t.test(tid)["kept"] == 1
-    t.do({"type": "accept_test", "test_id": tid, "keep_attempt": 0}, actor=ANN)   # B30: the roller may choose
+    t.do({"type": "accept_test", "test_id": tid, "keep_attempt": 0}, actor=ANN)  # B30: the roller may choose
     assert t.test(tid)["result"]["successes"] == 1 and t.test(tid)["state"] == "final"
 
 
@@ -108,7 +134,7 @@ def test_next_unrelated_move_of_the_roller_accepts_the_test():
     t = solo()
     t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[2, 2])
     tid = t.last_test()["id"]
-    t.do({"type": "trait_test", "character_id": "orc", "trait": "fighting"}, dice=[3, 3])   # someone else
+    t.do({"type": "trait_test", "character_id": "orc", "trait": "fighting"}, dice=[3, 3])  # someone else
     assert t.test(tid)["state"] == "rolled"
     t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting"}, dice=[3, 3])
     assert t.test(tid)["state"] == "final"
@@ -116,8 +142,16 @@ def test_next_unrelated_move_of_the_roller_accepts_the_test():
 
 def test_opposed_defender_critical_failure_gives_the_active_party_the_win():
     t = solo()
-    t.do({"type": "opposed_test", "character_id": "ann", "trait": "fighting", "defender_id": "orc",
-          "defender_trait": "fighting"}, dice=[7, 2])
+    t.do(
+        {
+            "type": "opposed_test",
+            "character_id": "ann",
+            "trait": "fighting",
+            "defender_id": "orc",
+            "defender_trait": "fighting",
+        },
+        dice=[7, 2],
+    )
     ev = t.do({"type": "defend", "opposed_id": t.last_test()["opposed_id"]}, dice=[1, 1])
     res = one(ev, "opposed_resolved").data
     assert (res["winner_id"], res["raises"], res["defender_total"]) == ("ann", 1, 1)
@@ -127,11 +161,12 @@ def test_damage_aces_joker_and_raise_bonus():
     t = solo()
     t.fight({"ann": "JK-R"})
     t.do({"type": "declare_turn", "character_id": "ann", "actions": [{"kind": "attack"}]})
-    t.do({"type": "trait_test", "character_id": "ann", "trait": "fighting", "weapon": "axe", "action_index": 0},
-         dice=[6, 2])                                                  # 6 + 2 Joker = 8: one raise
+    t.do(
+        {"type": "trait_test", "character_id": "ann", "trait": "fighting", "weapon": "axe", "action_index": 0},
+        dice=[6, 2],
+    )  # 6 + 2 Joker = 8: one raise
     attack = t.last_test()["id"]
-    ev = t.do({"type": "damage_roll", "character_id": "ann", "weapon": "axe", "attack_test_id": attack},
-              dice=[8, 3, 4])
+    ev = t.do({"type": "damage_roll", "character_id": "ann", "weapon": "axe", "attack_test_id": attack}, dice=[8, 3, 4])
     test = one(ev, "damage_rolled").data["test"]
     assert test["result"]["total"] == 11 + 4 + 6 + 2
     assert {b["source"] for b in test["bonuses"]} == {"raise", "joker"}
@@ -189,8 +224,7 @@ def test_npc_wild_card_pays_own_bennies_first_then_the_gm_pool():
 def test_extras_and_group_tests_pay_from_the_gm_pool():
     t = solo()
     pool = t.table["gm"]["benny_pool"]
-    t.do({"type": "group_test", "leader_id": "mook", "member_ids": ["mook", "mook2"], "trait": "fighting"},
-         dice=[2, 2])
+    t.do({"type": "group_test", "leader_id": "mook", "member_ids": ["mook", "mook2"], "trait": "fighting"}, dice=[2, 2])
     t.do({"type": "reroll", "test_id": t.last_test()["id"]}, dice=[3, 3])
     assert t.table["gm"]["benny_pool"] == pool - 1
 
@@ -202,7 +236,7 @@ def test_gm_award_and_session_gates():
     t.do({"type": "close_session"})
     t.fails({"type": "award_benny", "player_ids": ["p1"]}, "no_open_session")
     t.do({"type": "open_session", "players": [{"player_id": "p1", "character_ids": ["ann"]}]})
-    assert t.bennies("p1") == 3 and t.table["gm"]["benny_pool"] == 1   # B37a: party-side characters
+    assert t.bennies("p1") == 3 and t.table["gm"]["benny_pool"] == 1  # B37a: party-side characters
 
 
 def test_players_bennies_are_per_player_not_per_character():

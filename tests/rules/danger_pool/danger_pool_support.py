@@ -1,4 +1,5 @@
 """A small driver for Danger Pool engine tests: a table, characters, moves with injected table dice."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,7 +27,7 @@ def check_models(system, prefix: str) -> None:
     shared = {"AwaitingEntry", "AwaitingMove", "AbilityDef"}  # the shared awaiting shape; an Iskra catalogue entry
     assert [t for t in titles if not t.startswith(prefix) and t not in shared] == []
     for name, d in schema["$defs"].items():
-        if "properties" in d:   # a union (root model) is checked through its members
+        if "properties" in d:  # a union (root model) is checked through its members
             assert d.get("additionalProperties") is False or name in shared, name
         assert [f for f, p in d.get("properties", {}).items() if "description" not in p] == [], name
 
@@ -37,8 +38,9 @@ def element_id(n: int) -> str:
 
 
 def player(*character_ids: str, player_id: str | None = None) -> Actor:
-    return Actor(role="player", player_id=player_id or "p-" + "-".join(character_ids),
-                 character_ids=frozenset(character_ids))
+    return Actor(
+        role="player", player_id=player_id or "p-" + "-".join(character_ids), character_ids=frozenset(character_ids)
+    )
 
 
 def character(name: str = "Ana", abilities: dict[str, int] | None = None, **kw: Any) -> dict[str, Any]:
@@ -52,20 +54,30 @@ class Table:
         self.log: list[Event] = []
 
     # --- setup -----------------------------------------------------------------------------------------
-    def pc(self, cid: str, abilities: dict[str, int] | None = None, *, player_id: str | None = None,
-           **kw: Any) -> dict[str, Any]:
-        sheet = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(
-            {"name": cid.title(), "abilities": abilities or {"Wetwork": 3}, **kw}),
-            SYSTEM.Options(**self.state["options"]))
+    def pc(
+        self, cid: str, abilities: dict[str, int] | None = None, *, player_id: str | None = None, **kw: Any
+    ) -> dict[str, Any]:
+        sheet = SYSTEM.new_character(
+            SYSTEM.CharacterInput.model_validate({"name": cid.title(), "abilities": abilities or {"Wetwork": 3}, **kw}),
+            SYSTEM.Options(**self.state["options"]),
+        )
         self.state["characters"][cid] = {**sheet, "id": cid}
         if player_id is not None:
             self.do({"type": "assign_player", "player_id": player_id, "character_id": cid})
         return self.state["characters"][cid]
 
-    def scene_for(self, team: list[str], leader: str | None = None, *, start: bool = True, waive: bool = False,
-                  **kw: Any) -> dict[str, Any]:
-        self.do({"type": "create_action_scene", "goal": "get into the compound", "leader_id": leader or team[0],
-                 "team": team, **kw})
+    def scene_for(
+        self, team: list[str], leader: str | None = None, *, start: bool = True, waive: bool = False, **kw: Any
+    ) -> dict[str, Any]:
+        self.do(
+            {
+                "type": "create_action_scene",
+                "goal": "get into the compound",
+                "leader_id": leader or team[0],
+                "team": team,
+                **kw,
+            }
+        )
         if start:
             self.do({"type": "start_scene"})
             if waive:
@@ -82,16 +94,20 @@ class Table:
         self.log.extend(events)
         return events
 
-    def declare(self, cid: str, player_dice=(), danger_dice=(), *, kind: str = "push", ability: str = "Wetwork",
-                **kw: Any) -> list[Event]:
-        return self.do({"type": "declare_action", "character_id": cid, "kind": kind, "approach": "go",
-                        "ability": ability, **kw}, [*player_dice, *danger_dice])
+    def declare(
+        self, cid: str, player_dice=(), danger_dice=(), *, kind: str = "push", ability: str = "Wetwork", **kw: Any
+    ) -> list[Event]:
+        return self.do(
+            {"type": "declare_action", "character_id": cid, "kind": kind, "approach": "go", "ability": ability, **kw},
+            [*player_dice, *danger_dice],
+        )
 
     def tie(self, cid: str, option: str, die_index: int | None = None) -> list[Event]:
         return self.do({"type": "choose_tie", "character_id": cid, "option": option, "die_index": die_index})
 
-    def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM,
-              status: int | None = None) -> RuleViolation:
+    def fails(
+        self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM, status: int | None = None
+    ) -> RuleViolation:
         return checked_refusal(SYSTEM, self.state, action, actor, TableDice(dice), code, status)
 
     # --- reading ---------------------------------------------------------------------------------------

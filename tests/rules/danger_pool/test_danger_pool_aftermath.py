@@ -1,4 +1,5 @@
 """After-effects (spec §4.15), character points (§4.16) and scars (§4.17)."""
+
 from __future__ import annotations
 
 from danger_pool_support import Table, one, player
@@ -14,8 +15,9 @@ def owed(**options) -> Table:
 
 
 def choose(t: Table, option: str, cid: str = "ann", pid: str = "P1", **kw) -> list:
-    return t.do({"type": "choose_aftermath", "character_id": cid, "option": option, **kw},
-                actor=player(cid, player_id=pid))
+    return t.do(
+        {"type": "choose_aftermath", "character_id": cid, "option": option, **kw}, actor=player(cid, player_id=pid)
+    )
 
 
 def test_rule_take_the_hit_needs_gm_approval():
@@ -43,8 +45,16 @@ def test_rule_set_someone_else_up_and_victim_points():
 def test_rule_set_up_target_must_be_another_players_character():
     t = owed()
     t.pc("cid2", {"Driving": 3}, player_id="P1")
-    t.fails({"type": "choose_aftermath", "character_id": "ann", "option": "set_someone_up",
-             "target_character_id": "cid2", "ability": "Driving"}, "invalid_set_up_target")
+    t.fails(
+        {
+            "type": "choose_aftermath",
+            "character_id": "ann",
+            "option": "set_someone_up",
+            "target_character_id": "cid2",
+            "ability": "Driving",
+        },
+        "invalid_set_up_target",
+    )
 
 
 def test_rule_hide_the_pain_dies_at_the_end_of_the_next_scene():
@@ -55,7 +65,7 @@ def test_rule_hide_the_pain_dies_at_the_end_of_the_next_scene():
     t.scene_for(["ann", "bob"])
     assert t.sheet("ann")["doomed_in_scene_id"] == "scene-2"
     t.state["characters"]["ann"]["stamina"] = 1
-    t.declare("ann", [5, 5, 5], [10, 3])                   # out again: no further after-effect (A37)
+    t.declare("ann", [5, 5, 5], [10, 3])  # out again: no further after-effect (A37)
     assert not t.sheet("ann")["pending_aftermath"]
     t.do({"type": "end_scene"})
     assert t.sheet("ann")["status"] == "dead" and one(t.log, "character_dead")["scene_id"] == "scene-2"
@@ -74,14 +84,13 @@ def test_rule_betrayer_can_no_longer_act():
     t = owed()
     choose(t, "betray_the_team", plan="tip off the police")
     t.do({"type": "end_scene"})
-    t.fails({"type": "create_action_scene", "goal": "g", "leader_id": "ann", "team": ["ann"]},
-            "character_not_active")
+    t.fails({"type": "create_action_scene", "goal": "g", "leader_id": "ann", "team": ["ann"]}, "character_not_active")
 
 
 def test_option_aftermath_scope_character():
     for scope, code in (("player", "aftermath_option_used"), ("character", None)):
         t = owed(aftermath_scope=scope)
-        t.pc("ann2", {"Wetwork": 2}, player_id="P1")           # P1's new character
+        t.pc("ann2", {"Wetwork": 2}, player_id="P1")  # P1's new character
         t.table["players"]["P1"]["aftermath_used"] = ["hide_the_pain"]
         t.state["characters"]["ann2"]["pending_aftermath"] = True
         action = {"type": "choose_aftermath", "character_id": "ann2", "option": "hide_the_pain"}
@@ -104,15 +113,15 @@ def test_rule_after_effect_waits_for_a_planning_scene():
     t.state["characters"]["ann"]["stamina"] = 1
     t.declare("ann", [5], [10, 3])
     assert t.table["requests"] == [
-        {"who": "character", "character_id": "ann", "may": ["choose_aftermath"], "when": "next_planning_scene"}]
+        {"who": "character", "character_id": "ann", "may": ["choose_aftermath"], "when": "next_planning_scene"}
+    ]
     t.fails({"type": "choose_aftermath", "character_id": "ann", "option": "hide_the_pain"}, "not_in_planning_scene")
 
 
 def test_rule_gm_settles_when_no_option_remains():
     t = owed()
     t.fails({"type": "settle_aftermath", "character_id": "ann", "text": "x"}, "aftermath_option_available")
-    t.table["players"]["P1"]["aftermath_used"] = ["take_the_hit", "set_someone_up", "betray_the_team",
-                                                  "hide_the_pain"]
+    t.table["players"]["P1"]["aftermath_used"] = ["take_the_hit", "set_someone_up", "betray_the_team", "hide_the_pain"]
     t.do({"type": "settle_aftermath", "character_id": "ann", "text": "retires"})
     t.do({"type": "end_scene"})
 
@@ -161,6 +170,8 @@ def test_awaiting_names_the_gm_once_however_many_proposals_wait():
         t.state["characters"][cid]["pending_aftermath"] = True
     t.planning()
     for cid in ("ann", "bob"):
-        t.do({"type": "choose_aftermath", "character_id": cid, "option": "take_the_hit", "ability": "Wetwork"},
-             actor=player(cid, player_id=f"P-{cid}"))
+        t.do(
+            {"type": "choose_aftermath", "character_id": cid, "option": "take_the_hit", "ability": "Wetwork"},
+            actor=player(cid, player_id=f"P-{cid}"),
+        )
     assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["review_aftermath"]}]

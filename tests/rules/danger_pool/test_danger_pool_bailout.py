@@ -1,4 +1,5 @@
 """Bailing out (spec §4.13) and its resolutions A21–A25, A27, A31."""
+
 from __future__ import annotations
 
 from danger_pool_support import Table, one, player
@@ -10,21 +11,27 @@ def at_round_end(**options) -> Table:
         t.pc(c, {"Wetwork": 1})
     t.scene_for(["lead", "ann", "bob"], waive=True)
     t.state["characters"]["bob"]["stamina"] = 1
-    t.declare("bob", [5], [10, 3])                      # bob is out
+    t.declare("bob", [5], [10, 3])  # bob is out
     t.declare("ann", [5], [6, 3])
     t.declare("lead", [5], [6, 3])
     return t
 
 
 def bail(t: Table, dice, actor=None, **kw) -> list:
-    return t.do({"type": "bail_out", "character_id": "lead", "approach": "run", "ability": "Wetwork", **kw},
-                dice, **({"actor": actor} if actor else {}))
+    return t.do(
+        {"type": "bail_out", "character_id": "lead", "approach": "run", "ability": "Wetwork", **kw},
+        dice,
+        **({"actor": actor} if actor else {}),
+    )
 
 
 def test_rule_only_the_leader_bails_out_at_round_end():
     t = at_round_end()
-    t.fails({"type": "bail_out", "character_id": "ann", "approach": "run", "ability": "Wetwork"}, "not_leader",
-            actor=player("ann"))
+    t.fails(
+        {"type": "bail_out", "character_id": "ann", "approach": "run", "ability": "Wetwork"},
+        "not_leader",
+        actor=player("ann"),
+    )
     bail(t, [2, 6, 3], actor=player("lead"))
     assert t.table["last_scene"]["outcome"] == "bailed_out"
 
@@ -32,8 +39,12 @@ def test_rule_only_the_leader_bails_out_at_round_end():
 def test_rule_lost_bail_out_scars_everyone_still_in_the_scene():
     t = at_round_end()
     events = bail(t, [2, 6, 3])
-    assert one(events, "bail_out_resolved") == {"scene_id": "scene-1", "outcome": "lose", "extracted": [],
-                                                "scarred": ["lead", "ann"]}
+    assert one(events, "bail_out_resolved") == {
+        "scene_id": "scene-1",
+        "outcome": "lose",
+        "extracted": [],
+        "scarred": ["lead", "ann"],
+    }
     assert t.sheet("bob")["scars"] == []
 
 
@@ -66,7 +77,7 @@ def test_rule_bail_out_roll_tens_can_take_the_leader_out():
     t.do({"type": "extract", "character_id": "lead", "extracted_ids": ["ann"]})
     assert t.sheet("lead")["pending_aftermath"] and t.sheet("lead")["stamina"] == 3
     assert t.table["last_scene"]["participation"]["lead"] == "taken_out"
-    assert len(t.sheet("lead")["scars"]) == 1                      # A22: the outcome first, then out
+    assert len(t.sheet("lead")["scars"]) == 1  # A22: the outcome first, then out
     assert one(events, "stamina_lost")["tens"] == 1
 
 
@@ -79,8 +90,9 @@ def test_rule_taken_out_leader_cannot_bail_out_but_continues():
     t.declare("lead", [5], [10, 3])
     t.declare("ann", [5], [6, 3])
     assert t.table["awaiting"] == [{"who": "character", "character_id": "lead", "may": ["continue_scene"]}]
-    t.fails({"type": "bail_out", "character_id": "lead", "approach": "run", "ability": "Wetwork"},
-            "leader_out_of_scene")
+    t.fails(
+        {"type": "bail_out", "character_id": "lead", "approach": "run", "ability": "Wetwork"}, "leader_out_of_scene"
+    )
     t.do({"type": "continue_scene", "character_id": "lead"})
     t.do({"type": "next_round"})
     assert not t.scene["leader_first_pending"] and t.scene["round"] == 2
@@ -117,7 +129,8 @@ def test_rule_successor_of_a_dead_leader_gets_a_new_leader():
     assert t.sheet("lead")["status"] == "dead" and t.scene["team"] == ["ann", "bob"]
     t.fails({"type": "start_scene"}, "leader_not_in_team")
     assert t.table["awaiting"] == [
-        {"who": "gm", "character_id": None, "may": ["configure_scene", "add_element", "end_scene"]}]
+        {"who": "gm", "character_id": None, "may": ["configure_scene", "add_element", "end_scene"]}
+    ]
     t.do({"type": "configure_scene", "leader_id": "ann"})
     t.do({"type": "start_scene"})
     assert t.scene["leader_id"] == "ann" and t.scene["leader_first_pending"]

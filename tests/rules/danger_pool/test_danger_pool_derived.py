@@ -1,4 +1,5 @@
 """The derived test vectors, spec §6.2 (DP-D1 … DP-D11)."""
+
 from __future__ import annotations
 
 from danger_pool_support import Table, end_round, one, player
@@ -87,11 +88,10 @@ def test_dp_d7_bail_out_roll():
         t.pc(c, {"Wetwork": 1, "Driving": 3})
     t.scene_for(["lead", "a", "b", "c"], waive=True)
     t.state["characters"]["c"]["stamina"] = 1
-    t.declare("c", [2], [3, 10])              # c is taken out
+    t.declare("c", [2], [3, 10])  # c is taken out
     for m in ("a", "b", "lead"):
         t.declare(m, [2], [3, 4])
-    t.do({"type": "bail_out", "character_id": "lead", "approach": "floor it", "ability": "Driving"},
-         [9, 6, 3, 8, 5])
+    t.do({"type": "bail_out", "character_id": "lead", "approach": "floor it", "ability": "Driving"}, [9, 6, 3, 8, 5])
     assert t.roll["state"] == "extraction_pending" and t.roll["successes"] == 1
     t.do({"type": "extract", "character_id": "lead", "extracted_ids": ["a"]})
     for m in ("lead", "b"):
@@ -114,14 +114,23 @@ def betrayal_table() -> Table:
 
 def test_dp_d8_betray_the_team():
     t = betrayal_table()
-    t.do({"type": "choose_aftermath", "character_id": "c1", "option": "betray_the_team", "plan": "sell them out"},
-         actor=player("c1", player_id="P1"))
+    t.do(
+        {"type": "choose_aftermath", "character_id": "c1", "option": "betray_the_team", "plan": "sell them out"},
+        actor=player("c1", player_id="P1"),
+    )
     assert [t.sheet(c)["character_points"] for c in ("c1", "c2", "c3")] == [2, 1, 6]
     assert t.sheet("c1")["status"] == "traitor_npc" and t.sheet("c1")["player_id"] is None
     assert t.table["players"]["P1"]["aftermath_used"] == ["betray_the_team"]
     t.do({"type": "end_scene"})
-    t.do({"type": "create_action_scene", "goal": "g", "leader_id": "c2", "team": ["c2", "c3"],
-          "progress_track_length": 6})
+    t.do(
+        {
+            "type": "create_action_scene",
+            "goal": "g",
+            "leader_id": "c2",
+            "team": ["c2", "c3"],
+            "progress_track_length": 6,
+        }
+    )
     assert t.scene["progress_track_length"] == 10
     assert [e["source_character_id"] for e in t.scene["elements"]] == ["c1"]
 
@@ -129,8 +138,12 @@ def test_dp_d8_betray_the_team():
 def test_dp_d9_option_reuse():
     t = betrayal_table()
     t.table["players"]["P1"]["aftermath_used"] = ["take_the_hit"]
-    t.fails({"type": "choose_aftermath", "character_id": "c1", "option": "take_the_hit", "ability": "Wetwork"},
-            "aftermath_option_used", actor=player("c1", player_id="P1"), status=409)
+    t.fails(
+        {"type": "choose_aftermath", "character_id": "c1", "option": "take_the_hit", "ability": "Wetwork"},
+        "aftermath_option_used",
+        actor=player("c1", player_id="P1"),
+        status=409,
+    )
 
 
 def test_dp_d10_risk_and_ignore_pain():
@@ -144,12 +157,31 @@ def test_dp_d10_risk_and_ignore_pain():
     assert [e.type for e in events][:3] == ["character_points_spent", "stamina_restored", "action_rolled"]
     assert t.sheet("ann")["stamina"] == 3 and t.sheet("ann")["character_points"] == 0
     end_round(t, "ann")
-    t.fails({"type": "declare_action", "character_id": "ann", "kind": "push", "approach": "x",
-             "ability": "Wetwork", "cp_spends": ["risk"]}, "not_enough_character_points", status=409)
+    t.fails(
+        {
+            "type": "declare_action",
+            "character_id": "ann",
+            "kind": "push",
+            "approach": "x",
+            "ability": "Wetwork",
+            "cp_spends": ["risk"],
+        },
+        "not_enough_character_points",
+        status=409,
+    )
     u = solo()
-    u.fails({"type": "declare_action", "character_id": "ann", "kind": "push", "approach": "x",
-             "ability": "Wetwork", "cp_spends": ["risk", "ignore_pain"]}, "too_many_character_point_spends",
-            status=422)
+    u.fails(
+        {
+            "type": "declare_action",
+            "character_id": "ann",
+            "kind": "push",
+            "approach": "x",
+            "ability": "Wetwork",
+            "cp_spends": ["risk", "ignore_pain"],
+        },
+        "too_many_character_point_spends",
+        status=422,
+    )
 
 
 def test_dp_d11_zero_pool_auto_lose():

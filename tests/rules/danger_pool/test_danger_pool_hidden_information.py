@@ -1,5 +1,6 @@
 """Spec §8, A43, §4.15.3: what players must not learn or do — how many elements the GM holds, and a betrayer's
 voice once the character is the GM's."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,7 +8,7 @@ from danger_pool_support import GM, Table, element_id, player
 
 from service.rules.danger_pool import SYSTEM
 
-FORMER = player("c1", player_id="P1")   # the records still bind c1 to its former player
+FORMER = player("c1", player_id="P1")  # the records still bind c1 to its former player
 
 
 def _betrayed() -> Table:
@@ -17,8 +18,10 @@ def _betrayed() -> Table:
         t.pc(f"c{i}", player_id=f"P{i}")
     t.state["characters"]["c1"]["pending_aftermath"] = True
     t.planning()
-    t.do({"type": "choose_aftermath", "character_id": "c1", "option": "betray_the_team", "plan": "sell them out"},
-         actor=FORMER)
+    t.do(
+        {"type": "choose_aftermath", "character_id": "c1", "option": "betray_the_team", "plan": "sell them out"},
+        actor=FORMER,
+    )
     assert t.sheet("c1")["status"] == "traitor_npc"
     return t
 
@@ -36,11 +39,15 @@ def test_players_cannot_count_the_gms_elements_from_the_ids_they_see():
     assert "seq" not in seen and "id_salt" not in seen
 
 
-@pytest.mark.parametrize("action", [
-    {"type": "describe", "character_id": "c1", "topic": "other", "text": "I never liked you anyway"},
-    {"type": "choose_aftermath", "character_id": "c1", "option": "hide_the_pain"},
-    {"type": "pass_turn", "character_id": "c1"},
-], ids=lambda a: a["type"])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "describe", "character_id": "c1", "topic": "other", "text": "I never liked you anyway"},
+        {"type": "choose_aftermath", "character_id": "c1", "option": "hide_the_pain"},
+        {"type": "pass_turn", "character_id": "c1"},
+    ],
+    ids=lambda a: a["type"],
+)
 def test_a_betrayer_is_no_longer_its_players(action):
     """§4.15.3: the betrayer is the GM's now; its former player may neither act nor narrate for it."""
     t = _betrayed()

@@ -1,4 +1,5 @@
 """Building pools, character points, ties, elements (spec §4.3–§4.7, §4.11)."""
+
 from __future__ import annotations
 
 from danger_pool_support import Table, element_id, end_round, one, player, types
@@ -15,15 +16,16 @@ def solo(ability: int = 2, danger: int = 2, **options) -> Table:
 def test_rule_pool_is_ability_plus_legends_plus_equipment_minus_scars():
     t = solo()
     t.do({"type": "record_scar", "character_id": "ann", "text": "one eye"})
-    events = t.declare("ann", [5, 5, 5, 5], [3, 2], legends=["legend-1", "legend-2"], equipment="item-1",
-                       scars=["scar-1"])
+    events = t.declare(
+        "ann", [5, 5, 5, 5], [3, 2], legends=["legend-1", "legend-2"], equipment="item-1", scars=["scar-1"]
+    )
     assert one(events, "action_rolled")["pool_size"] == 2 + 2 + 1 - 1
 
 
 def test_option_scar_penalty_mode_all_counts_every_scar():
     t = solo(ability=3, scar_penalty_mode="all")
     t.do({"type": "record_scar", "character_id": "ann", "text": "one eye"})
-    events = t.declare("ann", [5, 5], [3, 2])                      # no scars declared, one counts anyway
+    events = t.declare("ann", [5, 5], [3, 2])  # no scars declared, one counts anyway
     assert one(events, "action_rolled")["scars_applied"] == ["scar-1"]
 
 
@@ -84,16 +86,22 @@ def test_rule_tie_steps_may_switch_options_until_back_down():
     events = t.tie("ann", "back_down")
     res = one(events, "roll_resolved")
     assert res["outcome"] == "lose" and [c["option"] for c in res["tie_choices"]] == [
-        "take_the_hit", "do_something_stupid", "back_down"]
-    assert t.sheet("ann")["stamina"] == 2 and t.scene["danger_pool_size"] == 4    # stupid +1 even on a loss
+        "take_the_hit",
+        "do_something_stupid",
+        "back_down",
+    ]
+    assert t.sheet("ann")["stamina"] == 2 and t.scene["danger_pool_size"] == 4  # stupid +1 even on a loss
 
 
 def test_rule_tie_choice_may_not_target_a_ten_or_a_lower_die():
     t = solo(danger=3)
     t.declare("ann", [6, 2], [6, 10, 3])
     for index in (1, 2, 7):
-        t.fails({"type": "choose_tie", "character_id": "ann", "option": "take_the_hit", "die_index": index},
-                "invalid_tie_die", actor=player("ann"))
+        t.fails(
+            {"type": "choose_tie", "character_id": "ann", "option": "take_the_hit", "die_index": index},
+            "invalid_tie_die",
+            actor=player("ann"),
+        )
 
 
 def test_option_die_sides_moves_the_special_face():
@@ -126,7 +134,7 @@ def test_rule_element_reroll_replaces_the_danger_roll_and_only_it_costs_stamina(
     events = t.do({"type": "element_reroll", "element_id": element_id(1)}, [8, 3])
     rr = one(events, "danger_rerolled_with_element")
     assert rr["danger_dice"] == [8, 3] and rr["element_text"] == "the bouncer" and len(rr["dice"]) == 2
-    res = one(events, "roll_resolved")                  # the only element is spent: resolves at once
+    res = one(events, "roll_resolved")  # the only element is spent: resolves at once
     assert res["outcome"] == "lose" and t.sheet("ann")["stamina"] == 3
     assert t.last_roll["danger_dice_rolls"] == [[10, 10], [8, 3]]
 
@@ -159,4 +167,4 @@ def test_rule_element_limit_is_per_scene():
     t.do({"type": "element_reroll", "element_id": element_id(1)}, [9, 2])
     end_round(t, "ann")
     t.declare("ann", [7], [8, 2, 1, 1])
-    assert t.scene["roll"] is None                     # element spent: nothing to wait for
+    assert t.scene["roll"] is None  # element spent: nothing to wait for

@@ -1,4 +1,5 @@
 """Rounds, turn order, the danger pool's growth, progress and scene ends (spec §4.2, §4.8–§4.10, §4.14)."""
+
 from __future__ import annotations
 
 from danger_pool_support import Table, end_round, of, one, player, types
@@ -17,9 +18,13 @@ def trio(**options) -> Table:
 def test_rule_leader_may_act_first_and_others_wait():
     t = trio()
     assert t.table["awaiting"] == [
-        {"who": "character", "character_id": "lead", "may": ["declare_action", "waive_first"]}]
-    t.fails({"type": "declare_action", "character_id": "ann", "kind": "push", "approach": "x",
-             "ability": "Wetwork"}, "leader_acts_first", actor=player("ann"))
+        {"who": "character", "character_id": "lead", "may": ["declare_action", "waive_first"]}
+    ]
+    t.fails(
+        {"type": "declare_action", "character_id": "ann", "kind": "push", "approach": "x", "ability": "Wetwork"},
+        "leader_acts_first",
+        actor=player("ann"),
+    )
     t.declare("lead", [5], [3, 2])
     assert {a["character_id"] for a in t.table["awaiting"]} == {"ann", "bob"}
 
@@ -29,7 +34,7 @@ def test_rule_leader_or_gm_waives_first():
     t.do({"type": "waive_first", "character_id": "lead"}, actor=player("lead"))
     assert not t.scene["leader_first_pending"]
     u = trio()
-    u.do({"type": "waive_first", "character_id": "lead"})              # A46: the GM for an absent leader
+    u.do({"type": "waive_first", "character_id": "lead"})  # A46: the GM for an absent leader
     u.declare("bob", [5], [3, 2])
     assert u.scene["acted_this_round"] == ["bob"]
 
@@ -38,8 +43,10 @@ def test_rule_order_among_members_is_free_and_each_acts_once():
     t = trio()
     t.do({"type": "waive_first", "character_id": "lead"})
     t.declare("bob", [5], [3, 2])
-    t.fails({"type": "declare_action", "character_id": "bob", "kind": "push", "approach": "x",
-             "ability": "Wetwork"}, "already_acted_this_round")
+    t.fails(
+        {"type": "declare_action", "character_id": "bob", "kind": "push", "approach": "x", "ability": "Wetwork"},
+        "already_acted_this_round",
+    )
     t.declare("lead", [5], [3, 2])
     t.declare("ann", [5], [3, 2])
     assert t.scene["phase"] == "round_end_window"
@@ -88,8 +95,13 @@ def test_rule_hold_back_removes_danger_dice_with_floor_zero():
     t.pc("ann", {"Wetwork": 4})
     t.scene_for(["ann"])
     events = t.declare("ann", [9, 8, 7, 6], [3, 2], kind="hold_back")
-    assert one(events, "danger_removed_hold_back") == {"scene_id": t.scene["id"], "roll_id": "roll-1",
-                                                       "successes": 4, "removed": 2, "danger_pool_size": 0}
+    assert one(events, "danger_removed_hold_back") == {
+        "scene_id": t.scene["id"],
+        "roll_id": "roll-1",
+        "successes": 4,
+        "removed": 2,
+        "danger_pool_size": 0,
+    }
 
 
 def test_rule_danger_pool_zero_means_no_danger_dice_and_a_win():
@@ -111,7 +123,7 @@ def test_rule_progress_completes_the_scene_at_once_and_overflow_is_lost():
     events = t.declare("ann", [9, 9, 9], [3, 2])
     assert one(events, "progress_marked")["marked"] == 1
     assert t.scene is None and t.table["last_scene"]["outcome"] == "completed"
-    assert t.table["last_scene"]["progress_marked"] == 2          # mid-round: bob never acted
+    assert t.table["last_scene"]["progress_marked"] == 2  # mid-round: bob never acted
 
 
 def test_rule_all_taken_out_ends_the_scene():
@@ -129,8 +141,12 @@ def test_rule_stamina_is_restored_at_the_end_of_every_scene():
     t.declare("lead", [5], [10, 3])
     assert t.sheet("lead")["stamina"] == 2
     events = t.do({"type": "end_scene"})
-    assert one(events, "scene_ended") == {"scene_id": "scene-1", "kind": "action", "outcome": "closed_by_gm",
-                                          "stamina_restored": {"lead": 3}}
+    assert one(events, "scene_ended") == {
+        "scene_id": "scene-1",
+        "kind": "action",
+        "outcome": "closed_by_gm",
+        "stamina_restored": {"lead": 3},
+    }
     assert t.sheet("lead")["stamina"] == 3
 
 
@@ -139,8 +155,10 @@ def test_rule_taken_out_member_no_longer_needed_for_round_end():
     t.do({"type": "waive_first", "character_id": "lead"})
     t.state["characters"]["bob"]["stamina"] = 1
     t.declare("bob", [5], [10, 3])
-    t.fails({"type": "declare_action", "character_id": "bob", "kind": "push", "approach": "x",
-             "ability": "Wetwork"}, "taken_out")
+    t.fails(
+        {"type": "declare_action", "character_id": "bob", "kind": "push", "approach": "x", "ability": "Wetwork"},
+        "taken_out",
+    )
     t.declare("lead", [5], [3, 2])
     t.declare("ann", [5], [3, 2])
     assert t.scene["phase"] == "round_end_window"
@@ -151,14 +169,14 @@ def test_option_alarm_timing_round_boundary():
     t.fails({"type": "raise_alarm", "amount": 1}, "alarm_not_now")
     for c in ("lead", "ann", "bob"):
         t.declare(c, [5], [3, 2])
-    t.fails({"type": "raise_alarm", "amount": 1}, "alarm_not_now")        # before the leader's decision
+    t.fails({"type": "raise_alarm", "amount": 1}, "alarm_not_now")  # before the leader's decision
     t.do({"type": "continue_scene", "character_id": "lead"})
     assert t.table["awaiting"] == [{"who": "gm", "character_id": None, "may": ["raise_alarm", "next_round"]}]
-    t.do({"type": "raise_alarm", "amount": 0})                             # A12: 0 still uses it
+    t.do({"type": "raise_alarm", "amount": 0})  # A12: 0 still uses it
     assert t.scene["alarm_used"] and t.scene["danger_pool_size"] == 4 and t.scene["round"] == 2
     for c in ("lead", "ann", "bob"):
         t.declare(c, [5], [3, 2, 1, 1])
-    t.do({"type": "continue_scene", "character_id": "lead"})               # alarm used: straight on
+    t.do({"type": "continue_scene", "character_id": "lead"})  # alarm used: straight on
     assert t.scene["round"] == 3
 
 
@@ -193,5 +211,6 @@ def test_a_table_stored_before_state_version_2_moves_on_in_the_shared_awaiting_s
     t.state["table"]["requests"] = [{"who": "lead", "may": ["choose_aftermath"], "when": "next_planning_scene"}]
     t.scene_for(["lead"], start=False)
     assert t.table["awaiting"] == [
-        {"who": "gm", "character_id": None, "may": ["start_scene", "configure_scene", "add_element", "end_scene"]}]
+        {"who": "gm", "character_id": None, "may": ["start_scene", "configure_scene", "add_element", "end_scene"]}
+    ]
     assert t.table["requests"] == []

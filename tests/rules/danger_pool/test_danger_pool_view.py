@@ -1,4 +1,5 @@
 """view() and event visibility (spec §3.4, §8, A43): GM-only information never reaches players."""
+
 from __future__ import annotations
 
 from danger_pool_support import GM, Table, element_id, player
@@ -19,7 +20,7 @@ def test_view_hides_unused_elements_and_gm_notes_from_players():
     t = scene_with_element()
     seen = SYSTEM.view(t.state, player("ann"))
     assert seen["table"]["scene"]["elements"] == [] and seen["table"]["gm_notes"] == []
-    assert seen["table"]["scene"]["danger_pool_size"] == 2                     # the pool is public
+    assert seen["table"]["scene"]["danger_pool_size"] == 2  # the pool is public
     gm = SYSTEM.view(t.state, GM)
     assert len(gm["table"]["scene"]["elements"]) == 2 and gm["table"]["gm_notes"]
 
@@ -46,8 +47,9 @@ def test_view_hides_the_traitors_plan_from_other_players():
     t.pc("bob", player_id="P2")
     t.state["characters"]["ann"]["pending_aftermath"] = True
     t.planning()
-    events = t.do({"type": "choose_aftermath", "character_id": "ann", "option": "betray_the_team",
-                   "plan": "sell the vault codes"})
+    events = t.do(
+        {"type": "choose_aftermath", "character_id": "ann", "option": "betray_the_team", "plan": "sell the vault codes"}
+    )
     applied = next(e for e in events if e.type == "aftermath_applied")
     assert applied.data["plan"] == "sell the vault codes" and "plan" not in applied.redacted
     assert SYSTEM.view(t.state, player("bob"))["characters"]["ann"]["traitor_plan"] is None

@@ -1,5 +1,6 @@
 """One test per violation code of scenes, rounds and rolls (errors.CODES is the closed set): the move is
 refused, nothing changes, and the status is the code's. Continued in test_danger_pool_violations_more.py."""
+
 from __future__ import annotations
 
 from danger_pool_support import Table, player
@@ -16,8 +17,7 @@ def ready(team=("lead", "ann"), **options) -> Table:
 
 
 def act(cid: str = "lead", **kw) -> dict:
-    return {"type": "declare_action", "character_id": cid, "kind": "push", "approach": "x", "ability": "Wetwork",
-            **kw}
+    return {"type": "declare_action", "character_id": cid, "kind": "push", "approach": "x", "ability": "Wetwork", **kw}
 
 
 def refuse(t: Table, action: dict, code: str, **kw) -> None:
@@ -50,8 +50,9 @@ def test_code_wrong_phase():
 
 def test_code_roll_in_progress():
     t = ready()
-    t.scene["elements"].append({"element_id": "e", "text": "x", "source_character_id": None,
-                                "rerolls_used": 0, "revealed": False})
+    t.scene["elements"].append(
+        {"element_id": "e", "text": "x", "source_character_id": None, "rerolls_used": 0, "revealed": False}
+    )
     t.declare("lead", [5], [3, 2])
     refuse(t, act("ann"), "roll_in_progress")
 
@@ -107,8 +108,9 @@ def test_code_leader_out_of_scene():
     t.state["characters"]["lead"]["stamina"] = 1
     t.declare("lead", [5], [10, 2])
     t.declare("ann", [5], [3, 2])
-    refuse(t, {"type": "bail_out", "character_id": "lead", "approach": "x", "ability": "Wetwork"},
-           "leader_out_of_scene")
+    refuse(
+        t, {"type": "bail_out", "character_id": "lead", "approach": "x", "ability": "Wetwork"}, "leader_out_of_scene"
+    )
 
 
 def test_code_alarm_already_used():
@@ -124,8 +126,9 @@ def test_code_alarm_not_now():
 
 def test_code_no_tie():
     t = ready()
-    t.scene["elements"].append({"element_id": "e", "text": "x", "source_character_id": None,
-                                "rerolls_used": 0, "revealed": False})
+    t.scene["elements"].append(
+        {"element_id": "e", "text": "x", "source_character_id": None, "rerolls_used": 0, "revealed": False}
+    )
     t.declare("lead", [5], [3, 2])
     refuse(t, {"type": "choose_tie", "character_id": "lead", "option": "back_down"}, "no_tie")
 
@@ -133,15 +136,15 @@ def test_code_no_tie():
 def test_code_invalid_tie_die():
     t = ready()
     t.declare("lead", [5], [5, 2])
-    refuse(t, {"type": "choose_tie", "character_id": "lead", "option": "take_the_hit", "die_index": 1},
-           "invalid_tie_die")
+    refuse(
+        t, {"type": "choose_tie", "character_id": "lead", "option": "take_the_hit", "die_index": 1}, "invalid_tie_die"
+    )
 
 
 def test_code_stupid_changes_nothing():
     t = ready()
     t.declare("lead", [1], [1, 10])
-    refuse(t, {"type": "choose_tie", "character_id": "lead", "option": "do_something_stupid"},
-           "stupid_changes_nothing")
+    refuse(t, {"type": "choose_tie", "character_id": "lead", "option": "do_something_stupid"}, "stupid_changes_nothing")
     t.tie("lead", "take_the_hit")
     assert t.last_roll["outcome"] == "win" and t.last_roll["successes"] == 1
 
@@ -183,8 +186,9 @@ def test_code_not_enough_character_points():
 
 def test_code_unknown_element():
     t = ready()
-    t.scene["elements"].append({"element_id": "e", "text": "x", "source_character_id": None,
-                                "rerolls_used": 0, "revealed": False})
+    t.scene["elements"].append(
+        {"element_id": "e", "text": "x", "source_character_id": None, "rerolls_used": 0, "revealed": False}
+    )
     t.declare("lead", [5], [3, 2])
     refuse(t, {"type": "element_reroll", "element_id": "nope"}, "unknown_element")
 
@@ -192,8 +196,9 @@ def test_code_unknown_element():
 def test_code_element_exhausted():
     t = ready()
     for eid, used in (("e1", 1), ("e2", 0)):
-        t.scene["elements"].append({"element_id": eid, "text": "x", "source_character_id": None,
-                                    "rerolls_used": used, "revealed": True})
+        t.scene["elements"].append(
+            {"element_id": eid, "text": "x", "source_character_id": None, "rerolls_used": used, "revealed": True}
+        )
     t.declare("lead", [5], [3, 2])
     refuse(t, {"type": "element_reroll", "element_id": "e1"}, "element_exhausted")
 

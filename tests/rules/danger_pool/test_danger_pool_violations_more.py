@@ -1,5 +1,6 @@
 """One test per violation code of characters, teams and after-effects, and the check that every code of
 errors.CODES has its `test_code_<code>`."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,11 @@ def aftermath(option: str, **kw) -> dict:
 def test_code_duplicate_character():
     t = Table()
     t.pc("ann")
-    refuse(t, {"type": "create_action_scene", "goal": "g", "leader_id": "ann", "team": ["ann", "ann"]},
-           "duplicate_character")
+    refuse(
+        t,
+        {"type": "create_action_scene", "goal": "g", "leader_id": "ann", "team": ["ann", "ann"]},
+        "duplicate_character",
+    )
 
 
 def test_code_unknown_character():
@@ -48,8 +52,7 @@ def test_code_leader_not_in_team():
     t = Table()
     t.pc("ann")
     t.pc("bob")
-    refuse(t, {"type": "create_action_scene", "goal": "g", "leader_id": "bob", "team": ["ann"]},
-           "leader_not_in_team")
+    refuse(t, {"type": "create_action_scene", "goal": "g", "leader_id": "bob", "team": ["ann"]}, "leader_not_in_team")
 
 
 def test_code_leader_fixed_after_bail_out():
@@ -72,8 +75,7 @@ def test_code_not_in_planning_scene():
 
 def test_code_no_pending_aftermath():
     t = owed()
-    refuse(t, {"type": "choose_aftermath", "character_id": "bob", "option": "hide_the_pain"},
-           "no_pending_aftermath")
+    refuse(t, {"type": "choose_aftermath", "character_id": "bob", "option": "hide_the_pain"}, "no_pending_aftermath")
 
 
 def test_code_aftermath_option_used():
@@ -91,8 +93,7 @@ def test_code_aftermath_option_available():
 
 
 def test_code_no_aftermath_proposal():
-    refuse(owed(), {"type": "review_aftermath", "character_id": "ann", "decision": "approve"},
-           "no_aftermath_proposal")
+    refuse(owed(), {"type": "review_aftermath", "character_id": "ann", "decision": "approve"}, "no_aftermath_proposal")
 
 
 def test_code_ability_too_low():

@@ -1,4 +1,5 @@
 """A small driver for Iskra engine tests: a table, characters, moves with injected table dice."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,7 +27,7 @@ def check_models(system, prefix: str) -> None:
     shared = {"AwaitingEntry", "AwaitingMove", "AbilityDef"}  # the shared awaiting shape; an Iskra catalogue entry
     assert [t for t in titles if not t.startswith(prefix) and t not in shared] == []
     for name, d in schema["$defs"].items():
-        if "properties" in d:   # a union (root model) is checked through its members
+        if "properties" in d:  # a union (root model) is checked through its members
             assert d.get("additionalProperties") is False or name in shared, name
         assert [f for f, p in d.get("properties", {}).items() if "description" not in p] == [], name
 
@@ -39,9 +40,14 @@ def char_input(name: str = "Ala", species: str = "elf", **changes: Any) -> dict[
     picks = [{"ability_id": "light_step"}, {"ability_id": "efficiency"}]
     if species == "human":
         picks += [{"ability_id": "ambidexterity"}, {"ability_id": "language", "param": "elficki"}]
-    data = {"name": name, "species": species, "attributes": dict(ATTRS),
-            "predispositions": [{"label": "Skradanie się"}], "weaknesses": [{"label": "Publiczne Przemówienia"}],
-            "abilities": picks}
+    data = {
+        "name": name,
+        "species": species,
+        "attributes": dict(ATTRS),
+        "predispositions": [{"label": "Skradanie się"}],
+        "weaknesses": [{"label": "Publiczne Przemówienia"}],
+        "abilities": picks,
+    }
     data.update(changes)
     return data
 
@@ -55,8 +61,9 @@ class Table:
     def pc(self, cid: str, *, approve: bool = True, **changes: Any) -> dict[str, Any]:
         attrs = {**ATTRS, **changes.pop("attrs", {})}
         data = char_input(cid.title(), attributes=attrs, **changes)
-        sheet = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(data),
-                                     SYSTEM.Options.model_validate(self.state["options"]))
+        sheet = SYSTEM.new_character(
+            SYSTEM.CharacterInput.model_validate(data), SYSTEM.Options.model_validate(self.state["options"])
+        )
         self.state["characters"][cid] = {**sheet, "id": cid}
         if approve:
             self.do({"type": "approve_character", "character_id": cid})
@@ -77,8 +84,9 @@ class Table:
         self.log.extend(events)
         return events
 
-    def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM,
-              status: int | None = None) -> RuleViolation:
+    def fails(
+        self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM, status: int | None = None
+    ) -> RuleViolation:
         return checked_refusal(SYSTEM, self.state, action, actor, TableDice(dice), code, status)
 
     # --- common sequences ------------------------------------------------------------------------------
@@ -95,8 +103,14 @@ class Table:
         return self.last_test
 
     def fight(self, *sides: list[str], initiator: str | None = None, hazards=()) -> dict[str, Any]:
-        self.do({"type": "start_combat", "initiator_id": initiator or sides[0][0], "hazards": list(hazards),
-                 "sides": [{"side_id": chr(65 + i), "participant_ids": s} for i, s in enumerate(sides)]})
+        self.do(
+            {
+                "type": "start_combat",
+                "initiator_id": initiator or sides[0][0],
+                "hazards": list(hazards),
+                "sides": [{"side_id": chr(65 + i), "participant_ids": s} for i, s in enumerate(sides)],
+            }
+        )
         return self.enc
 
     # --- reading ---------------------------------------------------------------------------------------

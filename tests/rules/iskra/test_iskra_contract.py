@@ -1,4 +1,5 @@
 """The RuleSystem contract: options, character creation (spec 4.15), the action union, permissions, purity."""
+
 from __future__ import annotations
 
 import copy
@@ -14,11 +15,21 @@ from service.rules.base import RuleViolation
 from service.rules.iskra import SYSTEM
 
 SPEC_3_11_DEFAULTS = {
-    "reactions_per_round": 1, "overflow_damage_kills": True, "deaths_door_regen_test_can_kill": True,
-    "focus_adjust_counts_for_critical": True, "focus_adjust_after_roll": True, "reroll_cost_fp": 1,
-    "focus_requires_gm_approval": True, "focus_refresh": "gm_manual", "dodge_timing": "after_hit",
-    "predisposition_stacking": "one_each", "xp_per_wound_basis": "health_lost", "efficiency_rounding": "ceil",
-    "offhand_attacks_per_turn": 1, "turn_order_repeat": "same_each_round", "glory_modifier_enabled": True,
+    "reactions_per_round": 1,
+    "overflow_damage_kills": True,
+    "deaths_door_regen_test_can_kill": True,
+    "focus_adjust_counts_for_critical": True,
+    "focus_adjust_after_roll": True,
+    "reroll_cost_fp": 1,
+    "focus_requires_gm_approval": True,
+    "focus_refresh": "gm_manual",
+    "dodge_timing": "after_hit",
+    "predisposition_stacking": "one_each",
+    "xp_per_wound_basis": "health_lost",
+    "efficiency_rounding": "ceil",
+    "offhand_attacks_per_turn": 1,
+    "turn_order_repeat": "same_each_round",
+    "glory_modifier_enabled": True,
     "carry_predisposition_adjusts_capacity": True,
 }
 
@@ -57,6 +68,7 @@ def test_action_union_matches_action_types_and_senders():
 
 def test_every_action_field_is_described_and_extra_forbidden():
     from service.rules.iskra.actions import MODELS
+
     for model in MODELS:
         assert model.model_config.get("extra") == "forbid", model
         missing = [n for n, f in model.model_fields.items() if n != "type" and not f.description]
@@ -73,17 +85,29 @@ def _make(**changes):
 
 def test_new_character_starting_values():
     sheet = _make()
-    assert (sheet["name"], sheet["health"], sheet["health_max"], sheet["focus_points"], sheet["focus_max"],
-            sheet["xp"], sheet["glory"], sheet["status"], sheet["approved"]) == ("Ala", 5, 5, 5, 5, 0, 0, "alive",
-                                                                                 False)
+    assert (
+        sheet["name"],
+        sheet["health"],
+        sheet["health_max"],
+        sheet["focus_points"],
+        sheet["focus_max"],
+        sheet["xp"],
+        sheet["glory"],
+        sheet["status"],
+        sheet["approved"],
+    ) == ("Ala", 5, 5, 5, 5, 0, 0, "alive", False)
     json.dumps(sheet)
 
 
-@pytest.mark.parametrize("species, traits", [("human", {"versatility", "ether_sense"}),
-                                             ("elf", {"keen_senses", "ether_resistance"}),
-                                             ("dwarf", {"blind", "ether_sight", "ether_resistance"}),
-                                             ("asrai", {"temperature_sensitivity", "gills", "levitation",
-                                                        "ether_resistance"})])
+@pytest.mark.parametrize(
+    "species, traits",
+    [
+        ("human", {"versatility", "ether_sense"}),
+        ("elf", {"keen_senses", "ether_resistance"}),
+        ("dwarf", {"blind", "ether_sight", "ether_resistance"}),
+        ("asrai", {"temperature_sensitivity", "gills", "levitation", "ether_resistance"}),
+    ],
+)
 def test_species_traits_are_granted(species, traits):
     sheet = _make(species=species)
     assert {a["ability_id"] for a in sheet["abilities"] if a["source"] == "species"} == traits
@@ -107,8 +131,9 @@ def test_attribute_point_budget_is_optional():
     big = {"strength": 5, "dexterity": 5, "intelligence": 5, "charisma": 5}
     assert _make(attributes=big)["attributes"] == big  # no budget by default (7-B2)
     with pytest.raises(RuleViolation) as info:
-        SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(char_input(attributes=big)),
-                             SYSTEM.Options(attribute_point_budget=10))
+        SYSTEM.new_character(
+            SYSTEM.CharacterInput.model_validate(char_input(attributes=big)), SYSTEM.Options(attribute_point_budget=10)
+        )
     assert info.value.code == "attribute_budget_exceeded"
 
 
@@ -150,4 +175,5 @@ def test_replaying_moves_and_dice_rebuilds_the_same_state():
         t.pc("ala")
         t.test("ala", "strength", 7)
         return t.state
+
     assert play() == play()

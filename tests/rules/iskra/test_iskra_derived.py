@@ -1,4 +1,5 @@
 """IS-E6 derived vectors D1–D10 (spec 6): the formulas, checked one vector per test."""
+
 from __future__ import annotations
 
 from iskra_support import GM, Table, one, player
@@ -47,15 +48,22 @@ def test_is_e6_d4_two_helpers_count_once():
     t = Table()
     for c in ("ala", "bob", "cyd"):
         t.pc(c)
-    t.open("ala", "charisma", helpers=[{"character_id": "bob", "description": "vouches"},
-                                       {"character_id": "cyd", "description": "flatters"}])
+    t.open(
+        "ala",
+        "charisma",
+        helpers=[{"character_id": "bob", "description": "vouches"}, {"character_id": "cyd", "description": "flatters"}],
+    )
     assert t.pending["s0"] == 4
 
 
 def _porter(**changes) -> Table:
     t = Table()
-    t.pc("ala", attrs={"strength": 2}, inventory=[{"name": f"bag{n}", "weight": w}
-                                                  for n, w in enumerate([2, 2, 2, 2, 1])], **changes)
+    t.pc(
+        "ala",
+        attrs={"strength": 2},
+        inventory=[{"name": f"bag{n}", "weight": w} for n, w in enumerate([2, 2, 2, 2, 1])],
+        **changes,
+    )
     return t
 
 
@@ -115,15 +123,20 @@ def test_is_e6_d8_spending_45_xp():
     t = Table()
     t.pc("ala")
     t.set("ala", xp=45)
-    for buy in ({"purchase": "attribute", "attribute": "strength"}, {"purchase": "ability", "ability_id": "language",
-                                                                     "param": "krasnoludzki"},
-                {"purchase": "focus_max"}):
+    for buy in (
+        {"purchase": "attribute", "attribute": "strength"},
+        {"purchase": "ability", "ability_id": "language", "param": "krasnoludzki"},
+        {"purchase": "focus_max"},
+    ):
         t.do({"type": "buy", "character_id": "ala", **buy}, actor=ALA)
     ala = t.sheet("ala")
     assert (ala["xp"], ala["attributes"]["strength"], ala["focus_max"], ala["focus_points"]) == (0, 3, 6, 6)
     t.set("ala", xp=40, attributes={**ala["attributes"], "charisma": 5})
-    t.fails({"type": "buy", "character_id": "ala", "purchase": "attribute", "attribute": "charisma"},
-            "attribute_at_max", actor=ALA)
+    t.fails(
+        {"type": "buy", "character_id": "ala", "purchase": "attribute", "attribute": "charisma"},
+        "attribute_at_max",
+        actor=ALA,
+    )
     t.do({"type": "start_session"})
     t.fails({"type": "buy", "character_id": "ala", "purchase": "focus_max"}, "not_between_sessions", actor=ALA)
 

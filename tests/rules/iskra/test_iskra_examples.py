@@ -1,4 +1,5 @@
 """Worked examples IS-E1…IS-E5 of spec 6, fed with table dice; one test per vector or branch."""
+
 from __future__ import annotations
 
 from iskra_support import Table, of, one, player
@@ -10,8 +11,15 @@ def _chasm(**options) -> Table:
     t = Table(**options)
     t.pc("hero")
     t.set("hero", health=3)  # IS-E1 vector A (illustrative): health 3, focus 5, xp 0
-    t.do({"type": "deal_damage", "character_id": "hero", "wounds": 5, "source": "fall",
-          "description": "falls into a chasm"})
+    t.do(
+        {
+            "type": "deal_damage",
+            "character_id": "hero",
+            "wounds": 5,
+            "source": "fall",
+            "description": "falls into a chasm",
+        }
+    )
     return t
 
 
@@ -32,8 +40,7 @@ def test_is_e1_a_one_focus_still_dies():
 
 def test_is_e1_a_two_focus_approved_survives_on_deaths_door():
     t = _chasm()
-    t.do({"type": "reduce_damage", "amount": 2, "description": "grabs a root sticking out of the wall"},
-         actor=HERO)
+    t.do({"type": "reduce_damage", "amount": 2, "description": "grabs a root sticking out of the wall"}, actor=HERO)
     assert t.pending["stage"] == "awaiting_gm_approval" and t.sheet("hero")["focus_points"] == 5
     t.do({"type": "approve_focus"})
     assert t.pending["wounds"] == 3
@@ -49,8 +56,7 @@ def test_is_e1_a_rejected_description_costs_nothing_and_another_is_approved():
     t.do({"type": "reduce_damage", "amount": 2, "description": "flies up like a bird"}, actor=HERO)
     events = t.do({"type": "reject_focus", "reason": "contradicts the world's logic"})
     assert of(events, "focus_rejected") and t.sheet("hero")["focus_points"] == 5 and t.pending["wounds"] == 5
-    t.do({"type": "reduce_damage", "amount": 2, "description": "a tree at the bottom cushions the fall"},
-         actor=HERO)
+    t.do({"type": "reduce_damage", "amount": 2, "description": "a tree at the bottom cushions the fall"}, actor=HERO)
     t.do({"type": "approve_focus"})
     t.do({"type": "accept_damage"}, actor=HERO)
     hero = t.sheet("hero")
@@ -96,8 +102,16 @@ def test_is_e2_a_stealth_test_gets_the_predisposition():
 
 def test_is_e2_b_attack_while_sneaking_does_not():
     t = _sneak()
-    t.do({"type": "attack", "character_id": "rogue", "target_id": "guard", "mode": "ranged", "distance": "near",
-          "intent": "shoots from hiding"})
+    t.do(
+        {
+            "type": "attack",
+            "character_id": "rogue",
+            "target_id": "guard",
+            "mode": "ranged",
+            "distance": "near",
+            "intent": "shoots from hiding",
+        }
+    )
     assert t.pending["s0"] == 3
     t.do({"type": "roll"}, dice=[5])
     t.do({"type": "accept_test"})
@@ -139,8 +153,17 @@ def _ready() -> Table:
     t.pc("y")
     t.do({"type": "add_item", "character_id": "x", "name": "miecz", "weight": 1, "wounds": 2})
     t.fight(["x"], ["y"])
-    t.do({"type": "ready", "character_id": "x", "held_action": "melee_attack", "target_id": "y", "item_id": "i1",
-          "description": "attack him with my sword", "trigger_text": "Y approaches to reach"})
+    t.do(
+        {
+            "type": "ready",
+            "character_id": "x",
+            "held_action": "melee_attack",
+            "target_id": "y",
+            "item_id": "i1",
+            "description": "attack him with my sword",
+            "trigger_text": "Y approaches to reach",
+        }
+    )
     return t
 
 
@@ -190,12 +213,22 @@ def _duel() -> Table:
 
 def test_is_e5_a_critical_success_without_a_roll_and_extra_wound():
     t = _duel()
-    t.do({"type": "attack", "character_id": "duelist", "target_id": "foe", "mode": "melee", "item_id": "i1"},
-         actor=player("duelist"))
-    t.do({"type": "help", "character_id": "bob", "beneficiary_id": "duelist", "description": "distracts the foe"},
-         actor=player("bob"))
-    t.do({"type": "adjust_test", "predispositions": [0], "critical_bonus_wounds": 1,
-          "add_modifiers": [{"source": "high ground", "value": 1}]})
+    t.do(
+        {"type": "attack", "character_id": "duelist", "target_id": "foe", "mode": "melee", "item_id": "i1"},
+        actor=player("duelist"),
+    )
+    t.do(
+        {"type": "help", "character_id": "bob", "beneficiary_id": "duelist", "description": "distracts the foe"},
+        actor=player("bob"),
+    )
+    t.do(
+        {
+            "type": "adjust_test",
+            "predispositions": [0],
+            "critical_bonus_wounds": 1,
+            "add_modifiers": [{"source": "high ground", "value": 1}],
+        }
+    )
     assert t.pending["s0"] == 9
     t.do({"type": "accept_test"}, actor=player("duelist"))  # no die needed
     assert t.last_test["outcome"] == "critical_success" and t.last_test["rolls"] == []

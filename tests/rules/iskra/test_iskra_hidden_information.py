@@ -1,5 +1,6 @@
 """Spec 8: hidden modifiers, NPC numbers and the true Ether level reach no player — neither through a
 refusal nor through the event log; nor do the id counters."""
+
 from __future__ import annotations
 
 from iskra_support import GM, Table, player
@@ -11,11 +12,11 @@ ALA = player("ala")
 
 def test_a_refusal_does_not_tell_a_player_the_s_of_a_test_with_hidden_modifiers():
     t = Table()
-    t.pc("ala")                                          # strength 2
+    t.pc("ala")  # strength 2
     t.open("ala", "strength", modifiers=[{"source": "secret ally", "value": 3, "hidden": True}])
     refusal = t.fails({"type": "accept_test"}, "roll_required", actor=ALA)
     assert "= 5" not in refusal.detail and "5" not in refusal.detail
-    assert "S = 5" in t.fails({"type": "accept_test"}, "roll_required").detail      # the GM may know
+    assert "S = 5" in t.fails({"type": "accept_test"}, "roll_required").detail  # the GM may know
 
 
 def test_a_refusal_names_s_when_nothing_in_it_is_hidden():

@@ -1,5 +1,6 @@
 """Property test: random move sequences never break the sheet invariants (spec 3.2), death is terminal, the
 input state is never mutated, and replaying the same moves with the same dice rebuilds the same state."""
+
 from __future__ import annotations
 
 import copy
@@ -41,15 +42,26 @@ class DrawnDice:
 
 def _on_pending(d) -> dict:
     n = d.draw(st.integers(0, 6))
-    return d.draw(st.sampled_from([
-        {"type": "roll"}, {"type": "roll"}, {"type": "accept_test"}, {"type": "accept_test"},
-        {"type": "reroll", "description": TEXT}, {"type": "use_glory"}, {"type": "approve_focus"},
-        {"type": "focus_adjust", "amount": d.draw(st.sampled_from([-1, 1, 2, 3])), "description": TEXT},
-        {"type": "reject_focus"}, {"type": "accept_damage"}, {"type": "set_wounds", "wounds": n},
-        {"type": "dodge", "choice": d.draw(st.sampled_from(["none", "dodge", "dodge_stay_standing"]))},
-        {"type": "reduce_damage", "amount": d.draw(st.integers(1, 3)), "description": TEXT},
-        {"type": "use_ready", "character_id": d.draw(st.sampled_from(CIDS)), "execute": d.draw(st.booleans())},
-    ]))
+    return d.draw(
+        st.sampled_from(
+            [
+                {"type": "roll"},
+                {"type": "roll"},
+                {"type": "accept_test"},
+                {"type": "accept_test"},
+                {"type": "reroll", "description": TEXT},
+                {"type": "use_glory"},
+                {"type": "approve_focus"},
+                {"type": "focus_adjust", "amount": d.draw(st.sampled_from([-1, 1, 2, 3])), "description": TEXT},
+                {"type": "reject_focus"},
+                {"type": "accept_damage"},
+                {"type": "set_wounds", "wounds": n},
+                {"type": "dodge", "choice": d.draw(st.sampled_from(["none", "dodge", "dodge_stay_standing"]))},
+                {"type": "reduce_damage", "amount": d.draw(st.integers(1, 3)), "description": TEXT},
+                {"type": "use_ready", "character_id": d.draw(st.sampled_from(CIDS)), "execute": d.draw(st.booleans())},
+            ]
+        )
+    )
 
 
 def _owner_of(state: dict, action: dict) -> str:
@@ -75,44 +87,88 @@ def _move(d, state: dict) -> dict:
     c = now if now is not None and d.draw(st.booleans()) else d.draw(st.sampled_from(CIDS))
     o = d.draw(st.sampled_from(CIDS))
     n = d.draw(st.integers(0, 6))
-    return d.draw(st.sampled_from([
-        {"type": "open_test", "character_id": c, "attribute": d.draw(st.sampled_from(["strength", "charisma"])),
-         "modifiers": [{"source": "s", "value": d.draw(st.integers(-6, 8))}], "action_cost": "none",
-         "context": d.draw(st.sampled_from(["general", "persuade"]))},
-        {"type": "roll"}, {"type": "accept_test"}, {"type": "reroll", "description": TEXT},
-        {"type": "focus_adjust", "amount": d.draw(st.sampled_from([-1, 1, 2, 3])), "description": TEXT},
-        {"type": "use_glory"}, {"type": "approve_focus"}, {"type": "reject_focus"},
-        {"type": "deal_damage", "character_id": c, "wounds": n,
-         "source": d.draw(st.sampled_from(["attack", "fall"]))},
-        {"type": "dodge", "choice": d.draw(st.sampled_from(["none", "dodge", "dodge_stay_standing"]))},
-        {"type": "reduce_damage", "amount": d.draw(st.integers(1, 3)), "description": TEXT},
-        {"type": "accept_damage"}, {"type": "set_wounds", "wounds": n},
-        {"type": "attack", "character_id": c, "target_id": o, "mode": "melee",
-         **({"wounds": n} if d.draw(st.booleans()) else {})},
-        {"type": "start_combat", "initiator_id": c, "sides": [{"side_id": "A", "participant_ids": ["ala", "bob"]},
-                                                               {"side_id": "B", "participant_ids": ["orc"]}]},
-        {"type": "end_turn", "participant_id": c}, {"type": "end_combat"},
-        {"type": "help", "character_id": c, "beneficiary_id": o, "description": TEXT},
-        {"type": "stand_up", "character_id": c}, {"type": "convert_major", "character_id": c},
-        {"type": "ready", "character_id": c, "held_action": "melee_attack", "target_id": o, "description": TEXT,
-         "trigger_text": TEXT},
-        {"type": "trigger_ready", "character_id": c},
-        {"type": "use_ready", "character_id": c, "execute": d.draw(st.booleans())},
-        {"type": "minor_action", "character_id": c, "kind": "interact", "description": TEXT},
-        {"type": "advance_time", "days": d.draw(st.integers(1, 3))},
-        {"type": "recovery_test", "character_id": c}, {"type": "rest_start", "character_id": c},
-        {"type": "set_location", "character_ids": [c], "location_id": d.draw(st.sampled_from(["inn", "cold"]))},
-        {"type": "restore_focus", "character_id": c, "amount": n + 1},
-        {"type": "restore_health", "character_id": c, "amount": n + 1},
-        {"type": "start_session"}, {"type": "end_session", "roleplay_awards": [c]},
-        {"type": "award_adversity", "adversity": f"a{n}", "character_ids": [c]},
-        {"type": "award_glory", "character_id": c, "deed": TEXT},
-        {"type": "buy", "character_id": c,
-         "purchase": d.draw(st.sampled_from(["focus_max", "attribute", "ability"])), "attribute": "strength",
-         "ability_id": "language", "param": f"l{n}"},
-        {"type": "add_item", "character_id": c, "name": "rock", "weight": n},
-        {"type": "drop_item", "character_id": c, "item_id": "i1"},
-    ]))
+    return d.draw(
+        st.sampled_from(
+            [
+                {
+                    "type": "open_test",
+                    "character_id": c,
+                    "attribute": d.draw(st.sampled_from(["strength", "charisma"])),
+                    "modifiers": [{"source": "s", "value": d.draw(st.integers(-6, 8))}],
+                    "action_cost": "none",
+                    "context": d.draw(st.sampled_from(["general", "persuade"])),
+                },
+                {"type": "roll"},
+                {"type": "accept_test"},
+                {"type": "reroll", "description": TEXT},
+                {"type": "focus_adjust", "amount": d.draw(st.sampled_from([-1, 1, 2, 3])), "description": TEXT},
+                {"type": "use_glory"},
+                {"type": "approve_focus"},
+                {"type": "reject_focus"},
+                {
+                    "type": "deal_damage",
+                    "character_id": c,
+                    "wounds": n,
+                    "source": d.draw(st.sampled_from(["attack", "fall"])),
+                },
+                {"type": "dodge", "choice": d.draw(st.sampled_from(["none", "dodge", "dodge_stay_standing"]))},
+                {"type": "reduce_damage", "amount": d.draw(st.integers(1, 3)), "description": TEXT},
+                {"type": "accept_damage"},
+                {"type": "set_wounds", "wounds": n},
+                {
+                    "type": "attack",
+                    "character_id": c,
+                    "target_id": o,
+                    "mode": "melee",
+                    **({"wounds": n} if d.draw(st.booleans()) else {}),
+                },
+                {
+                    "type": "start_combat",
+                    "initiator_id": c,
+                    "sides": [
+                        {"side_id": "A", "participant_ids": ["ala", "bob"]},
+                        {"side_id": "B", "participant_ids": ["orc"]},
+                    ],
+                },
+                {"type": "end_turn", "participant_id": c},
+                {"type": "end_combat"},
+                {"type": "help", "character_id": c, "beneficiary_id": o, "description": TEXT},
+                {"type": "stand_up", "character_id": c},
+                {"type": "convert_major", "character_id": c},
+                {
+                    "type": "ready",
+                    "character_id": c,
+                    "held_action": "melee_attack",
+                    "target_id": o,
+                    "description": TEXT,
+                    "trigger_text": TEXT,
+                },
+                {"type": "trigger_ready", "character_id": c},
+                {"type": "use_ready", "character_id": c, "execute": d.draw(st.booleans())},
+                {"type": "minor_action", "character_id": c, "kind": "interact", "description": TEXT},
+                {"type": "advance_time", "days": d.draw(st.integers(1, 3))},
+                {"type": "recovery_test", "character_id": c},
+                {"type": "rest_start", "character_id": c},
+                {"type": "set_location", "character_ids": [c], "location_id": d.draw(st.sampled_from(["inn", "cold"]))},
+                {"type": "restore_focus", "character_id": c, "amount": n + 1},
+                {"type": "restore_health", "character_id": c, "amount": n + 1},
+                {"type": "start_session"},
+                {"type": "end_session", "roleplay_awards": [c]},
+                {"type": "award_adversity", "adversity": f"a{n}", "character_ids": [c]},
+                {"type": "award_glory", "character_id": c, "deed": TEXT},
+                {
+                    "type": "buy",
+                    "character_id": c,
+                    "purchase": d.draw(st.sampled_from(["focus_max", "attribute", "ability"])),
+                    "attribute": "strength",
+                    "ability_id": "language",
+                    "param": f"l{n}",
+                },
+                {"type": "add_item", "character_id": c, "name": "rock", "weight": n},
+                {"type": "drop_item", "character_id": c, "item_id": "i1"},
+            ]
+        )
+    )
 
 
 def _start(in_combat: bool) -> Table:

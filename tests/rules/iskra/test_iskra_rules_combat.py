@@ -1,4 +1,5 @@
 """Combat (spec 4.12, 4.13, 5.4): budgets, conversion, off-hand, reactions, Ready, help tokens, order toggles."""
+
 from __future__ import annotations
 
 from iskra_support import Table, one, player
@@ -18,11 +19,15 @@ def test_turn_budget_major_minor_passing():
     t = _duel()
     t.do({"type": "minor_action", "character_id": "a", "kind": "draw_item", "description": "draws a dagger"}, actor=A)
     t.do({"type": "passing_action", "character_id": "a", "description": "shouts"}, actor=A)
-    t.fails({"type": "minor_action", "character_id": "a", "kind": "interact", "description": "opens a door"},
-            "no_minor_action", actor=A)
+    t.fails(
+        {"type": "minor_action", "character_id": "a", "kind": "interact", "description": "opens a door"},
+        "no_minor_action",
+        actor=A,
+    )
     t.fails({"type": "passing_action", "character_id": "a", "description": "runs"}, "no_passing_action", actor=A)
-    t.fails({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1}, "gm_only",
-            actor=A)  # weapon Wounds are the GM's to enter (7-B30)
+    t.fails(
+        {"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1}, "gm_only", actor=A
+    )  # weapon Wounds are the GM's to enter (7-B30)
     t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1})
     t.do({"type": "roll"}, dice=[1])
     t.do({"type": "accept_test"})
@@ -33,8 +38,7 @@ def test_major_may_become_a_second_minor():
     t = _duel()
     t.do({"type": "convert_major", "character_id": "a"}, actor=A)
     for _ in range(2):
-        t.do({"type": "minor_action", "character_id": "a", "kind": "interact", "description": "flips a table"},
-             actor=A)
+        t.do({"type": "minor_action", "character_id": "a", "kind": "interact", "description": "flips a table"}, actor=A)
     assert t.enc["budget"]["a"]["minor"] == 0 and t.enc["budget"]["a"]["major"] == 0
 
 
@@ -51,8 +55,10 @@ def test_not_your_turn_names_the_characters_not_their_ids():
     t.set("a", name="Ala")
     t.set("b", name="Bronek")
     t.fight(["a"], ["b"])
-    for action in ({"type": "passing_action", "character_id": "b", "description": "runs"},
-                   {"type": "end_turn", "participant_id": "b"}):
+    for action in (
+        {"type": "passing_action", "character_id": "b", "description": "runs"},
+        {"type": "end_turn", "participant_id": "b"},
+    ):
         err = t.fails(action, "not_your_turn", actor=B)
         assert "it is Ala's turn, not Bronek's" in err.detail, err.detail
 
@@ -65,8 +71,9 @@ def test_offhand_attack_needs_ambidexterity_and_uses_a_minor():
     budget = t.enc["budget"]["a"]
     assert (budget["major"], budget["minor"], budget["offhand_attacks"]) == (1, 0, 1)
     t.do({"type": "end_turn", "participant_id": "a"})
-    t.fails({"type": "attack", "character_id": "b", "target_id": "a", "mode": "melee", "offhand": True},
-            "ability_required")
+    t.fails(
+        {"type": "attack", "character_id": "b", "target_id": "a", "mode": "melee", "offhand": True}, "ability_required"
+    )
 
 
 def test_offhand_attacks_per_turn_limit():
@@ -75,16 +82,17 @@ def test_offhand_attacks_per_turn_limit():
     t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1, "offhand": True})
     t.do({"type": "roll"}, dice=[1])
     t.do({"type": "accept_test"})
-    t.fails({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1,
-             "offhand": True}, "offhand_limit_reached")
+    t.fails(
+        {"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1, "offhand": True},
+        "offhand_limit_reached",
+    )
 
 
 def test_offhand_limit_toggle_allows_two():
     t = _duel(offhand_attacks_per_turn=2)
     t.do({"type": "convert_major", "character_id": "a"})
     for _ in range(2):
-        t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1,
-              "offhand": True})
+        t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "wounds": 1, "offhand": True})
         t.do({"type": "roll"}, dice=[1])
         t.do({"type": "accept_test"})
     assert t.enc["budget"]["a"]["offhand_attacks"] == 2
@@ -92,13 +100,14 @@ def test_offhand_limit_toggle_allows_two():
 
 def test_melee_needs_reach():
     t = _duel()
-    t.fails({"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "distance": "near"},
-            "melee_needs_reach")
+    t.fails(
+        {"type": "attack", "character_id": "a", "target_id": "b", "mode": "melee", "distance": "near"},
+        "melee_needs_reach",
+    )
 
 
 def _hit_b(t: Table) -> None:
-    t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "ranged", "wounds": 1,
-          "distance": "near"})
+    t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "ranged", "wounds": 1, "distance": "near"})
     t.do({"type": "roll"}, dice=[10])
     t.do({"type": "accept_test"})
 
@@ -107,8 +116,17 @@ def test_one_reaction_per_round_by_default():
     t = _duel()
     t.do({"type": "convert_major", "character_id": "a"})
     t.do({"type": "minor_action", "character_id": "a", "kind": "draw_item", "description": "bow"})
-    t.do({"type": "attack", "character_id": "a", "target_id": "b", "mode": "ranged", "wounds": 1,
-          "distance": "near", "offhand": True})
+    t.do(
+        {
+            "type": "attack",
+            "character_id": "a",
+            "target_id": "b",
+            "mode": "ranged",
+            "wounds": 1,
+            "distance": "near",
+            "offhand": True,
+        }
+    )
     t.do({"type": "roll"}, dice=[10])
     t.do({"type": "accept_test"})
     t.do({"type": "dodge", "choice": "dodge_stay_standing"}, actor=B)
@@ -152,8 +170,16 @@ def test_ready_help_gives_a_token_when_triggered():
     for c in ("a", "b", "z"):
         t.pc(c)
     t.fight(["a", "b"], ["z"])
-    t.do({"type": "ready", "character_id": "a", "held_action": "help", "target_id": "b",
-          "description": "steady b's aim", "trigger_text": "when b shoots"})
+    t.do(
+        {
+            "type": "ready",
+            "character_id": "a",
+            "held_action": "help",
+            "target_id": "b",
+            "description": "steady b's aim",
+            "trigger_text": "when b shoots",
+        }
+    )
     t.do({"type": "end_turn", "participant_id": "a"})
     t.do({"type": "end_turn", "participant_id": "z"})
     t.do({"type": "trigger_ready", "character_id": "a"})
@@ -167,8 +193,15 @@ def test_declining_a_triggered_ready_keeps_it():
     t.pc("a")
     t.pc("b")
     t.fight(["a"], ["b"])
-    t.do({"type": "ready", "character_id": "a", "held_action": "interact", "description": "pull the lever",
-          "trigger_text": "when b steps on the trapdoor"})
+    t.do(
+        {
+            "type": "ready",
+            "character_id": "a",
+            "held_action": "interact",
+            "description": "pull the lever",
+            "trigger_text": "when b steps on the trapdoor",
+        }
+    )
     t.do({"type": "end_turn", "participant_id": "a"})
     t.do({"type": "trigger_ready", "character_id": "a"})
     t.do({"type": "use_ready", "character_id": "a", "execute": False}, actor=A)
@@ -222,15 +255,27 @@ def test_stand_up_is_free_out_of_combat():
 def test_using_an_item_can_consume_it():
     t = Table()
     t.pc("a", inventory=[{"name": "butelka", "weight": 0}])
-    t.do({"type": "minor_action", "character_id": "a", "kind": "use_item", "item_id": "i1", "consume": True,
-          "description": "drinks the bottle"}, actor=A)
+    t.do(
+        {
+            "type": "minor_action",
+            "character_id": "a",
+            "kind": "use_item",
+            "item_id": "i1",
+            "consume": True,
+            "description": "drinks the bottle",
+        },
+        actor=A,
+    )
     assert t.sheet("a")["inventory"] == []
 
 
 def test_awaiting_names_whose_turn_it_is():
     t = _duel()
-    assert t.table["awaiting"][0] == {"who": "character", "character_id": "a", "may": [
-        "attack", "help", "stand_up", "ready", "convert_major", "minor_action", "passing_action", "end_turn"]}
+    assert t.table["awaiting"][0] == {
+        "who": "character",
+        "character_id": "a",
+        "may": ["attack", "help", "stand_up", "ready", "convert_major", "minor_action", "passing_action", "end_turn"],
+    }
     _hit_b(t)
     assert t.table["awaiting"] == [{"who": "character", "character_id": "b", "may": ["dodge"]}]
 

@@ -1,4 +1,5 @@
 """Damage, Health and Death's Door (spec 4.8, 5.2, 5.3), Dodge (4.13.2) and their toggles."""
+
 from __future__ import annotations
 
 from iskra_support import Table, of, one, player

@@ -1,4 +1,5 @@
 """Sessions, XP and abilities (spec 4.10, 5.6), Glory (4.6), recovery (4.9), carrying (4.11), species (4.14)."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,8 +26,10 @@ def test_adversity_gives_three_xp_each_once():
     t.pc("bob")
     t.do({"type": "award_adversity", "adversity": "the bridge troll", "character_ids": ["ala", "bob"]})
     assert t.sheet("ala")["xp"] == t.sheet("bob")["xp"] == 3
-    t.fails({"type": "award_adversity", "adversity": "The Bridge Troll", "character_ids": ["ala"]},
-            "adversity_already_awarded")
+    t.fails(
+        {"type": "award_adversity", "adversity": "The Bridge Troll", "character_ids": ["ala"]},
+        "adversity_already_awarded",
+    )
 
 
 def test_glory_award_one_by_default():
@@ -37,8 +40,13 @@ def test_glory_award_one_by_default():
 
 
 def _buyer(**options) -> Table:
-    t = Table(extra_abilities=[{"ability_id": "fencing", "name": "Szermierka", "max_level": 3},
-                               {"ability_id": "banner", "name": "Sztandar", "glory_required": 2}], **options)
+    t = Table(
+        extra_abilities=[
+            {"ability_id": "fencing", "name": "Szermierka", "max_level": 3},
+            {"ability_id": "banner", "name": "Sztandar", "glory_required": 2},
+        ],
+        **options,
+    )
     t.pc("ala")
     t.set("ala", xp=100)
     return t
@@ -46,22 +54,32 @@ def _buyer(**options) -> Table:
 
 def test_ability_levels_are_bought_in_order():
     t = _buyer()
-    t.fails({"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "fencing", "level": 2},
-            "ability_level_order", actor=ALA)
+    t.fails(
+        {"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "fencing", "level": 2},
+        "ability_level_order",
+        actor=ALA,
+    )
     t.do({"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "fencing"}, actor=ALA)
-    t.do({"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "fencing", "level": 2},
-         actor=ALA)
+    t.do({"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "fencing", "level": 2}, actor=ALA)
     assert t.sheet("ala")["xp"] == 80
 
 
 def test_language_repeats_with_a_new_language_each_time():
     t = _buyer()
-    t.do({"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "language",
-          "param": "Asrai"}, actor=ALA)
-    t.fails({"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "language",
-             "param": "asrai"}, "duplicate_ability", actor=ALA)
-    t.fails({"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "language"},
-            "ability_param_required", actor=ALA)
+    t.do(
+        {"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "language", "param": "Asrai"},
+        actor=ALA,
+    )
+    t.fails(
+        {"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "language", "param": "asrai"},
+        "duplicate_ability",
+        actor=ALA,
+    )
+    t.fails(
+        {"type": "buy", "character_id": "ala", "purchase": "ability", "ability_id": "language"},
+        "ability_param_required",
+        actor=ALA,
+    )
 
 
 def test_glory_gated_ability():
@@ -82,8 +100,15 @@ def test_efficiency_halves_resources_rounded_by_toggle(rounding, cost):
 def _inn(temperature_extreme: bool = False, species: str = "elf") -> Table:
     t = Table()
     t.pc("ala", species=species)
-    t.do({"type": "define_location", "location_id": "inn", "name": "Inn", "is_safe_place": True,
-          "temperature_extreme": temperature_extreme})
+    t.do(
+        {
+            "type": "define_location",
+            "location_id": "inn",
+            "name": "Inn",
+            "is_safe_place": True,
+            "temperature_extreme": temperature_extreme,
+        }
+    )
     t.do({"type": "set_location", "character_ids": ["ala"], "location_id": "inn"})
     t.set("ala", health=2)
     t.do({"type": "rest_start", "character_id": "ala"})
@@ -116,8 +141,15 @@ def test_asrai_regain_nothing_in_extreme_temperature_unless_protected():
     assert t.sheet("ala")["health"] == 2 and of(events, "regeneration_blocked")
     t.set("ala", focus_points=1)
     t.fails({"type": "restore_focus", "character_id": "ala", "amount": 2}, "regeneration_blocked")
-    t.do({"type": "add_item", "character_id": "ala", "name": "warming amulet", "weight": 0,
-          "protects_from_temperature": True})
+    t.do(
+        {
+            "type": "add_item",
+            "character_id": "ala",
+            "name": "warming amulet",
+            "weight": 0,
+            "protects_from_temperature": True,
+        }
+    )
     t.do({"type": "restore_focus", "character_id": "ala", "amount": 2})
     t.do({"type": "advance_time", "days": 1})
     assert (t.sheet("ala")["focus_points"], t.sheet("ala")["health"]) == (3, 3)
@@ -183,8 +215,11 @@ def test_transfer_checks_the_receivers_limit():
     t = Table()
     t.pc("ala", inventory=[{"name": "anvil", "weight": 2}])
     t.pc("bob", attrs={"strength": 0}, inventory=[{"name": f"s{n}", "weight": 1} for n in range(9)])
-    t.fails({"type": "transfer_item", "character_id": "ala", "item_id": "i1", "to_character_id": "bob"},
-            "over_carry_limit", actor=ALA)
+    t.fails(
+        {"type": "transfer_item", "character_id": "ala", "item_id": "i1", "to_character_id": "bob"},
+        "over_carry_limit",
+        actor=ALA,
+    )
     t.do({"type": "drop_item", "character_id": "bob", "item_id": "i1"})
     t.do({"type": "transfer_item", "character_id": "ala", "item_id": "i1", "to_character_id": "bob"}, actor=ALA)
     assert t.sheet("ala")["inventory"] == [] and t.sheet("bob")["inventory"][-1]["name"] == "anvil"

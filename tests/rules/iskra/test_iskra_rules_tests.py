@@ -1,4 +1,5 @@
 """Test resolution (spec 4.2), the modifier catalogue (4.3), Focus Points (4.4) and their toggles."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,8 @@ def _t(**options) -> Table:
 
 def test_success_needs_d10_plus_s_at_least_10():
     t = _t()
-    assert t.test("ala", "strength", 8)["outcome"] == "success"   # 8 + 2
-    assert t.test("ala", "strength", 7)["outcome"] == "failure"   # 7 + 2
+    assert t.test("ala", "strength", 8)["outcome"] == "success"  # 8 + 2
+    assert t.test("ala", "strength", 7)["outcome"] == "failure"  # 7 + 2
 
 
 def test_no_natural_ten_rule_only_s_makes_criticals():
@@ -70,7 +71,7 @@ def test_modifier_sources_name_a_predisposition_and_a_weakness():
 
 def test_test_rolled_reports_the_stage_after_the_roll():
     t = _t()
-    t.set("ala", focus_points=5)   # a reroll stays possible, so the test waits in post_roll
+    t.set("ala", focus_points=5)  # a reroll stays possible, so the test waits in post_roll
     t.open("ala", "strength")
     rolled = one(t.do({"type": "roll"}, dice=[4], actor=ALA), "test_rolled")
     assert rolled["roll"] == 4 and rolled["test"]["stage"] == "post_roll" == t.pending["stage"]
@@ -124,8 +125,10 @@ def test_light_step_penalizes_whoever_tries_to_detect():
 def test_help_out_of_combat_attaches_to_the_open_test():
     t = _t()
     t.open("ala", "intelligence")
-    t.do({"type": "help", "character_id": "bob", "beneficiary_id": "ala", "description": "holds the lamp"},
-         actor=player("bob"))
+    t.do(
+        {"type": "help", "character_id": "bob", "beneficiary_id": "ala", "description": "holds the lamp"},
+        actor=player("bob"),
+    )
     assert t.pending["s0"] == 4 and t.pending["helpers"][0]["character_id"] == "bob"
 
 
@@ -207,6 +210,11 @@ def test_any_failed_test_on_deaths_door_kills_but_success_does_not():
 def test_gm_hidden_modifier_and_adjust_before_roll():
     t = _t()
     t.open("ala", "strength")
-    t.do({"type": "adjust_test", "add_modifiers": [{"source": "trap", "value": -1, "hidden": True}],
-          "predispositions": [0]})
+    t.do(
+        {
+            "type": "adjust_test",
+            "add_modifiers": [{"source": "trap", "value": -1, "hidden": True}],
+            "predispositions": [0],
+        }
+    )
     assert t.pending["s0"] == 3 and t.pending["secret"] is True

@@ -1,4 +1,5 @@
 """view() and event redaction (spec 8): GM-only information never reaches players."""
+
 from __future__ import annotations
 
 from iskra_support import GM, Table, player
@@ -37,8 +38,11 @@ def test_npc_tests_and_hidden_modifiers_are_redacted_for_players():
     assert "s0" not in SYSTEM.view(t.state, ALA)["table"]["pending"]
     t.do({"type": "roll"}, dice=[5])
     t.do({"type": "accept_test"})
-    t.open("ala", "strength", modifiers=[{"source": "secret trap", "value": -2, "hidden": True},
-                                         {"source": "rain", "value": -1}])
+    t.open(
+        "ala",
+        "strength",
+        modifiers=[{"source": "secret trap", "value": -2, "hidden": True}, {"source": "rain", "value": -1}],
+    )
     p = SYSTEM.view(t.state, ALA)["table"]["pending"]
     assert "s0" not in p and {"source": "rain", "value": -1, "hidden": False} in p["gm_modifiers"]
     assert {"source": "hidden", "value": None, "label": "hidden", "hidden": True} in p["gm_modifiers"]
@@ -47,8 +51,16 @@ def test_npc_tests_and_hidden_modifiers_are_redacted_for_players():
 def test_others_ready_triggers_are_hidden_until_they_fire():
     t = _table()
     t.fight(["orc"], ["ala"])
-    events = t.do({"type": "ready", "character_id": "orc", "held_action": "melee_attack", "target_id": "ala",
-                   "description": "smash", "trigger_text": "if she moves"})
+    events = t.do(
+        {
+            "type": "ready",
+            "character_id": "orc",
+            "held_action": "melee_attack",
+            "target_id": "ala",
+            "description": "smash",
+            "trigger_text": "if she moves",
+        }
+    )
     assert "trigger_text" not in SYSTEM.redact_event(events[-1], ALA)
     assert SYSTEM.view(t.state, ALA)["table"]["encounter"]["ready"]["orc"] == {"readied": True, "created_round": 1}
     assert SYSTEM.view(t.state, GM)["table"]["encounter"]["ready"]["orc"]["trigger_text"] == "if she moves"
@@ -56,8 +68,9 @@ def test_others_ready_triggers_are_hidden_until_they_fire():
 
 def test_location_ether_and_exposure_flags_are_gm_only():
     t = _table()
-    events = t.do({"type": "define_location", "location_id": "rift", "name": "Rift",
-                   "ether_concentration": "very_high"})
+    events = t.do(
+        {"type": "define_location", "location_id": "rift", "name": "Rift", "ether_concentration": "very_high"}
+    )
     assert "ether_concentration" not in SYSTEM.redact_event(events[0], ALA)["location"]
     events = t.do({"type": "set_location", "character_ids": ["ala"], "location_id": "rift"})
     assert SYSTEM.redact_event(events[-1], ALA) is None

@@ -1,4 +1,5 @@
 """A small driver for Step Dice engine tests: a table, characters, moves with injected table dice."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,12 +24,18 @@ def player(*character_ids: str) -> Actor:
     return Actor(role="player", player_id="p-" + "-".join(character_ids), character_ids=frozenset(character_ids))
 
 
-def sheet_for(role: str, *, protection: str | None = None, talents=("Scout", "Negotiator"), use_talents=True,
-              **options: Any) -> dict[str, Any]:
-    data = {"name": role.title(), "role": role, "talents": list(talents) if use_talents else [],
-            "equipment": {"weapon": "blade", "protection": protection, "items": ["rope", "torch", "lockpicks"]}}
-    return SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(data),
-                                SYSTEM.Options(use_talents=use_talents, **options))
+def sheet_for(
+    role: str, *, protection: str | None = None, talents=("Scout", "Negotiator"), use_talents=True, **options: Any
+) -> dict[str, Any]:
+    data = {
+        "name": role.title(),
+        "role": role,
+        "talents": list(talents) if use_talents else [],
+        "equipment": {"weapon": "blade", "protection": protection, "items": ["rope", "torch", "lockpicks"]},
+    }
+    return SYSTEM.new_character(
+        SYSTEM.CharacterInput.model_validate(data), SYSTEM.Options(use_talents=use_talents, **options)
+    )
 
 
 class Table:
@@ -59,8 +66,9 @@ class Table:
         self.log.extend(events)
         return events
 
-    def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM,
-              status: int | None = None) -> RuleViolation:
+    def fails(
+        self, action: dict[str, Any], code: str, dice=(), actor: Actor = GM, status: int | None = None
+    ) -> RuleViolation:
         return checked_refusal(SYSTEM, self.state, action, actor, TableDice(dice), code, status)
 
     # --- reading ---------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 """Whose move it is (spec 5.1, 5.2): `table.awaiting` after every move, one test per rule."""
+
 from __future__ import annotations
 
 from stepdice_support import GM, Table, attack, begin, player, skirmish

@@ -1,9 +1,11 @@
 """Combat consequences (seed §3.6, §5.5–5.6, §7.2, §11.1): retaliation, Hearts, Armor, raising, help."""
+
 from __future__ import annotations
 
 from stepdice_support import Table, attack, begin, of, one, player, skirmish, types
 
 # --- retaliation -------------------------------------------------------------------------------------
+
 
 def test_retaliation_defaults_true_for_melee():
     t = skirmish()
@@ -110,6 +112,7 @@ def test_no_pending_choice():
 
 # --- hearts, armor, downed, death, raise -------------------------------------------------------------
 
+
 def _hit(t, cid="w"):
     return t.do({"type": "enemy_hit", "enemy_id": "m1", "character_id": cid})
 
@@ -214,22 +217,26 @@ def test_harm_costs_one_heart():
 
 # --- help tokens ---------------------------------------------------------------------------------------
 
+
 def test_help_token_rules():
     t = skirmish(pcs=("w", "r", "m"))
     begin(t, "r")
-    t.fails({"type": "help", "character_id": "r", "target_character_id": "r", "description": "x"},
-            "cannot_help_self")
+    t.fails({"type": "help", "character_id": "r", "target_character_id": "r", "description": "x"}, "cannot_help_self")
     t.do({"type": "help", "character_id": "r", "target_character_id": "w", "description": "distracts"})
     t.do({"type": "end_turn", "character_id": "r"})
     begin(t, "m")
-    t.fails({"type": "help", "character_id": "m", "target_character_id": "w", "description": "x"},
-            "too_many_helpers", status=409)
-    t.fails({"type": "help", "character_id": "m", "target_character_id": "r", "description": "x"},
-            "target_turn_over")
+    t.fails(
+        {"type": "help", "character_id": "m", "target_character_id": "w", "description": "x"},
+        "too_many_helpers",
+        status=409,
+    )
+    t.fails({"type": "help", "character_id": "m", "target_character_id": "r", "description": "x"}, "target_turn_over")
     t.do({"type": "end_turn", "character_id": "m"})
     begin(t, "w")
-    t.fails({"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 6, "helper_ids": ["r"]},
-            "help_in_combat_uses_action")
+    t.fails(
+        {"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 6, "helper_ids": ["r"]},
+        "help_in_combat_uses_action",
+    )
     rec = one(t.do(attack(), [11]), "test_resolved")
     assert rec["die"] == "d12" and rec["helper_ids"] == ["r"]
 
@@ -244,4 +251,3 @@ def test_help_token_cannot_step_a_d20_but_can_be_kept():
     t.fails(attack(), "cannot_help_d20")
     rec = one(t.do(attack(use_help_token=False), [15]), "test_resolved")
     assert rec["die"] == "d20" and len(t.enc["help_tokens"]) == 1
-

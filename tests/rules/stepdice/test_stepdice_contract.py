@@ -1,4 +1,5 @@
 """The RuleSystem contract: options, character creation, the action union, permissions, purity, views."""
+
 from __future__ import annotations
 
 import builtins
@@ -16,10 +17,19 @@ from engine_moves import check_typed_models
 from stepdice_support import GM, Table, clock_id, one, player
 
 SPEC_3_6_DEFAULTS = {
-    "use_grid": True, "use_talents": True, "use_elites": True, "ranged_range_limit": False,
-    "variant_d6_only": False, "use_armor_tokens": False, "use_time_pressure_clocks": False,
-    "downed_damage_kills": True, "exceptional_requires_tn": False, "max_helpers_per_test": 1,
-    "max_talents_per_test": 1, "allow_retaliation_substitution": True, "variant_exceptional_on_6": True,
+    "use_grid": True,
+    "use_talents": True,
+    "use_elites": True,
+    "ranged_range_limit": False,
+    "variant_d6_only": False,
+    "use_armor_tokens": False,
+    "use_time_pressure_clocks": False,
+    "downed_damage_kills": True,
+    "exceptional_requires_tn": False,
+    "max_helpers_per_test": 1,
+    "max_talents_per_test": 1,
+    "allow_retaliation_substitution": True,
+    "variant_exceptional_on_6": True,
 }
 
 
@@ -48,12 +58,24 @@ def test_action_union_matches_action_types_and_senders():
     assert set(schema["discriminator"]["mapping"]) == set(SYSTEM.action_types)
     assert set(SYSTEM.action_senders.values()) == {"gm", "owner"}
     assert {t for t, s in SYSTEM.action_senders.items() if s == "owner"} == {
-        "test", "attack", "cast", "help", "raise", "use_equipment", "move", "begin_turn", "end_turn",
-        "choose_benefit", "choose_armor", "advance"}
+        "test",
+        "attack",
+        "cast",
+        "help",
+        "raise",
+        "use_equipment",
+        "move",
+        "begin_turn",
+        "end_turn",
+        "choose_benefit",
+        "choose_armor",
+        "advance",
+    }
 
 
 def test_every_action_field_is_described():
     from service.rules.stepdice.actions import MODELS
+
     for model in MODELS:
         assert model.model_config.get("extra") == "forbid", model
         missing = [n for n, f in model.model_fields.items() if n != "type" and not f.description]
@@ -64,31 +86,40 @@ def test_actions_forbid_extra_fields():
     with pytest.raises(ValidationError):
         TypeAdapter(SYSTEM.Action).validate_python({"type": "end_scene", "bonus": 1})
     with pytest.raises(ValidationError):
-        TypeAdapter(SYSTEM.Action).validate_python({"type": "test", "character_id": "w", "attribute": "strength",
-                                                    "base_tn": 7})
+        TypeAdapter(SYSTEM.Action).validate_python(
+            {"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 7}
+        )
 
 
 def _character(**changes):
-    data = {"name": "Ana", "role": "warrior", "talents": ["Athlete", "Medic"],
-            "equipment": {"weapon": "axe", "protection": "mail", "items": ["rope", "torch", "chalk"]}}
+    data = {
+        "name": "Ana",
+        "role": "warrior",
+        "talents": ["Athlete", "Medic"],
+        "equipment": {"weapon": "axe", "protection": "mail", "items": ["rope", "torch", "chalk"]},
+    }
     data.update(changes)
     return SYSTEM.CharacterInput.model_validate(data)
 
 
-@pytest.mark.parametrize("role, dice", [("warrior", ("d10", "d6", "d6")), ("rogue", ("d6", "d10", "d6")),
-                                        ("mage", ("d6", "d6", "d10"))])
+@pytest.mark.parametrize(
+    "role, dice", [("warrior", ("d10", "d6", "d6")), ("rogue", ("d6", "d10", "d6")), ("mage", ("d6", "d6", "d10"))]
+)
 def test_role_sets_starting_dice(role, dice):
     sheet = SYSTEM.new_character(_character(role=role), SYSTEM.Options())
     assert tuple(sheet["dice"].values()) == dice
     assert sheet["armor_token_available"] is True
 
 
-@pytest.mark.parametrize("changes, code", [
-    ({"talents": ["Athlete"]}, "wrong_talent_count"),
-    ({"talents": ["Medic", "medic"]}, "duplicate_talent"),
-    ({"equipment": {"weapon": "axe", "items": ["rope", "torch"]}}, "wrong_item_count"),
-    ({"equipment": {"weapon": "  ", "items": ["rope", "torch", "x"]}}, "weapon_required"),
-])
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        ({"talents": ["Athlete"]}, "wrong_talent_count"),
+        ({"talents": ["Medic", "medic"]}, "duplicate_talent"),
+        ({"equipment": {"weapon": "axe", "items": ["rope", "torch"]}}, "wrong_item_count"),
+        ({"equipment": {"weapon": "  ", "items": ["rope", "torch", "x"]}}, "weapon_required"),
+    ],
+)
 def test_character_creation_rules(changes, code):
     with pytest.raises(RuleViolation) as info:
         SYSTEM.new_character(_character(**changes), SYSTEM.Options())
@@ -103,11 +134,14 @@ def test_character_without_talents_when_they_are_off():
     assert info.value.code == "option_disabled"
 
 
-@pytest.mark.parametrize("role, levels", [
-    ("warrior", ("trained", "unskilled", "unskilled")),
-    ("rogue", ("unskilled", "trained", "unskilled")),
-    ("mage", ("unskilled", "unskilled", "trained")),
-])
+@pytest.mark.parametrize(
+    "role, levels",
+    [
+        ("warrior", ("trained", "unskilled", "unskilled")),
+        ("rogue", ("unskilled", "trained", "unskilled")),
+        ("mage", ("unskilled", "unskilled", "trained")),
+    ],
+)
 def test_d6_only_variant_proficiency_7_A41(role, levels):
     sheet = SYSTEM.new_character(_character(role=role), SYSTEM.Options(variant_d6_only=True))
     assert tuple(sheet["proficiency"].values()) == levels
@@ -139,13 +173,15 @@ def test_apply_is_pure_and_does_no_io(monkeypatch):
     monkeypatch.setattr(builtins, "open", no_io)
     monkeypatch.setattr(socket, "socket", no_io)
     state = t.state
-    for action, dice in [({"type": "create_encounter"}, []),
-                         ({"type": "add_character", "character_id": "w", "position": {"x": 0, "y": 0}}, []),
-                         ({"type": "add_enemy", "name": "G", "kind": "minion", "position": {"x": 1, "y": 0}}, []),
-                         ({"type": "start_encounter"}, []), ({"type": "begin_turn", "character_id": "w"}, []),
-                         ({"type": "attack", "character_id": "w", "target_enemy_id": "e1",
-                           "attack_type": "melee"}, [2]),
-                         ({"type": "resolve_retaliation"}, [])]:
+    for action, dice in [
+        ({"type": "create_encounter"}, []),
+        ({"type": "add_character", "character_id": "w", "position": {"x": 0, "y": 0}}, []),
+        ({"type": "add_enemy", "name": "G", "kind": "minion", "position": {"x": 1, "y": 0}}, []),
+        ({"type": "start_encounter"}, []),
+        ({"type": "begin_turn", "character_id": "w"}, []),
+        ({"type": "attack", "character_id": "w", "target_enemy_id": "e1", "attack_type": "melee"}, [2]),
+        ({"type": "resolve_retaliation"}, []),
+    ]:
         before = copy.deepcopy(state)
         state, _ = SYSTEM.apply(state, action, GM, TableDice(dice))
         assert state is not before
@@ -155,14 +191,25 @@ def test_apply_is_pure_and_does_no_io(monkeypatch):
 
 # --- views ---------------------------------------------------------------------------------------------
 
+
 def _secret_table():
     t = Table(use_time_pressure_clocks=True)
     t.pc("w")
-    t.fight({"w": {"x": 0, "y": 0}}, [
-        {"enemy_id": "m", "name": "Rat", "kind": "minion", "position": {"x": 1, "y": 0}},
-        {"enemy_id": "b", "name": "Lich", "kind": "boss", "tn": 8, "position": {"x": 9, "y": 9},
-         "position_revealed": False},
-        {"enemy_id": "e", "name": "Knight", "kind": "elite", "revealed": True, "position": {"x": 1, "y": 1}}])
+    t.fight(
+        {"w": {"x": 0, "y": 0}},
+        [
+            {"enemy_id": "m", "name": "Rat", "kind": "minion", "position": {"x": 1, "y": 0}},
+            {
+                "enemy_id": "b",
+                "name": "Lich",
+                "kind": "boss",
+                "tn": 8,
+                "position": {"x": 9, "y": 9},
+                "position_revealed": False,
+            },
+            {"enemy_id": "e", "name": "Knight", "kind": "elite", "revealed": True, "position": {"x": 1, "y": 1}},
+        ],
+    )
     t.do({"type": "create_clock", "label": "ritual", "consequence": "the lich awakens"})
     t.do({"type": "create_clock", "label": "torches", "consequence": "dark", "visible_to_players": True})
     return t
@@ -180,8 +227,13 @@ def test_player_view_hides_unrevealed_enemies_wounds_and_hidden_clocks():
     t = _secret_table()
     seen = SYSTEM.view(t.state, player("w"))["table"]
     enemies = seen["encounter"]["enemies"]
-    assert enemies["m"] == {"id": "m", "name": "Rat", "state": "active", "revealed": False,
-                            "position": {"x": 1, "y": 0}}
+    assert enemies["m"] == {
+        "id": "m",
+        "name": "Rat",
+        "state": "active",
+        "revealed": False,
+        "position": {"x": 1, "y": 0},
+    }
     assert enemies["b"] == {"id": "b", "name": "Lich", "state": "active", "revealed": False}
     assert enemies["e"]["tn"] == 8 and "wounds_taken" not in enemies["e"] and "deviations" not in enemies["e"]
     assert list(seen["clocks"]) == [clock_id(2)]
@@ -204,8 +256,16 @@ def test_events_redact_gm_only_data():
     hidden_clock = next(e for e in t.log if e.type == "clock_created" and e.data["clock_id"] == clock_id(1))
     assert hidden_clock.visibility == "gm"
     t.do({"type": "begin_turn", "character_id": "w"})
-    ev = t.do({"type": "attack", "character_id": "w", "target_enemy_id": "e", "attack_type": "melee",
-               "planned_complication": "the knight calls for help"}, [9])
+    ev = t.do(
+        {
+            "type": "attack",
+            "character_id": "w",
+            "target_enemy_id": "e",
+            "attack_type": "melee",
+            "planned_complication": "the knight calls for help",
+        },
+        [9],
+    )
     rec = next(e for e in ev if e.type == "test_resolved")
     assert rec.data["planned_complication"] and "planned_complication" not in rec.redacted
     wounded = next(e for e in ev if e.type == "enemy_wounded")
@@ -220,8 +280,16 @@ def test_events_redact_gm_only_data():
 def test_player_view_drops_planned_complication_from_the_pending_choice():
     t = _secret_table()
     t.do({"type": "begin_turn", "character_id": "w"})
-    t.do({"type": "attack", "character_id": "w", "target_enemy_id": "m", "attack_type": "melee",
-          "planned_complication": "slips on the blood"}, [2])
+    t.do(
+        {
+            "type": "attack",
+            "character_id": "w",
+            "target_enemy_id": "m",
+            "attack_type": "melee",
+            "planned_complication": "slips on the blood",
+        },
+        [2],
+    )
     assert t.pending["planned_complication"] == "slips on the blood"
     assert "planned_complication" not in SYSTEM.view(t.state, player("w"))["table"]["pending"]
 

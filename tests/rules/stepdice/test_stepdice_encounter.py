@@ -1,4 +1,5 @@
 """Combat flow (seed §5, spec 4.8, 5.2): encounters, turns, phases, enemies, the grid."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,6 +7,7 @@ import pytest
 from stepdice_support import P0, P1, Table, attack, begin, one, player, skirmish, types
 
 # --- encounter flow -----------------------------------------------------------------------------------
+
 
 def test_start_encounter_opens_player_phase_round_one():
     t = skirmish()
@@ -49,8 +51,12 @@ def test_not_your_turn():
 
 
 def test_one_action_per_round():
-    t = skirmish(enemies=[{"enemy_id": "m1", "name": "G", "kind": "minion", "position": P1},
-                        {"enemy_id": "m2", "name": "G", "kind": "minion", "position": {"x": 1, "y": 1}}])
+    t = skirmish(
+        enemies=[
+            {"enemy_id": "m1", "name": "G", "kind": "minion", "position": P1},
+            {"enemy_id": "m2", "name": "G", "kind": "minion", "position": {"x": 1, "y": 1}},
+        ]
+    )
     begin(t, "w")
     t.do(attack(), [8])
     t.fails(attack(target="m2"), "no_action_available")
@@ -83,8 +89,16 @@ def test_enemy_phase_then_next_round():
     t.do({"type": "end_player_phase"})
     t.do({"type": "enemy_move", "enemy_id": "m1", "to": {"x": 1, "y": 1}})
     t.do({"type": "gm_note", "text": "the goblin snarls"})
-    ev = t.do({"type": "call_test", "character_id": "r", "attribute": "dexterity", "base_tn": 6,
-               "consequence_on_failure": "the goblin hits you"}, [7])
+    ev = t.do(
+        {
+            "type": "call_test",
+            "character_id": "r",
+            "attribute": "dexterity",
+            "base_tn": 6,
+            "consequence_on_failure": "the goblin hits you",
+        },
+        [7],
+    )
     assert one(ev, "test_resolved")["kind"] == "call_test" and "action_spent" not in types(ev)
     t.do({"type": "enemy_hit", "enemy_id": "m1", "character_id": "w"})
     assert t.sheet("w")["hearts"] == 4
@@ -158,6 +172,7 @@ def test_defeat_is_suggested_when_no_pc_stands():
 
 # --- enemies -----------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind, tn, wounds", [("minion", 6, 1), ("elite", 8, 2), ("boss", 12, 3)])
 def test_enemy_defaults_by_kind(kind, tn, wounds):
     t = skirmish(enemies=[{"enemy_id": "e", "name": "Foe", "kind": kind}])
@@ -230,16 +245,22 @@ def test_choose_benefit_belongs_to_the_acting_player():
     t = skirmish()
     begin(t, "w")
     t.do(attack(), [10])
-    t.fails({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, "not_your_character",
-            actor=player("r"))
+    t.fails(
+        {"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, "not_your_character", actor=player("r")
+    )
     t.do({"type": "choose_benefit", "option": "narrative_bonus", "text": "x"}, actor=player("w"))
 
 
 # --- grid ------------------------------------------------------------------------------------------
 
+
 def test_melee_needs_adjacency_diagonals_count():
-    t = skirmish(enemies=[{"enemy_id": "m1", "name": "G", "kind": "minion", "position": {"x": 2, "y": 0}},
-                        {"enemy_id": "m2", "name": "G", "kind": "minion", "position": {"x": 1, "y": 1}}])
+    t = skirmish(
+        enemies=[
+            {"enemy_id": "m1", "name": "G", "kind": "minion", "position": {"x": 2, "y": 0}},
+            {"enemy_id": "m2", "name": "G", "kind": "minion", "position": {"x": 1, "y": 1}},
+        ]
+    )
     begin(t, "w")
     t.fails(attack(), "not_adjacent")
     t.do(attack(target="m2"), [7])
@@ -267,8 +288,10 @@ def test_partial_cover_is_one_step():
 
 @pytest.mark.parametrize("limit, tn", [(False, 6), (True, 8)])
 def test_ranged_range_limit_toggle(limit, tn):
-    t = skirmish(ranged_range_limit=limit,
-               enemies=[{"enemy_id": "m1", "name": "G", "kind": "minion", "position": {"x": 11, "y": 3}}])
+    t = skirmish(
+        ranged_range_limit=limit,
+        enemies=[{"enemy_id": "m1", "name": "G", "kind": "minion", "position": {"x": 11, "y": 3}}],
+    )
     begin(t, "r")
     assert one(t.do(attack(cid="r", kind="ranged"), [7]), "test_resolved")["tn"] == tn
 
@@ -278,8 +301,7 @@ def test_move_budget_splits_around_the_action():
     begin(t, "w")
     t.do({"type": "move", "character_id": "w", "path": [P1, {"x": 2, "y": 1}]})
     t.do(attack(), [7])
-    ev = t.do({"type": "move", "character_id": "w", "path": [{"x": 3, "y": 2}, {"x": 4, "y": 3},
-                                                              {"x": 5, "y": 4}]})
+    ev = t.do({"type": "move", "character_id": "w", "path": [{"x": 3, "y": 2}, {"x": 4, "y": 3}, {"x": 5, "y": 4}]})
     assert one(ev, "moved")["move_remaining"] == 0
     t.fails({"type": "move", "character_id": "w", "path": [{"x": 5, "y": 5}]}, "insufficient_move")
 
@@ -305,8 +327,10 @@ def test_using_equipment_in_combat_takes_the_turns_action():
     """Seed L80, §5.3: equipment is a permission, never a bonus; in combat using it is the turn's Action."""
     t = skirmish()
     begin(t, "w")
-    ev = t.do({"type": "use_equipment", "character_id": "w", "item": "rope", "description": "ties the goblin"},
-              actor=player("w"))
+    ev = t.do(
+        {"type": "use_equipment", "character_id": "w", "item": "rope", "description": "ties the goblin"},
+        actor=player("w"),
+    )
     assert one(ev, "equipment_used") == {"character_id": "w", "item": "rope", "description": "ties the goblin"}
     assert t.enc["pcs"]["w"]["action_available"] is False
     t.fails({"type": "use_equipment", "character_id": "w", "item": "torch"}, "no_action_available")

@@ -1,4 +1,5 @@
 """Worked examples SD-E1 … SD-E9 of spec section 6, fed through the engine with table dice."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,17 +11,28 @@ ADJ = {"x": 0, "y": 0}
 
 
 def test_SD_E1_complete_character():
-    data = SYSTEM.CharacterInput.model_validate({
-        "name": "Szelma", "role": "rogue", "talents": ["Zwiadowca", "Negocjator"],
-        "equipment": {"weapon": "ranged combat tool", "protection": None,
-                      "items": ["lockpicks", "rope", "flashlight"]}})
+    data = SYSTEM.CharacterInput.model_validate(
+        {
+            "name": "Szelma",
+            "role": "rogue",
+            "talents": ["Zwiadowca", "Negocjator"],
+            "equipment": {
+                "weapon": "ranged combat tool",
+                "protection": None,
+                "items": ["lockpicks", "rope", "flashlight"],
+            },
+        }
+    )
     sheet = SYSTEM.new_character(data, SYSTEM.Options())
     assert sheet["dice"] == {"strength": "d6", "dexterity": "d10", "magic": "d6"}
     assert (sheet["hearts"], sheet["hearts_max"], sheet["mana"], sheet["mana_max"]) == (5, 5, 3, 3)
     assert sheet["condition"] == "active"
     assert sheet["talents"] == ["Zwiadowca", "Negocjator"]
-    assert sheet["equipment"] == {"weapon": "ranged combat tool", "protection": None,
-                                  "items": ["lockpicks", "rope", "flashlight"]}
+    assert sheet["equipment"] == {
+        "weapon": "ranged combat tool",
+        "protection": None,
+        "items": ["lockpicks", "rope", "flashlight"],
+    }
     assert sheet["pending_advancements"] == 0 and sheet["proficiency"] is None
     assert "id" not in sheet
 
@@ -30,14 +42,28 @@ def test_SD_E2_quiet_passage(die):
     t = Table()
     t.pc("r", "rogue")["dice"]["dexterity"] = die  # the source lost the die size (L181): any gives the same
     before = dict(t.sheet("r"))
-    ev = t.do({"type": "test", "character_id": "r", "attribute": "dexterity", "base_tn": 6,
-               "intent": "cross the open area unnoticed"}, [5], actor=player("r"))
+    ev = t.do(
+        {
+            "type": "test",
+            "character_id": "r",
+            "attribute": "dexterity",
+            "base_tn": 6,
+            "intent": "cross the open area unnoticed",
+        },
+        [5],
+        actor=player("r"),
+    )
     rec = one(ev, "test_resolved")
     assert (rec["tn"], rec["roll"], rec["outcome"]) == (6, 5, "failure")
     assert t.pending is None and t.sheet("r") == before
     # 7-A13: the consequence of a plain failure is optional and recorded by the GM.
-    ev = t.do({"type": "gm_note", "test_id": rec["test_id"],
-               "text": "someone hears a sound and starts checking the area (time pressure)"})
+    ev = t.do(
+        {
+            "type": "gm_note",
+            "test_id": rec["test_id"],
+            "text": "someone hears a sound and starts checking the area (time pressure)",
+        }
+    )
     assert one(ev, "gm_note")["test_id"] == rec["test_id"]
 
 
@@ -55,14 +81,25 @@ def test_SD_E3_working_a_mechanism_with_help():
     t = Table()
     t.pc("w", "warrior")
     t.pc("a", "rogue")
-    ev = t.do({"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 6, "helper_ids": ["a"],
-               "intent": "start the mechanism quickly"}, [12])
+    ev = t.do(
+        {
+            "type": "test",
+            "character_id": "w",
+            "attribute": "strength",
+            "base_tn": 6,
+            "helper_ids": ["a"],
+            "intent": "start the mechanism quickly",
+        },
+        [12],
+    )
     rec = one(ev, "test_resolved")
     assert (rec["base_die"], rec["die"], rec["roll"], rec["outcome"]) == ("d10", "d12", 12, "exceptional_success")
     assert t.pending["stage"] == "choose_benefit" and t.pending["benefit_options"] == ["extra_benefit"]
     before = {c: dict(s) for c, s in t.state["characters"].items()}
-    ev = t.do({"type": "choose_benefit", "option": "extra_benefit",
-               "text": "works immediately and makes no noise"}, actor=player("w"))
+    ev = t.do(
+        {"type": "choose_benefit", "option": "extra_benefit", "text": "works immediately and makes no noise"},
+        actor=player("w"),
+    )
     assert one(ev, "benefit_chosen")["text"] == "works immediately and makes no noise"
     assert t.pending is None and t.state["characters"] == before
 
@@ -85,8 +122,9 @@ def test_SD_E3_in_combat_the_help_token_is_consumed():
 def _e4(**options):
     t = Table(**options)
     t.pc("w", "warrior", protection="shield")
-    t.fight({"w": {"x": 0, "y": 0}}, [{"enemy_id": "m", "name": "Goblin", "kind": "minion",
-                                        "position": {"x": 1, "y": 0}}])
+    t.fight(
+        {"w": {"x": 0, "y": 0}}, [{"enemy_id": "m", "name": "Goblin", "kind": "minion", "position": {"x": 1, "y": 0}}]
+    )
     t.do({"type": "begin_turn", "character_id": "w"})
     ev = t.do({"type": "attack", "character_id": "w", "target_enemy_id": "m", "attack_type": "melee"}, [4])
     rec = one(ev, "test_resolved")
@@ -121,15 +159,31 @@ def test_SD_E5_boss_and_exceptional_success():
     t.fight({"r": None, "a": None}, [{"enemy_id": "boss", "name": "Boss", "kind": "boss"}])
     assert (t.enemy("boss")["tn"], t.enemy("boss")["wounds_max"]) == (12, 3)
     t.do({"type": "begin_turn", "character_id": "a"}, actor=player("a"))
-    t.do({"type": "help", "character_id": "a", "target_character_id": "r", "description": "draws its eye"},
-         actor=player("a"))
+    t.do(
+        {"type": "help", "character_id": "a", "target_character_id": "r", "description": "draws its eye"},
+        actor=player("a"),
+    )
     t.do({"type": "end_turn", "character_id": "a"}, actor=player("a"))
     t.do({"type": "begin_turn", "character_id": "r"}, actor=player("r"))
-    ev = t.do({"type": "attack", "character_id": "r", "target_enemy_id": "boss", "attack_type": "ranged",
-               "steps": [{"source": "good position", "delta": -1}]}, [12], actor=player("r"))
+    ev = t.do(
+        {
+            "type": "attack",
+            "character_id": "r",
+            "target_enemy_id": "boss",
+            "attack_type": "ranged",
+            "steps": [{"source": "good position", "delta": -1}],
+        },
+        [12],
+        actor=player("r"),
+    )
     rec = one(ev, "test_resolved")
-    assert (rec["attribute"], rec["die"], rec["base_tn"], rec["tn"], rec["outcome"]) == \
-        ("dexterity", "d12", 12, 8, "exceptional_success")
+    assert (rec["attribute"], rec["die"], rec["base_tn"], rec["tn"], rec["outcome"]) == (
+        "dexterity",
+        "d12",
+        12,
+        8,
+        "exceptional_success",
+    )
     t.do({"type": "choose_benefit", "option": "extra_wound"}, actor=player("r"))
     boss = t.enemy("boss")
     assert (boss["wounds_taken"], boss["wounds_max"], boss["state"]) == (2, 3, "active")
@@ -140,8 +194,11 @@ def test_SD_E5_boss_and_exceptional_success():
 def test_SD_E6_defensive_magic():
     t = Table()
     t.pc("m", "mage")
-    ev = t.do({"type": "cast", "character_id": "m", "tier": "standard",
-               "intent": "a short shield to run 5 squares safely"}, [9], actor=player("m"))
+    ev = t.do(
+        {"type": "cast", "character_id": "m", "tier": "standard", "intent": "a short shield to run 5 squares safely"},
+        [9],
+        actor=player("m"),
+    )
     assert one(ev, "mana_spent")["amount"] == 1
     rec = one(ev, "test_resolved")
     assert (rec["die"], rec["tn"], rec["outcome"]) == ("d10", 6, "success")
@@ -162,19 +219,30 @@ def test_SD_E7_magic_failure_and_consequence():
     assert t.pending is None and t.sheet("m")["mana"] == 1 and t.sheet("m")["hearts"] == 5
 
 
-@pytest.mark.parametrize("base_tn, deltas, band, tn", [
-    (6, [1], "normal", 8),                 # L142 "6 → 8"
-    (8, [-1], "normal", 6),                # L144 "8 → 6"
-    (12, [-1], "normal", 8),               # L334 "TN 12 → 8"
-    (4, [-1], "near_certain", None),       # L151
-    (12, [1], "near_impossible", None),    # L152
-    (8, [2], "near_impossible", None),     # L147 with L152
-])
+@pytest.mark.parametrize(
+    "base_tn, deltas, band, tn",
+    [
+        (6, [1], "normal", 8),  # L142 "6 → 8"
+        (8, [-1], "normal", 6),  # L144 "8 → 6"
+        (12, [-1], "normal", 8),  # L334 "TN 12 → 8"
+        (4, [-1], "near_certain", None),  # L151
+        (12, [1], "near_impossible", None),  # L152
+        (8, [2], "near_impossible", None),  # L147 with L152
+    ],
+)
 def test_SD_E8_tn_stepping(base_tn, deltas, band, tn):
     t = Table()
     t.pc("w", "warrior")
-    ev = t.do({"type": "test", "character_id": "w", "attribute": "strength", "base_tn": base_tn,
-               "steps": [{"source": "conditions", "delta": d} for d in deltas]}, [5])
+    ev = t.do(
+        {
+            "type": "test",
+            "character_id": "w",
+            "attribute": "strength",
+            "base_tn": base_tn,
+            "steps": [{"source": "conditions", "delta": d} for d in deltas],
+        },
+        [5],
+    )
     rec = one(ev, "test_resolved")
     assert (rec["band"], rec["tn"]) == (band, tn)
 
@@ -193,17 +261,18 @@ def _e9(row, roll):
     t.pc("h", "rogue")
     if row == "master_easy_helped":
         t.sheet("w")["proficiency"]["strength"] = "master"
-        return t.do({"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 4,
-                     "helper_ids": ["h"]}, [roll])
+        return t.do(
+            {"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 4, "helper_ids": ["h"]}, [roll]
+        )
     kind, attack_type = ("minion", "melee") if row == "trained_vs_minion" else ("boss", "ranged")
     t.fight({"w": None}, [{"enemy_id": "e", "name": "Foe", "kind": kind}])
     t.do({"type": "begin_turn", "character_id": "w"})
-    return t.do({"type": "attack", "character_id": "w", "target_enemy_id": "e", "attack_type": attack_type},
-                [roll])
+    return t.do({"type": "attack", "character_id": "w", "target_enemy_id": "e", "attack_type": attack_type}, [roll])
 
 
-@pytest.mark.parametrize("row, roll, outcome",
-                         [(r, roll, o) for r, (_, _, cells) in E9_ROWS.items() for roll, o in cells.items()])
+@pytest.mark.parametrize(
+    "row, roll, outcome", [(r, roll, o) for r, (_, _, cells) in E9_ROWS.items() for roll, o in cells.items()]
+)
 def test_SD_E9_d6_only_variant(row, roll, outcome):
     rec = one(_e9(row, roll), "test_resolved")
     assert rec["die"] == "d6"

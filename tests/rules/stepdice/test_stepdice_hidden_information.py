@@ -1,4 +1,5 @@
 """Spec 8: what players must not learn — not from the state, not from an event, not from a refusal."""
+
 from __future__ import annotations
 
 from stepdice_support import GM, Table, attack, begin, clock_id, player
@@ -10,8 +11,10 @@ def _ambush() -> Table:
     """w next to nobody; a boss (TN 12) whose identity and position the GM keeps hidden."""
     t = Table()
     t.pc("w")
-    t.fight({"w": {"x": 0, "y": 0}}, [{"enemy_id": "b", "name": "Shape", "kind": "boss",
-                                       "position": {"x": 5, "y": 0}, "position_revealed": False}])
+    t.fight(
+        {"w": {"x": 0, "y": 0}},
+        [{"enemy_id": "b", "name": "Shape", "kind": "boss", "position": {"x": 5, "y": 0}, "position_revealed": False}],
+    )
     begin(t, "w")
     return t
 
@@ -24,7 +27,7 @@ def test_hidden_clocks_cannot_be_counted_from_the_ids_players_see():
     t.do({"type": "create_clock", "label": "tide", "consequence": "flood", "visible_to_players": True})
     seen = SYSTEM.view(t.state, player("w"))["table"]
     assert sorted(seen["clocks"]) == sorted([clock_id(1), clock_id(3)])
-    assert all(not cid[1:].isdigit() for cid in seen["clocks"])   # no "c1", "c3" with a gap at "c2"
+    assert all(not cid[1:].isdigit() for cid in seen["clocks"])  # no "c1", "c3" with a gap at "c2"
 
 
 def test_players_see_neither_the_id_counters_nor_the_id_salt():
@@ -57,13 +60,12 @@ def test_a_melee_refusal_does_not_tell_a_player_where_an_unrevealed_enemy_stands
     t = _ambush()
     refusal = t.fails(attack("w", "b", "melee"), "not_adjacent", actor=player("w"))
     assert "squares away" not in refusal.detail
-    assert "5 squares" in t.fails(attack("w", "b", "melee"), "not_adjacent").detail   # the GM knows
+    assert "5 squares" in t.fails(attack("w", "b", "melee"), "not_adjacent").detail  # the GM knows
 
 
 def test_a_melee_refusal_names_the_distance_of_an_enemy_players_can_see():
     t = Table()
     t.pc("w")
-    t.fight({"w": {"x": 0, "y": 0}}, [{"enemy_id": "m", "name": "Rat", "kind": "minion",
-                                       "position": {"x": 4, "y": 0}}])
+    t.fight({"w": {"x": 0, "y": 0}}, [{"enemy_id": "m", "name": "Rat", "kind": "minion", "position": {"x": 4, "y": 0}}])
     begin(t, "w")
     assert "4 squares" in t.fails(attack("w", "m", "melee"), "not_adjacent", actor=player("w")).detail

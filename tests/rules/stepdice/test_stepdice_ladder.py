@@ -1,4 +1,5 @@
 """Spec 4.2 probability table and the ladder arithmetic, enumerated through the engine."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -50,13 +51,16 @@ def test_classify_natural_one_beats_near_certain():
 
 
 def test_classify_near_impossible_only_max_face():
-    assert [classify(r, 10, "near_impossible", None) for r in (2, 9, 10)] == \
-        ["failure", "failure", "exceptional_success"]
+    assert [classify(r, 10, "near_impossible", None) for r in (2, 9, 10)] == [
+        "failure",
+        "failure",
+        "exceptional_success",
+    ]
     assert classify(10, 10, "near_impossible", None, exceptional_requires_tn=True) == "failure"
 
 
 def test_steps_move_by_ladder_index_not_by_two():
-    assert band_for(12, -1) == ("normal", 8)   # §5.9 B: one step, not 12 → 10
+    assert band_for(12, -1) == ("normal", 8)  # §5.9 B: one step, not 12 → 10
     assert band_for(4, 3) == ("normal", 12)
     assert band_for(6, -2) == ("near_certain", None)
     assert band_for(8, 2) == ("near_impossible", None)

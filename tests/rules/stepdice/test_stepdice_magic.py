@@ -1,4 +1,5 @@
 """Magic (seed §6, spec 4.9): tiers, Mana before the roll, no refund on failure, heals, spell attacks."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,7 +9,7 @@ from stepdice_support import Table, one, player, types
 
 def _mage(**options):
     t = Table(**options)
-    t.pc("m", "mage")   # magic d10
+    t.pc("m", "mage")  # magic d10
     t.pc("w", "warrior")
     return t
 
@@ -17,8 +18,9 @@ def _cast(**kw):
     return {"type": "cast", "character_id": "m", "tier": "standard", **kw}
 
 
-@pytest.mark.parametrize("tier, tn, cost", [("trick", 4, 0), ("standard", 6, 1), ("strong", 8, 2),
-                                            ("great_power", 12, 3)])
+@pytest.mark.parametrize(
+    "tier, tn, cost", [("trick", 4, 0), ("standard", 6, 1), ("strong", 8, 2), ("great_power", 12, 3)]
+)
 def test_tier_sets_tn_and_cost(tier, tn, cost):
     t = _mage()
     t.sheet("m")["mana"] = t.sheet("m")["mana_max"] = 3
@@ -138,8 +140,10 @@ def test_failed_cast_needs_a_consequence_and_no_retaliation():
 
 
 def _combat(t):
-    t.fight({"m": {"x": 0, "y": 0}, "w": {"x": 0, "y": 1}},
-            [{"enemy_id": "e", "name": "Knight", "kind": "elite", "position": {"x": 4, "y": 0}}])
+    t.fight(
+        {"m": {"x": 0, "y": 0}, "w": {"x": 0, "y": 1}},
+        [{"enemy_id": "e", "name": "Knight", "kind": "elite", "position": {"x": 4, "y": 0}}],
+    )
     t.do({"type": "begin_turn", "character_id": "m"})
 
 
@@ -166,8 +170,13 @@ def test_exceptional_spell_attack_offers_the_union():
     t = _mage()
     _combat(t)
     t.do({"type": "attack", "character_id": "m", "target_enemy_id": "e", "attack_type": "spell"}, [10])
-    assert t.pending["benefit_options"] == ["extra_wound", "narrative_bonus", "bigger_scale", "refund_mana",
-                                            "extra_benefit"]
+    assert t.pending["benefit_options"] == [
+        "extra_wound",
+        "narrative_bonus",
+        "bigger_scale",
+        "refund_mana",
+        "extra_benefit",
+    ]
     t.do({"type": "choose_benefit", "option": "refund_mana"})
     assert t.sheet("m")["mana"] == 3 and t.enemy("e")["wounds_taken"] == 1
 
@@ -175,8 +184,10 @@ def test_exceptional_spell_attack_offers_the_union():
 def test_spell_attack_obeys_full_cover():
     t = _mage()
     _combat(t)
-    t.fails({"type": "attack", "character_id": "m", "target_enemy_id": "e", "attack_type": "spell",
-             "cover": "full"}, "full_cover_blocks_ranged")
+    t.fails(
+        {"type": "attack", "character_id": "m", "target_enemy_id": "e", "attack_type": "spell", "cover": "full"},
+        "full_cover_blocks_ranged",
+    )
 
 
 def test_cast_in_combat_takes_the_action():

@@ -1,4 +1,5 @@
 """Advancement, rest, scenes and time-pressure clocks (seed §7.3, §8, §11, spec 4.11–4.14)."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,12 +20,14 @@ def _grant(t, *ids):
 
 # --- advancement ---------------------------------------------------------------------------------------
 
+
 def test_grant_then_step_die():
     t = _t()
     _grant(t)
     assert t.sheet("w")["pending_advancements"] == 1
-    ev = t.do({"type": "advance", "character_id": "w", "choice": "step_die", "attribute": "strength"},
-              actor=player("w"))
+    ev = t.do(
+        {"type": "advance", "character_id": "w", "choice": "step_die", "attribute": "strength"}, actor=player("w")
+    )
     assert one(ev, "advancement_chosen")["to"] == "d12"
     assert t.sheet("w")["dice"]["strength"] == "d12" and t.sheet("w")["pending_advancements"] == 0
 
@@ -44,16 +47,16 @@ def test_step_die_needs_an_attribute():
     t = _t()
     _grant(t)
     t.fails({"type": "advance", "character_id": "w", "choice": "step_die"}, "attribute_required", status=422)
-    t.fails({"type": "advance", "character_id": "w", "choice": "heart", "attribute": "magic"},
-            "field_not_applicable")
+    t.fails({"type": "advance", "character_id": "w", "choice": "heart", "attribute": "magic"}, "field_not_applicable")
 
 
 def test_d20_is_the_cap():
     t = _t()
     t.sheet("w")["dice"]["strength"] = "d20"
     _grant(t)
-    t.fails({"type": "advance", "character_id": "w", "choice": "step_die", "attribute": "strength"},
-            "advancement_capped")
+    t.fails(
+        {"type": "advance", "character_id": "w", "choice": "step_die", "attribute": "strength"}, "advancement_capped"
+    )
 
 
 @pytest.mark.parametrize("choice, key, cap", [("heart", "hearts", 7), ("mana", "mana", 5)])
@@ -103,11 +106,13 @@ def test_variant_advances_proficiency_up_to_master():
     assert (one(ev, "advancement_chosen")["from"], t.sheet("w")["proficiency"]["strength"]) == ("trained", "master")
     assert t.sheet("w")["dice"]["strength"] == "d10"
     _grant(t)
-    t.fails({"type": "advance", "character_id": "w", "choice": "step_die", "attribute": "strength"},
-            "advancement_capped")
+    t.fails(
+        {"type": "advance", "character_id": "w", "choice": "step_die", "attribute": "strength"}, "advancement_capped"
+    )
 
 
 # --- rest ---------------------------------------------------------------------------------------------
+
 
 def test_rest_restores_everyone_not_dead():
     t = _t()
@@ -128,6 +133,7 @@ def test_rest_not_during_an_encounter():
 
 
 # --- scenes -------------------------------------------------------------------------------------------
+
 
 def test_scene_start_refreshes_armor_tokens():
     t = Table(use_armor_tokens=True)
@@ -155,11 +161,19 @@ def test_end_scene_needs_a_scene_and_no_fight():
 
 # --- clocks -------------------------------------------------------------------------------------------
 
+
 def _clocked(length=2, visible=True):
     t = _t(use_time_pressure_clocks=True)
     t.do({"type": "start_scene"})
-    t.do({"type": "create_clock", "label": "alarm", "length": length, "consequence": "the guards come",
-          "visible_to_players": visible})
+    t.do(
+        {
+            "type": "create_clock",
+            "label": "alarm",
+            "length": length,
+            "consequence": "the guards come",
+            "visible_to_players": visible,
+        }
+    )
     return t
 
 
@@ -191,8 +205,11 @@ def test_failures_advance_and_trigger_the_clock():
 
 def test_gm_may_exclude_a_test():
     t = _clocked()
-    t.fails({"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 6, "advance_clocks": False},
-            "gm_only", actor=player("w"))
+    t.fails(
+        {"type": "test", "character_id": "w", "attribute": "strength", "base_tn": 6, "advance_clocks": False},
+        "gm_only",
+        actor=player("w"),
+    )
     _fail(t, advance_clocks=False)
     assert t.table["clocks"][clock_id(1)]["value"] == 0
 

@@ -1,4 +1,5 @@
 """Property test: random move sequences in an encounter never break the sheet and enemy invariants."""
+
 from __future__ import annotations
 
 import copy
@@ -44,39 +45,75 @@ def moves(draw):
     pc = draw(st.sampled_from(PCS))
     other = draw(st.sampled_from(PCS))
     foe = draw(st.sampled_from(FOES))
-    steps = draw(st.lists(st.builds(lambda d: {"source": "s", "delta": d}, st.sampled_from([-2, -1, 1, 2])),
-                          max_size=2))
+    steps = draw(
+        st.lists(st.builds(lambda d: {"source": "s", "delta": d}, st.sampled_from([-2, -1, 1, 2])), max_size=2)
+    )
     text = draw(st.sampled_from([None, "it gets worse"]))
     square = {"x": draw(st.integers(-1, 6)), "y": draw(st.integers(-1, 6))}
-    return draw(st.sampled_from([
-        {"type": "begin_turn", "character_id": pc},
-        {"type": "end_turn", "character_id": pc},
-        {"type": "attack", "character_id": pc, "target_enemy_id": foe, "steps": steps,
-         "attack_type": draw(st.sampled_from(["melee", "ranged", "spell"])),
-         "attacker_cover": draw(st.sampled_from(["none", "partial", "full"]))},
-        {"type": "test", "character_id": pc, "attribute": "strength", "base_tn": 6, "steps": steps,
-         "on_near_certain": "skip_roll", "on_near_impossible": draw(st.sampled_from(["roll", "refuse"]))},
-        {"type": "cast", "character_id": pc, "tier": draw(st.sampled_from(["trick", "standard", "strong"])),
-         "heal_target_id": draw(st.sampled_from([None, other]))},
-        {"type": "help", "character_id": pc, "target_character_id": other, "description": "aid"},
-        {"type": "raise", "character_id": pc, "target_character_id": other},
-        {"type": "move", "character_id": pc, "path": [square]},
-        {"type": "end_player_phase"},
-        {"type": "enemy_hit", "enemy_id": foe, "character_id": pc},
-        {"type": "harm", "character_id": pc},
-        {"type": "call_test", "character_id": pc, "attribute": "dexterity", "base_tn": 8},
-        {"type": "end_enemy_phase"},
-        {"type": "resolve_retaliation", "could_reach": draw(st.sampled_from([None, True, False])),
-         "complication": text, "substitute_complication": draw(st.sampled_from([None, "prone"]))},
-        {"type": "choose_benefit", "option": draw(st.sampled_from(
-            ["extra_wound", "narrative_bonus", "bigger_scale", "refund_mana", "extra_benefit"])), "text": "bonus"},
-        {"type": "choose_armor", "use_armor": draw(st.booleans())},
-        {"type": "record_consequence", "text": "ouch"},
-        {"type": "grant_advancement", "character_ids": [pc]},
-        {"type": "advance", "character_id": pc, "choice": draw(st.sampled_from(["heart", "mana", "step_die"])),
-         "attribute": draw(st.sampled_from([None, "strength", "magic"]))},
-        {"type": "rest"},
-    ]))
+    return draw(
+        st.sampled_from(
+            [
+                {"type": "begin_turn", "character_id": pc},
+                {"type": "end_turn", "character_id": pc},
+                {
+                    "type": "attack",
+                    "character_id": pc,
+                    "target_enemy_id": foe,
+                    "steps": steps,
+                    "attack_type": draw(st.sampled_from(["melee", "ranged", "spell"])),
+                    "attacker_cover": draw(st.sampled_from(["none", "partial", "full"])),
+                },
+                {
+                    "type": "test",
+                    "character_id": pc,
+                    "attribute": "strength",
+                    "base_tn": 6,
+                    "steps": steps,
+                    "on_near_certain": "skip_roll",
+                    "on_near_impossible": draw(st.sampled_from(["roll", "refuse"])),
+                },
+                {
+                    "type": "cast",
+                    "character_id": pc,
+                    "tier": draw(st.sampled_from(["trick", "standard", "strong"])),
+                    "heal_target_id": draw(st.sampled_from([None, other])),
+                },
+                {"type": "help", "character_id": pc, "target_character_id": other, "description": "aid"},
+                {"type": "raise", "character_id": pc, "target_character_id": other},
+                {"type": "move", "character_id": pc, "path": [square]},
+                {"type": "end_player_phase"},
+                {"type": "enemy_hit", "enemy_id": foe, "character_id": pc},
+                {"type": "harm", "character_id": pc},
+                {"type": "call_test", "character_id": pc, "attribute": "dexterity", "base_tn": 8},
+                {"type": "end_enemy_phase"},
+                {
+                    "type": "resolve_retaliation",
+                    "could_reach": draw(st.sampled_from([None, True, False])),
+                    "complication": text,
+                    "substitute_complication": draw(st.sampled_from([None, "prone"])),
+                },
+                {
+                    "type": "choose_benefit",
+                    "option": draw(
+                        st.sampled_from(
+                            ["extra_wound", "narrative_bonus", "bigger_scale", "refund_mana", "extra_benefit"]
+                        )
+                    ),
+                    "text": "bonus",
+                },
+                {"type": "choose_armor", "use_armor": draw(st.booleans())},
+                {"type": "record_consequence", "text": "ouch"},
+                {"type": "grant_advancement", "character_ids": [pc]},
+                {
+                    "type": "advance",
+                    "character_id": pc,
+                    "choice": draw(st.sampled_from(["heart", "mana", "step_die"])),
+                    "attribute": draw(st.sampled_from([None, "strength", "magic"])),
+                },
+                {"type": "rest"},
+            ]
+        )
+    )
 
 
 @st.composite
@@ -92,8 +129,12 @@ def legal_moves(draw, state):
         if stage == "retaliation_check":
             reach = pick([True, False] if p["attack"]["could_reach_default"] is None else [None, True, False])
             swap = pick([None, "prone"]) if state["options"]["allow_retaliation_substitution"] else None
-            return {"type": "resolve_retaliation", "could_reach": reach, "complication": "worse",
-                    "substitute_complication": swap}
+            return {
+                "type": "resolve_retaliation",
+                "could_reach": reach,
+                "complication": "worse",
+                "substitute_complication": swap,
+            }
         if stage == "armor_choice":
             return {"type": "choose_armor", "use_armor": draw(st.booleans())}
         return {"type": "record_consequence", "text": "it costs you"}
@@ -103,12 +144,15 @@ def legal_moves(draw, state):
     active = [c for c in enc["pcs"] if chars[c]["condition"] == "active"]
     foes = [e for e, v in enc["enemies"].items() if v["state"] == "active"] or ["m1"]
     if enc["phase"] == "enemy_phase":
-        return pick([
-            {"type": "enemy_hit", "enemy_id": pick(foes), "character_id": pick(PCS)},
-            {"type": "call_test", "character_id": pick(active or ["w"]), "attribute": "dexterity", "base_tn": 6},
-            {"type": "grant_advancement", "character_ids": [pick(PCS)]},
-            {"type": "end_enemy_phase"}, {"type": "end_enemy_phase"},
-        ])
+        return pick(
+            [
+                {"type": "enemy_hit", "enemy_id": pick(foes), "character_id": pick(PCS)},
+                {"type": "call_test", "character_id": pick(active or ["w"]), "attribute": "dexterity", "base_tn": 6},
+                {"type": "grant_advancement", "character_ids": [pick(PCS)]},
+                {"type": "end_enemy_phase"},
+                {"type": "end_enemy_phase"},
+            ]
+        )
     if enc["phase"] != "player_phase":
         return {"type": "rest"}
     who = enc["turn_open_for"]
@@ -122,21 +166,43 @@ def legal_moves(draw, state):
     if slot["action_available"]:
         others = [c for c in PCS if c != who]
         options += [
-            {"type": "attack", "character_id": who, "target_enemy_id": pick(foes),
-             "attack_type": pick(["melee", "ranged", "spell"]), "cover": "none",
-             "attacker_cover": pick(["none", "partial", "full"]),
-             "steps": [{"source": "s", "delta": d} for d in draw(st.lists(st.sampled_from([-1, 1]), max_size=2))]},
-            {"type": "test", "character_id": who, "attribute": pick(["strength", "magic"]), "base_tn": pick([4, 12]),
-             "steps": [{"source": "s", "delta": pick([-1, 1])}]},
-            {"type": "cast", "character_id": who, "tier": pick(["trick", "standard", "strong"]),
-             "heal_target_id": pick([None, *others])},
+            {
+                "type": "attack",
+                "character_id": who,
+                "target_enemy_id": pick(foes),
+                "attack_type": pick(["melee", "ranged", "spell"]),
+                "cover": "none",
+                "attacker_cover": pick(["none", "partial", "full"]),
+                "steps": [{"source": "s", "delta": d} for d in draw(st.lists(st.sampled_from([-1, 1]), max_size=2))],
+            },
+            {
+                "type": "test",
+                "character_id": who,
+                "attribute": pick(["strength", "magic"]),
+                "base_tn": pick([4, 12]),
+                "steps": [{"source": "s", "delta": pick([-1, 1])}],
+            },
+            {
+                "type": "cast",
+                "character_id": who,
+                "tier": pick(["trick", "standard", "strong"]),
+                "heal_target_id": pick([None, *others]),
+            },
             {"type": "help", "character_id": who, "target_character_id": pick(others), "description": "aid"},
-            {"type": "raise", "character_id": who, "target_character_id":
-                pick([c for c in others if chars[c]["condition"] == "downed"] or others)},
+            {
+                "type": "raise",
+                "character_id": who,
+                "target_character_id": pick([c for c in others if chars[c]["condition"] == "downed"] or others),
+            },
         ]
     if here is not None and slot["move_remaining"]:
-        options.append({"type": "move", "character_id": who,
-                        "path": [{"x": here["x"] + pick([-1, 0, 1]), "y": here["y"] + pick([-1, 1])}]})
+        options.append(
+            {
+                "type": "move",
+                "character_id": who,
+                "path": [{"x": here["x"] + pick([-1, 0, 1]), "y": here["y"] + pick([-1, 1])}],
+            }
+        )
     return pick(options)
 
 
@@ -163,10 +229,18 @@ def _check(before: dict, after: dict) -> None:
 @settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_legal_sequences_keep_invariants(data):
-    opts = data.draw(st.fixed_dictionaries({
-        "use_armor_tokens": st.booleans(), "downed_damage_kills": st.booleans(), "use_grid": st.booleans(),
-        "variant_d6_only": st.booleans(), "exceptional_requires_tn": st.booleans(),
-        "allow_retaliation_substitution": st.booleans()}))
+    opts = data.draw(
+        st.fixed_dictionaries(
+            {
+                "use_armor_tokens": st.booleans(),
+                "downed_damage_kills": st.booleans(),
+                "use_grid": st.booleans(),
+                "variant_d6_only": st.booleans(),
+                "exceptional_requires_tn": st.booleans(),
+                "allow_retaliation_substitution": st.booleans(),
+            }
+        )
+    )
     t = Table(**opts)
     t.pc("w", "warrior", protection="mail")
     t.pc("r", "rogue")
@@ -174,14 +248,19 @@ def test_random_legal_sequences_keep_invariants(data):
     for c in PCS:  # start hurt, so downed, death and raising come up in short sequences
         t.sheet(c)["hearts"] = data.draw(st.integers(1, 5))
     grid = opts["use_grid"]
-    t.fight({c: ({"x": 0, "y": i} if grid else None) for i, c in enumerate(PCS)},
-            [{"enemy_id": e, "name": e, "kind": k, **({"position": {"x": 1, "y": i}} if grid else {})}
-             for i, (e, k) in enumerate(zip(FOES, ("minion", "minion", "elite", "boss")))])
+    t.fight(
+        {c: ({"x": 0, "y": i} if grid else None) for i, c in enumerate(PCS)},
+        [
+            {"enemy_id": e, "name": e, "kind": k, **({"position": {"x": 1, "y": i}} if grid else {})}
+            for i, (e, k) in enumerate(zip(FOES, ("minion", "minion", "elite", "boss")))
+        ],
+    )
     state = t.state
     for _ in range(data.draw(st.integers(5, 40))):
         action = data.draw(legal_moves(state) if data.draw(st.integers(0, 5)) else moves())
-        actor = GM if data.draw(st.integers(0, 2)) else Actor("player", "p", frozenset({action.get("character_id",
-                                                                                              "w")}))
+        actor = (
+            GM if data.draw(st.integers(0, 2)) else Actor("player", "p", frozenset({action.get("character_id", "w")}))
+        )
         frozen = copy.deepcopy(state)
         offered = check_offered(SYSTEM, state, action, actor)
         try:

@@ -1,4 +1,5 @@
 """Rules of a single test (seed §3, spec 4.1–4.6): outcomes, bands, Talents, help, repeats."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,8 @@ from stepdice_support import GM, Table, one, player, types
 
 def _t(**options):
     t = Table(**options)
-    t.pc("w", "warrior")   # strength d10
-    t.pc("r", "rogue")     # dexterity d10
+    t.pc("w", "warrior")  # strength d10
+    t.pc("r", "rogue")  # dexterity d10
     return t
 
 
@@ -74,8 +75,11 @@ def test_near_certain_skip_roll_succeeds_without_a_die():
 
 
 def test_skip_roll_is_gm_only():
-    _t().fails(_test(base_tn=4, steps=[{"source": "x", "delta": -1}], on_near_certain="skip_roll"),
-               "gm_only", actor=player("w"))
+    _t().fails(
+        _test(base_tn=4, steps=[{"source": "x", "delta": -1}], on_near_certain="skip_roll"),
+        "gm_only",
+        actor=player("w"),
+    )
 
 
 def test_skip_roll_ignored_outside_near_certain_band():
@@ -106,8 +110,20 @@ def test_near_impossible_roll_only_max_face_succeeds():
 
 
 def test_steps_are_summed_with_the_talent():
-    rec = one(_t().do(_test(steps=[{"source": "dark", "delta": 1}, {"source": "noise", "delta": 1},
-                                   {"source": "tools", "delta": -1}], talents=["Scout"]), [5]), "test_resolved")
+    rec = one(
+        _t().do(
+            _test(
+                steps=[
+                    {"source": "dark", "delta": 1},
+                    {"source": "noise", "delta": 1},
+                    {"source": "tools", "delta": -1},
+                ],
+                talents=["Scout"],
+            ),
+            [5],
+        ),
+        "test_resolved",
+    )
     assert (rec["net_steps"], rec["tn"]) == (0, 6)
 
 
@@ -125,8 +141,7 @@ def test_max_talents_per_test_default_one():
 
 
 def test_max_talents_per_test_two():
-    rec = one(_t(max_talents_per_test=2).do(_test(base_tn=8, talents=["Scout", "Negotiator"]), [4]),
-              "test_resolved")
+    rec = one(_t(max_talents_per_test=2).do(_test(base_tn=8, talents=["Scout", "Negotiator"]), [4]), "test_resolved")
     assert rec["tn"] == 4
 
 

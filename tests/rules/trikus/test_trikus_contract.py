@@ -1,4 +1,5 @@
 """The RuleSystem contract: SYSTEM's attributes, schemas, purity, JSON-ability, authorization."""
+
 from __future__ import annotations
 
 import copy
@@ -51,9 +52,10 @@ def test_contract_initial_state_shape():
 
 
 def test_contract_new_character_sheet():
-    sheet = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate({**character_input("Zuzia", "advanced"),
-                                                                      "tier": "Advanced"}),
-                                 SYSTEM.Options())
+    sheet = SYSTEM.new_character(
+        SYSTEM.CharacterInput.model_validate({**character_input("Zuzia", "advanced"), "tier": "Advanced"}),
+        SYSTEM.Options(),
+    )
     assert sheet["name"] == "Zuzia" and sheet["tier"] == "advanced" and "id" not in sheet
     assert sheet["status"] == "active" and sheet["sides_pending"] is False
     json.dumps(sheet)
@@ -67,8 +69,7 @@ def test_contract_apply_accepts_models_and_is_pure():
     t = Table()
     t.party()
     before = copy.deepcopy(t.state)
-    action = TypeAdapter(SYSTEM.Action).validate_python({"type": "open_test", "character_ids": ["pawel"],
-                                                         "gm_pool": 1})
+    action = TypeAdapter(SYSTEM.Action).validate_python({"type": "open_test", "character_ids": ["pawel"], "gm_pool": 1})
     new, events = SYSTEM.apply(t.state, action, GM, TableDice([]))
     assert t.state == before and new["table"]["activity"]["id"] == "a1" and events[0].type == "activity_opened"
 

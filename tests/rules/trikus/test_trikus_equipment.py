@@ -1,4 +1,5 @@
 """Equipment and its traits (advanced, L394–L420; spec 4.20, A33, A43)."""
+
 from __future__ import annotations
 
 import pytest
@@ -67,8 +68,14 @@ def test_equipment_helpful_adds_a_die_for_one_round_in_combat_only():
 def test_equipment_single_use_is_lost_and_renewable_is_depleted_then_renewed():
     """L410, L418, A43."""
     t = Table(adv_equipment=True)
-    t.pc("a", "beginner", equipment=[gear("single_use", name="grenade"),
-                                     gear("single_use", {"kind": "renewable", "renew_condition": "recharge"})])
+    t.pc(
+        "a",
+        "beginner",
+        equipment=[
+            gear("single_use", name="grenade"),
+            gear("single_use", {"kind": "renewable", "renew_condition": "recharge"}),
+        ],
+    )
     t.pc("m", "master")
     t.do({"type": "open_test", "character_ids": ["a"], "gm_pool": 1})
     t.do({"type": "join", "character_id": "a", "line_index": 0, "item_ids": ["i1", "i2"]})
@@ -148,33 +155,44 @@ def test_equipment_sith_artifact_gives_a_dark_token_on_use():
 def test_equipment_given_in_play_hides_unknown_traits_from_players():
     t = Table()
     t.pc("a", "beginner")
-    events = t.do({"type": "give_item", "character_id": "a",
-                   "item": gear("helpful", {"kind": "unreliable", "known_to_owner": False})})
+    events = t.do(
+        {
+            "type": "give_item",
+            "character_id": "a",
+            "item": gear("helpful", {"kind": "unreliable", "known_to_owner": False}),
+        }
+    )
     assert events[0].data["item"]["traits"][1]["kind"] == "unreliable"
     assert events[0].redacted["item"]["traits"][1] == {"kind": "unknown", "known_to_owner": False}
     t.do({"type": "reveal_trait", "character_id": "a", "item_id": "i1", "trait_index": 1})
     assert SYSTEM.view(t.state, player("a"))["characters"]["a"]["equipment"][0]["traits"][1]["kind"] == "unreliable"
 
 
-@pytest.mark.parametrize("item, code", [
-    (gear("helpful", "helpful"), "duplicate_trait"),
-    (gear("offensive"), "modifier_required"),
-    (gear({"kind": "offensive", "modifier": 2}), "bad_trait_modifier"),
-    (gear({"kind": "defensive", "modifier": -1}), "bad_trait_modifier"),
-    (gear({"kind": "helpful", "modifier": 1}), "bad_trait_modifier"),
-])
+@pytest.mark.parametrize(
+    "item, code",
+    [
+        (gear("helpful", "helpful"), "duplicate_trait"),
+        (gear("offensive"), "modifier_required"),
+        (gear({"kind": "offensive", "modifier": 2}), "bad_trait_modifier"),
+        (gear({"kind": "defensive", "modifier": -1}), "bad_trait_modifier"),
+        (gear({"kind": "helpful", "modifier": 1}), "bad_trait_modifier"),
+    ],
+)
 def test_equipment_creation_checks(item, code):
     with pytest.raises(RuleViolation) as err:
-        SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(
-            character_input("A", "beginner", equipment=[item])), SYSTEM.Options())
+        SYSTEM.new_character(
+            SYSTEM.CharacterInput.model_validate(character_input("A", "beginner", equipment=[item])), SYSTEM.Options()
+        )
     assert err.value.code == code and err.value.status == 422 and err.value.field.startswith("equipment[0]")
 
 
 def test_equipment_one_to_three_pips():
     """L402: one, two or three pips."""
     from pydantic import ValidationError
+
     with pytest.raises(ValidationError):
         SYSTEM.CharacterInput.model_validate(character_input("A", "beginner", equipment=[gear()]))
     with pytest.raises(ValidationError):
-        SYSTEM.CharacterInput.model_validate(character_input(
-            "A", "beginner", equipment=[gear("helpful", "single_use", "renewable", "unreliable")]))
+        SYSTEM.CharacterInput.model_validate(
+            character_input("A", "beginner", equipment=[gear("helpful", "single_use", "renewable", "unreliable")])
+        )

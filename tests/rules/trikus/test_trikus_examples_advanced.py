@@ -1,4 +1,5 @@
 """Worked examples TK-E17 … TK-E19 (spec section 6): the advanced rules Catastrophe, Negotiation, Boom."""
+
 from __future__ import annotations
 
 from trikus_support import GM, Table, player
@@ -18,7 +19,7 @@ def test_TK_E17_catastrophe_line_recovery():
         t.do({"type": "start"})
         assert t.whose() == ["gm", "pawel"]
         t.wave(gm=gm, pawel=pawel)
-        if boost:                                        # three dice: two more throws below the GM's 10
+        if boost:  # three dice: two more throws below the GM's 10
             assert t.whose() == ["pawel"]
             t.throw("pawel", 1)
             assert t.whose() == ["pawel"]
@@ -100,7 +101,10 @@ def test_TK_E19_boom():
     assert t.whose() == ["pawel", "zuzia", "michal"]
     t.wave(pawel=7, zuzia=9, michal=9)
     assert [t.ctrl(c) for c in ("pawel", "zuzia", "michal")] == [
-        ("ctrl", "player", 7), ("ctrl", "player", 9), ("ctrl", "player", 9)]
+        ("ctrl", "player", 7),
+        ("ctrl", "player", 9),
+        ("ctrl", "player", 9),
+    ]
     assert t.contest["boom"]["available"] == [] and t.whose() == ["gm"]
     t.throw("gm", 5)
     assert t.contest["boom"]["available"] == [5]
@@ -109,14 +113,20 @@ def test_TK_E19_boom():
     assert SYSTEM.view(t.state, player("pawel"))["table"]["activity"]["contest"]["boom"]["available"] == []
     assert SYSTEM.view(t.state, GM)["table"]["activity"]["contest"]["boom"]["available"] == [5]
     t.fails({"type": "claim_boom", "character_id": "zuzia", "value": 7, "text": "x"}, "no_such_boom")
-    t.do({"type": "claim_boom", "character_id": "zuzia", "value": 5,
-          "text": "the guards' ship hits an asteroid and is smashed to atoms"})
+    t.do(
+        {
+            "type": "claim_boom",
+            "character_id": "zuzia",
+            "value": 5,
+            "text": "the guards' ship hits an asteroid and is smashed to atoms",
+        }
+    )
     t.fails({"type": "claim_boom", "character_id": "pawel", "value": 5, "text": "x"}, "boom_already_claimed")
-    assert t.whose() == ["gm"]                                  # the test resumes: the GM throws again
+    assert t.whose() == ["gm"]  # the test resumes: the GM throws again
     t.throw("gm", 4)
     assert t.act["phase"] == "boom_review" and t.whose() == ["gm"]
     t.fails({"type": "boom_review", "overrides": {"pawel": "failure"}}, "no_unclaimed_boom")
     t.do({"type": "boom_review"})
-    assert t.act is None                                        # no failure to cancel: straight to the end
+    assert t.act is None  # no failure to cancel: straight to the end
     assert t.last["results"] == {"pawel": "success", "zuzia": "success", "michal": "success"}
     assert [t.sheet(c)["morale_dice"] for c in ("pawel", "zuzia", "michal")] == [1, 1, 1]

@@ -1,4 +1,5 @@
 """Worked examples TK-E5 … TK-E7, TK-E14 … TK-E16, TK-E20 … TK-E22 (spec section 6): combat."""
+
 from __future__ import annotations
 
 from trikus_support import Table
@@ -20,7 +21,7 @@ def test_TK_E5_zuzia_vs_the_guards_with_a_droid():
     t.do({"type": "declare_round", "character_id": "zuzia"})
     assert t.unthrown() == {"gm": 2, "zuzia": 2} and t.whose() == ["gm", "zuzia"]
     t.wave(gm=4, zuzia=4)
-    assert t.ctrl("zuzia") == ("tie", 4) and t.whose() == ["gm", "zuzia"]     # both must rethrow (L182)
+    assert t.ctrl("zuzia") == ("tie", 4) and t.whose() == ["gm", "zuzia"]  # both must rethrow (L182)
     t.wave(gm=9, zuzia=2)
     part = t.act["participants"]["zuzia"]
     assert t.act["round"] == 2 and (part["allies"], part["line_dice"]) == (0, 1)
@@ -45,7 +46,7 @@ def test_TK_E5_zuzia_vs_the_guards_with_a_droid():
     assert t.events("knocked_out")[0].data["character_id"] == "zuzia"
     assert t.events("catastrophe")[0].data["cause"] == "last_die"
     assert t.sheet("zuzia")["lines"][1] == {"index": 1, "dice": 1, "state": "lost", "lost_resets_remaining": 2}
-    assert t.sheet("zuzia")["status"] == "active"            # players do not die (L180)
+    assert t.sheet("zuzia")["status"] == "active"  # players do not die (L180)
 
 
 def _senators_guards(t: Table, **options) -> None:
@@ -71,7 +72,7 @@ def _senators_guards(t: Table, **options) -> None:
     assert t.unthrown() == {"gm": 4, "pawel": 1, "zuzia": 1, "michal": 2}
     assert t.whose() == ["gm", "pawel", "zuzia", "michal"]
     t.wave(gm=8, pawel=6, zuzia=9, michal=2)
-    assert t.pair("pawel")["outcome"] == "won" and t.pair("pawel")["winner"] == "gm"   # out of dice: failure
+    assert t.pair("pawel")["outcome"] == "won" and t.pair("pawel")["winner"] == "gm"  # out of dice: failure
     assert (t.ctrl("zuzia"), t.ctrl("michal")) == (("ctrl", "player", 9), ("ctrl", "gm", 8))
     assert t.unthrown() == {"gm": 3, "pawel": 0, "zuzia": 0, "michal": 1}
     assert t.whose() == ["gm", "michal"]
@@ -83,7 +84,7 @@ def _senators_guards(t: Table, **options) -> None:
     t.throw("gm", 7)
     assert t.act["results"] == {"pawel": "failure", "zuzia": "success", "michal": "success"}
     assert t.act["final_values"] == {"pawel": 8, "zuzia": 9, "michal": 10}
-    assert t.act["phase"] == "declarations" and t.whose() == ["michal"]    # highest result first (L202)
+    assert t.act["phase"] == "declarations" and t.whose() == ["michal"]  # highest result first (L202)
     t.do({"type": "attack", "character_id": "michal"})
     assert t.whose() == ["zuzia"]
     t.do({"type": "defend", "character_id": "zuzia", "target_character_id": "pawel"})
@@ -97,7 +98,7 @@ def test_TK_E6_team_combat_with_the_senators_guards():
     parts = t.act["participants"]
     assert [parts[c]["line_dice"] + parts[c]["allies"] for c in ("pawel", "zuzia", "michal")] == [1, 2, 3]
     assert [t.sheet(c)["morale_dice"] for c in ("pawel", "zuzia", "michal")] == [0, 1, 2]
-    assert t.whose() == ["pawel", "zuzia", "michal"]                 # R2 pool formation
+    assert t.whose() == ["pawel", "zuzia", "michal"]  # R2 pool formation
     assert [ln["state"] for ln in t.sheet("pawel")["lines"]] == ["crossed", "free", "free"]
 
 
@@ -141,13 +142,16 @@ def test_TK_E7_the_fight_with_the_sith_lord_both_branches():
         assert t.pair("pawel")["outcome"] == "won" and t.pair("pawel")["winner"] == "gm"
         t.wave(**({"gm": 1, "zuzia": 5, "michal": 5} if joins else {"gm": 1, "zuzia": 5}))
         t.do({"type": "auto"}, [1, 1])
-        for cid in (["zuzia", "michal"] if joins else ["zuzia"]):
+        for cid in ["zuzia", "michal"] if joins else ["zuzia"]:
             assert t.whose() == [cid]
             t.do({"type": "attack", "character_id": cid})
         assert t.sheet("michal")["status"] == status
         pend = t.state["table"]["pending_changes"]
         assert sorted((p["kind"], p.get("character_id"), p.get("to")) for p in pend) == [
-            ("new_character", None, None), ("promote", "pawel", "advanced"), ("promote", "zuzia", "master")]
+            ("new_character", None, None),
+            ("promote", "pawel", "advanced"),
+            ("promote", "zuzia", "master"),
+        ]
 
 
 def test_TK_E15_sacrifice_the_master_took_part():
@@ -160,21 +164,26 @@ def test_TK_E15_sacrifice_the_master_took_part():
     assert (t.ctrl("zuzia"), t.ctrl("michal")) == (("tie", 10), ("tie", 10))
     t.wave(gm=1, zuzia=5, michal=5)
     t.do({"type": "auto"}, [1, 1])
-    assert t.whose() == ["zuzia"]                 # 5 and 5: seat order breaks the tie (A25)
+    assert t.whose() == ["zuzia"]  # 5 and 5: seat order breaks the tie (A25)
     t.do({"type": "attack", "character_id": "zuzia"})
     assert t.whose() == ["michal"]
     t.do({"type": "attack", "character_id": "michal"})
     assert t.events("knocked_out")[0].data["character_id"] == "pawel"
-    assert t.events("catastrophe")[0].data == {**t.events("catastrophe")[0].data, "character_id": "pawel",
-                                               "cause": "last_die"}
+    assert t.events("catastrophe")[0].data == {
+        **t.events("catastrophe")[0].data,
+        "character_id": "pawel",
+        "cause": "last_die",
+    }
     assert t.sheet("michal")["status"] == "dead"
     assert t.events("character_died")[0].data["reason"] == "sacrifice"
     pend = t.state["table"]["pending_changes"]
     assert {(p.get("character_id"), p.get("to")) for p in pend if p["kind"] == "promote"} == {
-        ("zuzia", "master"), ("pawel", "advanced")}
+        ("zuzia", "master"),
+        ("pawel", "advanced"),
+    }
     assert any(p["kind"] == "new_character" and p["replaces"] == "michal" for p in pend)
-    assert t.sheet("zuzia")["tier"] == "advanced"            # promotions wait for the next session (A34)
-    assert t.act["round"] == 2 and t.act["participants"]["michal"]["status"] == "removed"   # he died
+    assert t.sheet("zuzia")["tier"] == "advanced"  # promotions wait for the next session (A34)
+    assert t.act["round"] == 2 and t.act["participants"]["michal"]["status"] == "removed"  # he died
     assert t.act["participants"]["pawel"]["status"] == "knocked_out"
     t.do({"type": "abort_activity", "reason": "the Senator flees"})
     t.do({"type": "start_session"})
@@ -196,7 +205,9 @@ def test_TK_E14_the_master_did_not_help():
     assert t.events("character_turned_dark")[0].data["reason"] == "absent_from_powerful_fight"
     pend = t.state["table"]["pending_changes"]
     assert {(p.get("character_id"), p.get("to")) for p in pend if p["kind"] == "promote"} == {
-        ("zuzia", "master"), ("pawel", "advanced")}
+        ("zuzia", "master"),
+        ("pawel", "advanced"),
+    }
 
 
 def test_TK_E16_escape():
@@ -219,20 +230,19 @@ def test_TK_E16_escape():
     z = t.sheet("zuzia")
     assert z["dark_tokens"]["active"] == 1 and z["morale_dice"] == 2
     assert t.events("escaped")[0].data["character_id"] == "zuzia"
-    assert t.act is None and t.last["outcome"] == "players_defeated"      # Paweł lost his only die
+    assert t.act is None and t.last["outcome"] == "players_defeated"  # Paweł lost his only die
     assert t.last["results"] == {"pawel": "failure", "zuzia": "escaped"}
 
 
 def _corridor(t: Table, cd: int) -> None:
     t.party()
-    t.do({"type": "open_combat", "character_ids": ["pawel", "zuzia", "michal"], "gm_pool": 5,
-          "combat_difficulty": cd})
+    t.do({"type": "open_combat", "character_ids": ["pawel", "zuzia", "michal"], "gm_pool": 5, "combat_difficulty": cd})
     for cid in ("pawel", "zuzia", "michal"):
         t.do({"type": "join", "character_id": cid, "line_index": 0})
     t.do({"type": "start"})
     for cid in ("pawel", "zuzia", "michal"):
         t.do({"type": "declare_round", "character_id": cid})
-    t.wave(gm=8, pawel=3, zuzia=9, michal=10)       # P fails (1 die), Z and M succeed after the GM's dice
+    t.wave(gm=8, pawel=3, zuzia=9, michal=10)  # P fails (1 die), Z and M succeed after the GM's dice
     for left in (3, 2, 1, 0):
         assert t.whose() == ["gm"]
         t.throw("gm", 1)
@@ -311,7 +321,7 @@ def test_TK_E22_attack():
     t.party()
     t.sheet("pawel")["morale_dice"] = 1
     t.do({"type": "open_combat", "character_ids": ["pawel", "zuzia", "michal"], "gm_pool": 3})
-    assert t.act["combat_difficulty"] == 3                              # the default (L368)
+    assert t.act["combat_difficulty"] == 3  # the default (L368)
     for cid in ("pawel", "zuzia", "michal"):
         t.do({"type": "join", "character_id": cid, "line_index": 0})
     t.do({"type": "start"})

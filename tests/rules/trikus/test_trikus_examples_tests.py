@@ -4,6 +4,7 @@ test_trikus_examples_advanced.py).
 Every throw is replayed through TableDice; after each move the test checks whose move it is
 (`table.awaiting`), the pair states and the unthrown dice, then the final outcome.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -30,9 +31,11 @@ def test_TK_E1_tier_selection():
     assert (len(t.sheet("michal")["light_sides"]), len(t.sheet("michal")["dark_sides"])) == (1, 3)
     party = SYSTEM.view(t.state, GM)["party"]
     assert party["composition_ok"] and party["composition"] == {"beginner": 1, "advanced": 1, "master": 1}
-    with pytest.raises(RuleViolation) as err:   # a Beginner with a Master's sides
-        SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(
-            {**character_input("X", "master"), "tier": "beginner"}), SYSTEM.Options())
+    with pytest.raises(RuleViolation) as err:  # a Beginner with a Master's sides
+        SYSTEM.new_character(
+            SYSTEM.CharacterInput.model_validate({**character_input("X", "master"), "tier": "beginner"}),
+            SYSTEM.Options(),
+        )
     assert (err.value.code, err.value.status, err.value.field) == ("wrong_side_count", 422, "light_sides")
 
 
@@ -41,12 +44,24 @@ def test_TK_E2_bad_feeling_at_the_senators_mansion():
     t = Table()
     t.party()
     t.lines("michal", "crossed")
-    t.sheet("michal")["morale_dice"] = 1                  # "or he has some but does not want to use them"
-    t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 3,
-          "stakes_success": "find out what is behind the strong concentration of the Force"})
+    t.sheet("michal")["morale_dice"] = 1  # "or he has some but does not want to use them"
+    t.do(
+        {
+            "type": "open_test",
+            "character_ids": ["michal"],
+            "gm_pool": 3,
+            "stakes_success": "find out what is behind the strong concentration of the Force",
+        }
+    )
     assert t.whose() == ["michal"] and t.may("michal") == ["join", "bad_feeling"]
-    t.do({"type": "bad_feeling", "character_id": "michal", "intent": "find out what lies behind the Force",
-          "description": "stops on the threshold: 'I have a bad feeling about this'"})
+    t.do(
+        {
+            "type": "bad_feeling",
+            "character_id": "michal",
+            "intent": "find out what lies behind the Force",
+            "description": "stops on the threshold: 'I have a bad feeling about this'",
+        }
+    )
     assert t.whose() == ["gm"] and t.may("gm") == ["start"]
     t.do({"type": "start"})
     t.do({"type": "narrate", "text": "The Senator welcomes the party warmly and hires them."})
@@ -63,20 +78,27 @@ def test_TK_E3_michal_persuades_the_merchant():
     t.party()
     t.lines("pawel", "crossed", "crossed", "crossed")
     t.lines("zuzia", "crossed", "lost:2")
-    t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 2, "stakes_success": "Zuzia is freed",
-          "stakes_failure": "Zuzia stays captive for a long time"})
+    t.do(
+        {
+            "type": "open_test",
+            "character_ids": ["michal"],
+            "gm_pool": 2,
+            "stakes_success": "Zuzia is freed",
+            "stakes_failure": "Zuzia stays captive for a long time",
+        }
+    )
     assert t.whose() == ["michal"]
     t.do({"type": "join", "character_id": "michal", "line_index": 0})
     assert t.whose() == ["gm"]
     t.do({"type": "start"})
     assert t.sheet("michal")["lines"][0]["state"] == "crossed"
     assert t.whose() == ["gm", "michal"] and t.unthrown() == {"gm": 2, "michal": 3}
-    t.submit("gm")                                                    # step 4: hidden until W1 completes
+    t.submit("gm")  # step 4: hidden until W1 completes
     assert t.whose() == ["michal"] and t.contest["dice"] == []
-    t.do({"type": "throw", "character_id": "michal"}, [5, 7])       # W1 revealed together: GM 5, M 7
+    t.do({"type": "throw", "character_id": "michal"}, [5, 7])  # W1 revealed together: GM 5, M 7
     assert t.ctrl("michal") == ("ctrl", "player", 7) and t.whose() == ["gm"]
     assert t.unthrown() == {"gm": 1, "michal": 2}
-    t.throw("gm", 7)                                                  # a tie is enough (L122)
+    t.throw("gm", 7)  # a tie is enough (L122)
     assert t.ctrl("michal") == ("ctrl", "gm", 7) and t.whose() == ["michal"]
     assert t.unthrown() == {"gm": 0, "michal": 2}
     t.throw("michal", 1)
@@ -95,8 +117,15 @@ def test_TK_E3_michal_persuades_the_merchant():
 
 def _merchant_house(t: Table) -> None:
     t.party()
-    t.do({"type": "open_test", "character_ids": ["pawel", "zuzia"], "gm_pool": 3,
-          "stakes_success": "steal the holodisk", "stakes_failure": "caught by the guards"})
+    t.do(
+        {
+            "type": "open_test",
+            "character_ids": ["pawel", "zuzia"],
+            "gm_pool": 3,
+            "stakes_success": "steal the holodisk",
+            "stakes_failure": "caught by the guards",
+        }
+    )
     t.do({"type": "join", "character_id": "pawel", "line_index": 0})
     t.do({"type": "join", "character_id": "zuzia", "line_index": 0})
     t.do({"type": "start"})
@@ -105,7 +134,7 @@ def _merchant_house(t: Table) -> None:
     assert t.ctrl("pawel") == ("ctrl", "player", 9) and t.ctrl("zuzia") == ("ctrl", "gm", 6)
     assert t.unthrown() == {"gm": 2, "pawel": 0, "zuzia": 1} and t.whose() == ["gm", "zuzia"]
     t.wave(gm=5, zuzia=4)
-    assert t.pair("zuzia")["outcome"] == "won" and t.pair("zuzia")["winner"] == "gm"   # out of dice
+    assert t.pair("zuzia")["outcome"] == "won" and t.pair("zuzia")["winner"] == "gm"  # out of dice
     assert t.ctrl("pawel") == ("ctrl", "player", 9) and t.unthrown() == {"gm": 1, "pawel": 0, "zuzia": 0}
     assert t.whose() == ["gm"]
     t.throw("gm", 2)
@@ -146,7 +175,7 @@ def test_TK_E8_morale_dice():
     t.do({"type": "join", "character_id": "michal", "line_index": None, "morale": 2})
     t.do({"type": "start"})
     assert t.sheet("michal")["morale_dice"] == 1 and t.unthrown() == {"gm": 1, "michal": 2}
-    t.wave(gm=3, michal=8)                                           # GM out of dice, Michał in control
+    t.wave(gm=3, michal=8)  # GM out of dice, Michał in control
     assert t.act is None and t.whose() == ["gm"]
     assert t.last["results"] == {"michal": "success"} and t.sheet("michal")["morale_dice"] == 2
     t.do({"type": "force_reset", "reason": "the rest of the party is exhausted too (A44)"})
@@ -193,9 +222,16 @@ def test_TK_E10_michals_sides_under_optional_rule_1():
     """Michał writes 'I act as a team' and 'I do what I want'; Paweł and Zuzia write the other two
     dark sides (L254, optional rule 1 L256, A50)."""
     opts = SYSTEM.Options(opt1_master_dark_sides_by_others=True)
-    data = {"name": "Michał", "tier": "master", "light_sides": [{"text": "Działam drużynowo"}],
-            "dark_sides": [{"text": "Robię, co chcę"}, {"text": "Nie przyznaję się do błędu", "authored_by": "pawel"},
-                           {"text": "Zdradzam sojuszników", "authored_by": "zuzia"}]}
+    data = {
+        "name": "Michał",
+        "tier": "master",
+        "light_sides": [{"text": "Działam drużynowo"}],
+        "dark_sides": [
+            {"text": "Robię, co chcę"},
+            {"text": "Nie przyznaję się do błędu", "authored_by": "pawel"},
+            {"text": "Zdradzam sojuszników", "authored_by": "zuzia"},
+        ],
+    }
     sheet = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(data), opts)
     assert [s["authored_by"] for s in sheet["dark_sides"]] == ["self", "pawel", "zuzia"]
     own = {**data, "dark_sides": [{"text": t} for t in ("a", "b", "c")]}
@@ -210,8 +246,13 @@ def test_TK_E11_lukes_light_token_fact():
     t = Table()
     t.pc("luke", "beginner", "Luke")
     t.do({"type": "award_light_token", "character_id": "luke", "reason": "saves his friends"})
-    t.do({"type": "light_token_fact", "character_id": "luke",
-          "text": "The Millennium Falcon appears and rescues Luke from the antenna"})
+    t.do(
+        {
+            "type": "light_token_fact",
+            "character_id": "luke",
+            "text": "The Millennium Falcon appears and rescues Luke from the antenna",
+        }
+    )
     tok = t.sheet("luke")["light_tokens"]
     assert (tok["active"], tok["used_total"], tok["received_total"]) == (0, 1, 1)
 
@@ -238,9 +279,16 @@ def test_TK_E12_zuzias_dark_side_token():
     z = t.sheet("zuzia")
     assert (z["dark_tokens"]["active"], z["dark_tokens"]["used_total"]) == (0, 1)
     assert t.state["table"]["requests"] == [
-        {"who": "character", "character_id": "zuzia", "may": ["acknowledge_dark_side"]}]
-    t.do({"type": "acknowledge_dark_side", "character_id": "zuzia", "side_index": 0,
-          "text": "destroys the valuable holodisk in a fit of anger"})
+        {"who": "character", "character_id": "zuzia", "may": ["acknowledge_dark_side"]}
+    ]
+    t.do(
+        {
+            "type": "acknowledge_dark_side",
+            "character_id": "zuzia",
+            "side_index": 0,
+            "text": "destroys the valuable holodisk in a fit of anger",
+        }
+    )
     assert t.sheet("zuzia")["dark_sides"][0]["revealed"] is True
     assert t.state["table"]["requests"] == []
 
@@ -261,13 +309,17 @@ def test_TK_E13_zuzia_turns_to_the_dark_side():
     assert z["status"] == "turned_dark" and z["controller"] == "gm"
     assert z["dark_tokens"]["active"] == 0 and z["dark_tokens"]["forfeited_total"] == 3
     pending = t.state["table"]["pending_changes"]
-    assert {"kind": "promote", "character_id": "pawel", "from": "beginner", "to": "advanced",
-            "at_session_start": True} in pending
+    assert {
+        "kind": "promote",
+        "character_id": "pawel",
+        "from": "beginner",
+        "to": "advanced",
+        "at_session_start": True,
+    } in pending
     assert any(p["kind"] == "new_character" and p["replaces"] == "zuzia" for p in pending)
     assert not any(p.get("character_id") == "michal" for p in pending)
     assert t.last["results"] == {"zuzia": "escaped"}
     t.do({"type": "start_session"})
     assert t.sheet("pawel")["tier"] == "advanced" and t.sheet("michal")["tier"] == "master"
     assert [ln["dice"] for ln in t.sheet("pawel")["lines"]] == [2, 1]
-    assert t.state["table"]["requests"] == [
-        {"who": "character", "character_id": "pawel", "may": ["set_sides"]}]
+    assert t.state["table"]["requests"] == [{"who": "character", "character_id": "pawel", "may": ["set_sides"]}]

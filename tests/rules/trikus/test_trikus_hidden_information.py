@@ -1,5 +1,6 @@
 """Spec 8.2: what players must not learn — other players' dark-token counts under the A38 option (not from
 the sheet, its totals or the events), the number of the GM's notes, and a turned character's voice."""
+
 from __future__ import annotations
 
 import pytest
@@ -85,12 +86,16 @@ def test_gm_notes_cannot_be_counted_from_ids_or_counters():
     assert seen["gm_notes"] == [] and "seq" not in seen and "id_salt" not in seen
 
 
-@pytest.mark.parametrize("action", [
-    {"type": "narrate", "character_id": "zuzia", "text": "I was never one of you"},
-    {"type": "light_token_fact", "character_id": "zuzia", "text": "the door is unlocked"},
-    {"type": "acknowledge_dark_side", "character_id": "zuzia", "side_index": 0},
-    {"type": "set_sides", "character_id": "zuzia", "light_sides": [], "dark_sides": []},
-], ids=lambda a: a["type"])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "narrate", "character_id": "zuzia", "text": "I was never one of you"},
+        {"type": "light_token_fact", "character_id": "zuzia", "text": "the door is unlocked"},
+        {"type": "acknowledge_dark_side", "character_id": "zuzia", "side_index": 0},
+        {"type": "set_sides", "character_id": "zuzia", "light_sides": [], "dark_sides": []},
+    ],
+    ids=lambda a: a["type"],
+)
 def test_a_character_turned_to_the_dark_side_is_no_longer_its_players(action):
     """L300: it becomes a GM character; its former player may neither act nor narrate for it."""
     t = _turned()

@@ -1,4 +1,5 @@
 """Each advanced and optional rule, toggled on and off (spec 3.2, 7.0)."""
+
 from __future__ import annotations
 
 from trikus_support import GM, Table, player
@@ -14,9 +15,18 @@ def solo(t: Table, cid: str, gm_pool: int = 1, **join) -> None:
 
 def test_options_defaults():
     opts = SYSTEM.Options()
-    assert opts.adv_catastrophe_line_loss is True                      # A19
-    assert not any([opts.adv_escape, opts.adv_negotiation, opts.adv_boom, opts.adv_combat_difficulty,
-                    opts.adv_equipment, opts.opt1_master_dark_sides_by_others, opts.opt2_gm_blind_to_dark_sides])
+    assert opts.adv_catastrophe_line_loss is True  # A19
+    assert not any(
+        [
+            opts.adv_escape,
+            opts.adv_negotiation,
+            opts.adv_boom,
+            opts.adv_combat_difficulty,
+            opts.adv_equipment,
+            opts.opt1_master_dark_sides_by_others,
+            opts.opt2_gm_blind_to_dark_sides,
+        ]
+    )
     assert (opts.boom_visibility, opts.promotions_apply) == ("players_must_notice", "next_session")
     assert opts.last_chance_prompt and opts.team_cancellation_waives_penalties
     assert not opts.catastrophe_master_strict
@@ -89,7 +99,7 @@ def test_option_boom_announce_shows_players_and_skips_review_without_boom():
     t2.party()
     solo(t2, "michal")
     t2.wave(gm=1, michal=9)
-    assert t2.act is None                                     # no triple, nothing to review
+    assert t2.act is None  # no triple, nothing to review
 
 
 def test_option_boom_unclaimed_gm_overturns_results():
@@ -105,7 +115,7 @@ def test_option_boom_unclaimed_gm_overturns_results():
     assert t.act["phase"] == "boom_review" and t.whose() == ["gm"]
     t.fails({"type": "boom_review", "overrides": {"zuzia": "failure"}}, "not_a_result")
     t.do({"type": "boom_review", "overrides": {"michal": "failure", "pawel": "success"}})
-    assert t.whose() == ["pawel"]                                # a team test: cancellation follows
+    assert t.whose() == ["pawel"]  # a team test: cancellation follows
     t.do({"type": "keep_success", "character_id": "pawel"})
     assert t.last["results"] == {"pawel": "success", "michal": "failure"}
     assert t.sheet("pawel")["morale_dice"] == 1
@@ -116,8 +126,9 @@ def test_option_boom_unclaimed_gm_overturns_results():
 def test_option_adv_combat_difficulty_off_rejects_cd():
     t = Table()
     t.party()
-    t.fails({"type": "open_combat", "character_ids": ["pawel"], "gm_pool": 2, "combat_difficulty": 4},
-            "option_disabled")
+    t.fails(
+        {"type": "open_combat", "character_ids": ["pawel"], "gm_pool": 2, "combat_difficulty": 4}, "option_disabled"
+    )
     t.do({"type": "open_combat", "character_ids": ["pawel"], "gm_pool": 2})
     assert t.act["combat_difficulty"] is None
 
@@ -187,8 +198,14 @@ def test_option_promotions_apply_immediately():
     t.do({"type": "escape", "character_id": "zuzia"})
     assert t.sheet("pawel")["tier"] == "advanced" and t.sheet("pawel")["sides_pending"]
     assert [p["kind"] for p in t.state["table"]["pending_changes"]] == ["new_character"]
-    t.do({"type": "set_sides", "character_id": "pawel", "light_sides": [{"text": "a"}, {"text": "b"}],
-          "dark_sides": [{"text": "c"}, {"text": "d"}]})
+    t.do(
+        {
+            "type": "set_sides",
+            "character_id": "pawel",
+            "light_sides": [{"text": "a"}, {"text": "b"}],
+            "dark_sides": [{"text": "c"}, {"text": "d"}],
+        }
+    )
     assert not t.sheet("pawel")["sides_pending"]
 
 
@@ -213,10 +230,23 @@ def test_option_opt1_applies_to_a_new_master_sides():
     t.do({"type": "escape", "character_id": "michal"})
     t.do({"type": "start_session"})
     assert t.sheet("zuzia")["tier"] == "master"
-    t.fails({"type": "set_sides", "character_id": "zuzia", "light_sides": [{"text": "a"}],
-             "dark_sides": [{"text": "b"}, {"text": "c"}, {"text": "d"}]}, "master_dark_side_authorship")
-    t.do({"type": "set_sides", "character_id": "zuzia", "light_sides": [{"text": "a"}],
-          "dark_sides": [{"text": "b"}, {"text": "c", "authored_by": "pawel"}, {"text": "d", "authored_by": "x"}]})
+    t.fails(
+        {
+            "type": "set_sides",
+            "character_id": "zuzia",
+            "light_sides": [{"text": "a"}],
+            "dark_sides": [{"text": "b"}, {"text": "c"}, {"text": "d"}],
+        },
+        "master_dark_side_authorship",
+    )
+    t.do(
+        {
+            "type": "set_sides",
+            "character_id": "zuzia",
+            "light_sides": [{"text": "a"}],
+            "dark_sides": [{"text": "b"}, {"text": "c", "authored_by": "pawel"}, {"text": "d", "authored_by": "x"}],
+        }
+    )
 
 
 def test_option_opt2_gm_blind_to_dark_sides():
@@ -229,8 +259,14 @@ def test_option_opt2_gm_blind_to_dark_sides():
     t.sheet("michal")["dark_tokens"].update(active=2, received_total=2)
     solo(t, "michal", gm_pool=2)
     t.do({"type": "escape", "character_id": "michal"})
-    t.do({"type": "set_sides", "character_id": "pawel", "light_sides": [{"text": "a"}, {"text": "b"}],
-          "dark_sides": [{"text": "secret one"}, {"text": "secret two"}]})
+    t.do(
+        {
+            "type": "set_sides",
+            "character_id": "pawel",
+            "light_sides": [{"text": "a"}, {"text": "b"}],
+            "dark_sides": [{"text": "secret one"}, {"text": "secret two"}],
+        }
+    )
     ev = t.events("sides_set")[0]
     assert "secret" not in str(ev.data) and "secret one" in str(ev.redacted)
     t.sheet("pawel")["dark_tokens"].update(active=1, received_total=1)
@@ -238,7 +274,7 @@ def test_option_opt2_gm_blind_to_dark_sides():
     assert "secret" not in str(t.events("dark_token_spent")[0].data)
     t.do({"type": "acknowledge_dark_side", "character_id": "pawel", "side_index": 1})
     gm_view = SYSTEM.view(t.state, GM)["characters"]["pawel"]["dark_sides"]
-    assert gm_view[0]["hidden"] and gm_view[1]["text"] == "secret two"     # revealed by acting it out
+    assert gm_view[0]["hidden"] and gm_view[1]["text"] == "secret two"  # revealed by acting it out
 
 
 def test_option_hide_dark_counts_from_other_players():
@@ -251,4 +287,4 @@ def test_option_hide_dark_counts_from_other_players():
     t2 = Table()
     t2.party()
     t2.sheet("zuzia")["dark_tokens"].update(active=2, received_total=2)
-    assert SYSTEM.view(t2.state, player("pawel"))["characters"]["zuzia"]["dark_tokens"]["active"] == 2   # L290
+    assert SYSTEM.view(t2.state, player("pawel"))["characters"]["zuzia"]["dark_tokens"]["active"] == 2  # L290

@@ -6,6 +6,7 @@ active character exhausted (L66) or a promotion; every die rolled is in the even
 activity: a test ends within a bounded number of moves. Checked at the end: replaying the same moves
 with the same dice from the initial state rebuilds the same state and events.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,11 +23,20 @@ from service.dice.types import DieRoll
 from service.rules.trikus import SYSTEM
 from service.rules.trikus.constants import LINE_SHAPE
 
-TEST_MOVE_BOUND = 150          # a test: every wave spends a die, every decision is finite
-ROUND_MOVE_BOUND = 150         # one combat round likewise
+TEST_MOVE_BOUND = 150  # a test: every wave spends a die, every decision is finite
+ROUND_MOVE_BOUND = 150  # one combat round likewise
 MAX_MOVES = 120
-TRAITS = ("offensive", "defensive", "helpful", "single_use", "battle_meditation", "unreliable", "black_hole",
-          "renewable", "sith_artifact")
+TRAITS = (
+    "offensive",
+    "defensive",
+    "helpful",
+    "single_use",
+    "battle_meditation",
+    "unreliable",
+    "black_hole",
+    "renewable",
+    "sith_artifact",
+)
 MODIFIERS = {"offensive": {"modifier": -2}, "defensive": {"modifier": 2}}
 
 
@@ -60,12 +70,12 @@ def check_sheet(cid: str, s: dict[str, Any]) -> None:
         assert min(tok.values()) >= 0, (cid, kind, tok)
         assert tok["active"] == tok["received_total"] - tok["used_total"] - tok["forfeited_total"]
     if s["status"] == "active":
-        assert s["dark_tokens"]["active"] <= 2                      # I4
-    assert [ln["dice"] for ln in s["lines"]] == LINE_SHAPE[s["tier"]]   # I1
+        assert s["dark_tokens"]["active"] <= 2  # I4
+    assert [ln["dice"] for ln in s["lines"]] == LINE_SHAPE[s["tier"]]  # I1
     for ln in s["lines"]:
         assert (ln["state"] == "lost") == ("lost_resets_remaining" in ln)
         if ln["state"] == "lost":
-            assert ln["lost_resets_remaining"] in (1, 2)           # I11
+            assert ln["lost_resets_remaining"] in (1, 2)  # I11
 
 
 def check_table(state: dict[str, Any]) -> None:
@@ -76,7 +86,7 @@ def check_table(state: dict[str, Any]) -> None:
     for part in act["participants"].values():
         assert part.get("line_dice", 0) >= 0 and part.get("allies", 0) >= 0
     if act.get("contest"):
-        assert min(act["contest"]["unthrown"].values()) >= 0       # I8
+        assert min(act["contest"]["unthrown"].values()) >= 0  # I8
 
 
 def check_resets(before: dict[str, Any], after: dict[str, Any], events) -> None:
@@ -101,8 +111,11 @@ def open_move(data, state: dict[str, Any]) -> dict[str, Any] | None:
         a, b = data.draw(st.permutations(ids))[:2]
         return {"type": "open_pvp_test", "challenger_id": a, "opponent_id": b}
     chosen = data.draw(st.lists(st.sampled_from(ids), min_size=1, max_size=len(ids), unique=True))
-    move = {"type": "open_test" if kind != "combat" else "open_combat", "character_ids": chosen,
-            "gm_pool": data.draw(st.integers(1, 4))}
+    move = {
+        "type": "open_test" if kind != "combat" else "open_combat",
+        "character_ids": chosen,
+        "gm_pool": data.draw(st.integers(1, 4)),
+    }
     if kind == "combat":
         move["powerful_opponent"] = data.draw(st.booleans())
     return move
@@ -110,16 +123,30 @@ def open_move(data, state: dict[str, Any]) -> dict[str, Any] | None:
 
 @st.composite
 def campaign(draw) -> dict[str, Any]:
-    options = SYSTEM.Options(**{k: draw(st.booleans()) for k in (
-        "adv_escape", "adv_catastrophe_line_loss", "adv_negotiation", "adv_boom", "adv_combat_difficulty",
-        "adv_equipment", "last_chance_prompt", "team_cancellation_waives_penalties")},
+    options = SYSTEM.Options(
+        **{
+            k: draw(st.booleans())
+            for k in (
+                "adv_escape",
+                "adv_catastrophe_line_loss",
+                "adv_negotiation",
+                "adv_boom",
+                "adv_combat_difficulty",
+                "adv_equipment",
+                "last_chance_prompt",
+                "team_cancellation_waives_penalties",
+            )
+        },
         promotions_apply=draw(st.sampled_from(["next_session", "immediately"])),
-        boom_visibility=draw(st.sampled_from(["players_must_notice", "announce"])))
+        boom_visibility=draw(st.sampled_from(["players_must_notice", "announce"])),
+    )
     state = salted(SYSTEM.initial_state(options))
     for cid, tier in (("pawel", "beginner"), ("zuzia", "advanced"), ("michal", "master")):
         kinds = draw(st.lists(st.sampled_from(TRAITS), min_size=1, max_size=3, unique=True))
-        item = {"name": "gear", "traits": [{"kind": k, "known_to_owner": draw(st.booleans()),
-                                            **MODIFIERS.get(k, {})} for k in kinds]}
+        item = {
+            "name": "gear",
+            "traits": [{"kind": k, "known_to_owner": draw(st.booleans()), **MODIFIERS.get(k, {})} for k in kinds],
+        }
         data = character_input(cid, tier, equipment=[item] if draw(st.booleans()) else [])
         sheet = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(data), options)
         sheet["morale_dice"] = draw(st.integers(0, 2))
@@ -146,12 +173,12 @@ def test_property_random_legal_play(start, data):
             who = "gm"
         else:
             legal = SYSTEM.legal_moves(state)
-            assert legal, f"nobody can move in phase {act['phase']}"   # liveness: someone is always awaited
+            assert legal, f"nobody can move in phase {act['phase']}"  # liveness: someone is always awaited
             pick = data.draw(st.sampled_from(legal))
             who, move = pick["who"], pick["action"]
         dice = StreamDice(data.draw)
         assert check_offered(SYSTEM, state, move, actor(who)), f"{move['type']!r} by {who} is not in table.offers"
-        new, events = SYSTEM.apply(state, move, actor(who), dice)       # a legal move never raises
+        new, events = SYSTEM.apply(state, move, actor(who), dice)  # a legal move never raises
         json.dumps(new)
         assert dice_in(events) == [d.to_dict() for d in dice.rolled]  # the events show every die
         for cid, s in new["characters"].items():
@@ -160,8 +187,9 @@ def test_property_random_legal_play(start, data):
         check_awaiting(SYSTEM, new)
         check_typed(SYSTEM, new)
         check_resets(state, new, events)
-        moves_in_scope = 0 if any(e.type in ("round_started", "activity_closed") for e in events) \
-            else moves_in_scope + 1
+        moves_in_scope = (
+            0 if any(e.type in ("round_started", "activity_closed") for e in events) else moves_in_scope + 1
+        )
         assert moves_in_scope <= (ROUND_MOVE_BOUND if (act or {}).get("kind") == "combat" else TEST_MOVE_BOUND)
         log.append((who, move, [d.face for d in dice.rolled]))
         all_events.extend(events)
@@ -176,7 +204,8 @@ def test_property_random_legal_play(start, data):
         replay_events.extend(events)
     assert replay == state
     assert [(e.type, e.data, e.visibility, e.redacted) for e in replay_events] == [
-        (e.type, e.data, e.visibility, e.redacted) for e in all_events]
+        (e.type, e.data, e.visibility, e.redacted) for e in all_events
+    ]
 
 
 @settings(max_examples=examples(40), deadline=None)

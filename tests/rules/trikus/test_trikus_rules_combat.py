@@ -1,4 +1,5 @@
 """One test per combat rule (L174–L216, L362–L392; spec 4.8–4.11, A20–A32)."""
+
 from __future__ import annotations
 
 from trikus_support import Table
@@ -129,7 +130,7 @@ def test_rule_core_one_defender_is_enough_and_several_change_nothing():
     t.do({"type": "defend", "character_id": "c", "target_character_id": "a"})
     t.do({"type": "defend", "character_id": "b", "target_character_id": "a"})
     assert t.act["participants"]["a"]["line_dice"] == 1 and t.act["gm_pool"] == 3
-    assert [t.sheet(c)["morale_dice"] for c in "abc"] == [0, 1, 1]       # A55: defenders keep morale
+    assert [t.sheet(c)["morale_dice"] for c in "abc"] == [0, 1, 1]  # A55: defenders keep morale
 
 
 def test_rule_undefended_failure_loses_a_die_and_knocked_out_skip_later_rounds():
@@ -142,7 +143,7 @@ def test_rule_undefended_failure_loses_a_die_and_knocked_out_skip_later_rounds()
     t.do({"type": "auto"}, [1, 1])
     t.do({"type": "attack", "character_id": "b"})
     assert t.act["participants"]["a"]["status"] == "knocked_out" and t.act["gm_pool"] == 2
-    assert t.whose() == ["b"]                                           # round 2: only b declares
+    assert t.whose() == ["b"]  # round 2: only b declares
 
 
 def test_rule_negotiation_failure_in_combat_is_an_undefendable_hit():
@@ -159,7 +160,7 @@ def test_rule_negotiation_failure_in_combat_is_an_undefendable_hit():
     t.wave(gm=1, a=2)
     t.do({"type": "auto"}, [1])
     assert t.events("contest_resolved")[0].data["results"] == {"a": "failure", "b": "success"}
-    assert t.events("combat_declaration")[0].data["automatic"]       # nobody can be defended
+    assert t.events("combat_declaration")[0].data["automatic"]  # nobody can be defended
     assert t.events("round_hits")[0].data["players_hit"] == {"a": "line_die"}
     assert t.act["participants"]["a"]["status"] == "knocked_out"
     assert t.events("catastrophe")[0].data["cause"] == "negotiation_failure"

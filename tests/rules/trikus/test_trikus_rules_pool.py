@@ -1,4 +1,5 @@
 """Pool formation (spec 4.2, A12, A13, A21): what may be added before the test, and what may not after."""
+
 from __future__ import annotations
 
 from trikus_support import Table
@@ -36,10 +37,10 @@ def test_rule_pool_additions_in_a_combat_round():
     t.pc("pawel", "beginner")
     t.do({"type": "open_combat", "character_ids": ["michal", "pawel"], "gm_pool": 2})
     t.do({"type": "join", "character_id": "michal", "line_index": 0})
-    t.fails({"type": "boost", "character_id": "michal"}, "wrong_phase")          # setup: not yet a round
+    t.fails({"type": "boost", "character_id": "michal"}, "wrong_phase")  # setup: not yet a round
     t.do({"type": "join", "character_id": "pawel", "line_index": 0})
     t.do({"type": "start"})
-    t.fails({"type": "boost", "character_id": "michal"}, "wrong_phase")          # declare first
+    t.fails({"type": "boost", "character_id": "michal"}, "wrong_phase")  # declare first
     t.do({"type": "declare_round", "character_id": "michal"})
     t.do({"type": "boost", "character_id": "michal"})
     t.do({"type": "commit_morale", "character_id": "michal"})
@@ -57,7 +58,7 @@ def test_rule_committed_extras_are_spent_even_if_never_thrown():
     t.do({"type": "join", "character_id": "michal", "line_index": 0, "morale": 1})
     t.do({"type": "start"})
     t.wave(gm=1, michal=9)
-    assert t.sheet("michal")["morale_dice"] == 1             # 1 - 1 committed + 1 for the success
+    assert t.sheet("michal")["morale_dice"] == 1  # 1 - 1 committed + 1 for the success
 
 
 def test_rule_bad_feeling_changes_nothing_and_everyone_out_is_no_test():

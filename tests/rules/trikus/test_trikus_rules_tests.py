@@ -1,4 +1,5 @@
 """One test per rule of the opposed engine, pools, resources, lines and the party (spec 4.1–4.7, 4.12–4.23)."""
+
 from __future__ import annotations
 
 from trikus_support import GM, Table, player
@@ -98,7 +99,7 @@ def test_rule_light_token_any_moment_of_the_test():
     t.do({"type": "award_light_token", "character_id": "pawel", "reason": "brave"})
     solo(t, "pawel", gm_pool=2)
     t.wave(gm=8, pawel=3)
-    assert t.act is None                                 # no prompt: the failure is final at once
+    assert t.act is None  # no prompt: the failure is final at once
     assert t.sheet("pawel")["dark_tokens"]["active"] == 0
     t.do({"type": "award_light_token", "character_id": "pawel", "reason": "brave"})
     solo(t, "pawel", line_index=1, gm_pool=2)
@@ -139,7 +140,7 @@ def test_rule_team_test_gm_throws_while_any_player_is_above():
     t.do({"type": "join", "character_id": "michal", "line_index": 0})
     t.do({"type": "start"})
     t.wave(gm=5, pawel=2, michal=9)
-    assert t.whose() == ["gm"]                       # Paweł is out of dice: his failure is final
+    assert t.whose() == ["gm"]  # Paweł is out of dice: his failure is final
     assert t.pair("pawel")["outcome"] == "won"
 
 
@@ -157,8 +158,7 @@ def test_rule_cancellation_order_highest_first_then_seat():
     t.fails({"type": "keep_success", "character_id": "a"}, "not_your_turn")
     t.do({"type": "give_up_success", "character_id": "b", "target_character_id": "c"})
     assert t.whose() == ["a"]
-    t.fails({"type": "give_up_success", "character_id": "a", "target_character_id": "c"},
-            "not_a_cancellable_failure")
+    t.fails({"type": "give_up_success", "character_id": "a", "target_character_id": "c"}, "not_a_cancellable_failure")
     t.do({"type": "keep_success", "character_id": "a"})
     assert t.last["results"] == {"a": "success", "b": "no_result", "c": "no_result", "d": "failure"}
 
@@ -191,7 +191,7 @@ def test_rule_pvp_test_winner_gains_loser_loses_morale():
     t.do({"type": "join", "character_id": "pawel", "line_index": 1})
     t.do({"type": "start"})
     t.wave(zuzia=7, pawel=3)
-    assert t.whose() == []  or t.act is None
+    assert t.whose() == [] or t.act is None
     assert t.last["results"] == {"zuzia": "success", "pawel": "failure"}
     assert (t.sheet("zuzia")["morale_dice"], t.sheet("pawel")["morale_dice"]) == (1, 0)
 
@@ -208,8 +208,11 @@ def test_rule_pvp_negotiation_answered_by_the_opponent():
     t.do({"type": "propose_negotiation", "character_id": "zuzia"})
     assert t.whose() == ["pawel"]
     t.fails({"type": "answer_negotiation", "accept": True, "character_id": "zuzia"}, "not_your_turn")
-    t.fails({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, "not_your_character",
-            actor=player("zuzia"))
+    t.fails(
+        {"type": "answer_negotiation", "accept": True, "character_id": "pawel"},
+        "not_your_character",
+        actor=player("zuzia"),
+    )
     t.do({"type": "answer_negotiation", "accept": True, "character_id": "pawel"}, actor=player("pawel"))
     t.throw("pawel", 2)
     assert t.ctrl("zuzia") == ("ctrl", "gm", 2) or t.pair("zuzia")["state"]["side"] == "pawel"
@@ -329,6 +332,7 @@ def test_rule_awaiting_entries_name_the_gm_by_role_and_a_player_by_character_id(
     t.pc("michal", "master")
     t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 1})
     assert t.state["table"]["awaiting"] == [
-        {"who": "character", "character_id": "michal", "may": ["join", "bad_feeling"]}]
+        {"who": "character", "character_id": "michal", "may": ["join", "bad_feeling"]}
+    ]
     t.do({"type": "join", "character_id": "michal", "line_index": 0})
     assert t.state["table"]["awaiting"] == [{"who": "gm", "character_id": None, "may": ["start"]}]

@@ -1,4 +1,5 @@
 """view(): what each actor may see (spec 8.2)."""
+
 from __future__ import annotations
 
 import copy
@@ -30,7 +31,8 @@ def test_view_a_submitted_throw_has_no_value_to_leak():
     c = SYSTEM.view(t.state, player("michal"))["table"]["activity"]["contest"]
     assert c["submitted"] == ["gm"] and c["dice"] == []
     assert SYSTEM.view(t.state, player("michal"))["table"]["awaiting"] == [
-        {"who": "character", "character_id": "michal", "may": ["throw"]}]
+        {"who": "character", "character_id": "michal", "may": ["throw"]}
+    ]
 
 
 def test_view_players_see_dark_token_counts_and_other_dark_sides():

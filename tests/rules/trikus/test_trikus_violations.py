@@ -2,6 +2,7 @@
 nothing changes.
 
 Continued in test_trikus_violations_more.py, which also checks that every code has its test."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """One test per violation code, continued: boom, team decisions, sides, equipment, authorization."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -63,8 +64,10 @@ def test_code_not_a_cancellable_failure(t):
     t.do({"type": "start"})
     t.wave(gm=5, pawel=1, michal=9)
     t.do({"type": "boom_review"})
-    t.fails({"type": "give_up_success", "character_id": "michal", "target_character_id": "zuzia"},
-            "not_a_cancellable_failure")
+    t.fails(
+        {"type": "give_up_success", "character_id": "michal", "target_character_id": "zuzia"},
+        "not_a_cancellable_failure",
+    )
 
 
 def test_code_cannot_cancel_negotiation_failure(t):
@@ -81,8 +84,10 @@ def test_code_cannot_cancel_negotiation_failure(t):
     t.wave(gm=1, zuzia=2)
     t.do({"type": "boom_review"})
     assert t.whose() == ["michal"]
-    t.fails({"type": "give_up_success", "character_id": "michal", "target_character_id": "zuzia"},
-            "cannot_cancel_negotiation_failure")
+    t.fails(
+        {"type": "give_up_success", "character_id": "michal", "target_character_id": "zuzia"},
+        "cannot_cancel_negotiation_failure",
+    )
 
 
 def test_code_not_a_failing_player(t):
@@ -114,8 +119,10 @@ def test_code_cannot_defend_negotiation_failure(t):
     t.wave(gm=1, zuzia=2)
     t.do({"type": "boom_review"})
     assert t.whose() == ["michal"]
-    t.fails({"type": "defend", "character_id": "michal", "target_character_id": "zuzia"},
-            "cannot_defend_negotiation_failure")
+    t.fails(
+        {"type": "defend", "character_id": "michal", "target_character_id": "zuzia"},
+        "cannot_defend_negotiation_failure",
+    )
     t.do({"type": "defend", "character_id": "michal", "target_character_id": "pawel"})
 
 
@@ -157,21 +164,26 @@ def test_code_no_such_side(t):
 
 
 def test_code_sides_not_pending(t):
-    t.fails({"type": "set_sides", "character_id": "pawel", "light_sides": [], "dark_sides": []},
-            "sides_not_pending")
+    t.fails({"type": "set_sides", "character_id": "pawel", "light_sides": [], "dark_sides": []}, "sides_not_pending")
 
 
 def test_code_wrong_side_count(t):
     t.sheet("pawel")["sides_pending"] = True
-    t.fails({"type": "set_sides", "character_id": "pawel", "light_sides": [{"text": "a"}],
-             "dark_sides": [{"text": "b"}]}, "wrong_side_count", status=422)
+    t.fails(
+        {"type": "set_sides", "character_id": "pawel", "light_sides": [{"text": "a"}], "dark_sides": [{"text": "b"}]},
+        "wrong_side_count",
+        status=422,
+    )
 
 
 def test_code_master_dark_side_authorship():
     with pytest.raises(RuleViolation) as err:
-        SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(
-            {**character_input("M", "master"), "dark_sides": [{"text": "a"}, {"text": "b"}, {"text": "c"}]}),
-            SYSTEM.Options(opt1_master_dark_sides_by_others=True))
+        SYSTEM.new_character(
+            SYSTEM.CharacterInput.model_validate(
+                {**character_input("M", "master"), "dark_sides": [{"text": "a"}, {"text": "b"}, {"text": "c"}]}
+            ),
+            SYSTEM.Options(opt1_master_dark_sides_by_others=True),
+        )
     assert err.value.code == "master_dark_side_authorship"
 
 
@@ -183,8 +195,7 @@ def test_code_unknown_item(t):
 def test_code_item_not_available(t):
     t.do({"type": "give_item", "character_id": "pawel", "item": {"name": "x", "traits": [{"kind": "helpful"}]}})
     t.do({"type": "open_test", "character_ids": ["pawel"], "gm_pool": 1})
-    t.fails({"type": "join", "character_id": "pawel", "line_index": 0, "item_ids": ["i1", "i1"]},
-            "item_not_available")
+    t.fails({"type": "join", "character_id": "pawel", "line_index": 0, "item_ids": ["i1", "i1"]}, "item_not_available")
 
 
 def test_code_item_not_renewable(t):
@@ -192,11 +203,14 @@ def test_code_item_not_renewable(t):
     t.fails({"type": "renew_item", "character_id": "pawel", "item_id": "i1"}, "item_not_renewable")
 
 
-@pytest.mark.parametrize("code, item", [
-    ("duplicate_trait", {"name": "x", "traits": [{"kind": "helpful"}, {"kind": "helpful"}]}),
-    ("modifier_required", {"name": "x", "traits": [{"kind": "defensive"}]}),
-    ("bad_trait_modifier", {"name": "x", "traits": [{"kind": "offensive", "modifier": 1}]}),
-])
+@pytest.mark.parametrize(
+    "code, item",
+    [
+        ("duplicate_trait", {"name": "x", "traits": [{"kind": "helpful"}, {"kind": "helpful"}]}),
+        ("modifier_required", {"name": "x", "traits": [{"kind": "defensive"}]}),
+        ("bad_trait_modifier", {"name": "x", "traits": [{"kind": "offensive", "modifier": 1}]}),
+    ],
+)
 def test_code_item_traits(t, code, item):
     t.fails({"type": "give_item", "character_id": "pawel", "item": item}, code, status=422)
 
@@ -204,8 +218,7 @@ def test_code_item_traits(t, code, item):
 def test_code_no_such_trait_and_trait_already_known(t):
     t.do({"type": "give_item", "character_id": "pawel", "item": {"name": "x", "traits": [{"kind": "helpful"}]}})
     t.fails({"type": "reveal_trait", "character_id": "pawel", "item_id": "i1", "trait_index": 2}, "no_such_trait")
-    t.fails({"type": "reveal_trait", "character_id": "pawel", "item_id": "i1", "trait_index": 0},
-            "trait_already_known")
+    t.fails({"type": "reveal_trait", "character_id": "pawel", "item_id": "i1", "trait_index": 0}, "trait_already_known")
 
 
 def test_code_same_character(t):
@@ -215,8 +228,12 @@ def test_code_same_character(t):
 def test_code_not_your_character(t):
     """403: a player acts only for characters they control."""
     t.do({"type": "open_test", "character_ids": ["michal"], "gm_pool": 1})
-    t.fails({"type": "join", "character_id": "michal", "line_index": 0}, "not_your_character", actor=player("pawel"),
-            status=403)
+    t.fails(
+        {"type": "join", "character_id": "michal", "line_index": 0},
+        "not_your_character",
+        actor=player("pawel"),
+        status=403,
+    )
 
 
 def test_code_gm_only(t):
@@ -226,8 +243,7 @@ def test_code_gm_only(t):
     t.do({"type": "join", "character_id": "michal", "line_index": 0})
     t.do({"type": "start"})
     t.fails({"type": "throw"}, "gm_only", actor=player("michal"), status=403)
-    t.fails({"type": "award_light_token", "character_id": "michal", "reason": "me"}, "gm_only",
-            actor=player("michal"))
+    t.fails({"type": "award_light_token", "character_id": "michal", "reason": "me"}, "gm_only", actor=player("michal"))
 
 
 def test_every_code_has_a_test():

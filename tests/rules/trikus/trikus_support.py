@@ -1,4 +1,5 @@
 """A small driver for Trikus engine tests: a party, moves with injected table dice, checks on every move."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,10 +22,16 @@ def player(*character_ids: str) -> Actor:
 
 def character_input(name: str, tier: str, **extra: Any) -> dict[str, Any]:
     light, dark = SIDES[tier]
-    return {"name": name, "tier": tier,
-            "light_sides": [{"text": f"{name} light {i}"} for i in range(light)],
-            "dark_sides": [{"text": f"{name} dark {i}", "authored_by": "self" if i == 0 or tier != "master"
-                            else f"other-player-{i}"} for i in range(dark)], **extra}
+    return {
+        "name": name,
+        "tier": tier,
+        "light_sides": [{"text": f"{name} light {i}"} for i in range(light)],
+        "dark_sides": [
+            {"text": f"{name} dark {i}", "authored_by": "self" if i == 0 or tier != "master" else f"other-player-{i}"}
+            for i in range(dark)
+        ],
+        **extra,
+    }
 
 
 def dice_in(events: list[Event]) -> list[dict[str, Any]]:
@@ -39,8 +46,9 @@ class Table:
     # --- setup -------------------------------------------------------------------------------------------
     def pc(self, cid: str, tier: str, name: str | None = None, **sheet: Any) -> dict[str, Any]:
         data = character_input(name or cid.title(), tier, **{k: v for k, v in sheet.items() if k == "equipment"})
-        made = SYSTEM.new_character(SYSTEM.CharacterInput.model_validate(data),
-                                    SYSTEM.Options.model_validate(self.state["options"]))
+        made = SYSTEM.new_character(
+            SYSTEM.CharacterInput.model_validate(data), SYSTEM.Options.model_validate(self.state["options"])
+        )
         made.update({k: v for k, v in sheet.items() if k != "equipment"}, id=cid)
         self.state["characters"][cid] = made
         return made
@@ -71,9 +79,12 @@ class Table:
         self.log.extend(events)
         return events
 
-    def fails(self, action: dict[str, Any], code: str, dice=(), actor: Actor | None = None,
-              status: int | None = None) -> RuleViolation:
-        return checked_refusal(SYSTEM, self.state, action, actor or self.actor_for(action), TableDice(dice), code, status)
+    def fails(
+        self, action: dict[str, Any], code: str, dice=(), actor: Actor | None = None, status: int | None = None
+    ) -> RuleViolation:
+        return checked_refusal(
+            SYSTEM, self.state, action, actor or self.actor_for(action), TableDice(dice), code, status
+        )
 
     # --- short moves -------------------------------------------------------------------------------------
     def throw(self, who: str, value: int) -> list[Event]:
