@@ -88,9 +88,13 @@ async def test_a_table_the_live_store_lost_counts_a_miss_and_a_rebuild(app, clie
         value("rulekeeper_table_cache_lookups_total", result="miss"),
     )
     rebuilds = value("rulekeeper_table_rebuilds_total", system="stepdice")
+    # Each read below must reach the live store, not the views this process keeps (service/game/log/views.py).
+    forget_views = app.state.services.views._entries.clear
+    forget_views()
     await t.state()
     assert value("rulekeeper_table_cache_lookups_total", result="hit") == hits + 1
     await app.state.services.live.delete(table_key(t.id))
+    forget_views()
     await t.state()
     assert value("rulekeeper_table_cache_lookups_total", result="miss") == misses + 1
     assert value("rulekeeper_table_rebuilds_total", system="stepdice") == rebuilds + 1
