@@ -18,7 +18,8 @@ The steps, in order; each is a function here, so a change to one changes it for 
     refuse   refused after its first die: those dice are logged with the refusal, nothing else (`Refused`)
     record   the events, the move (and a snapshot when one is due), the deadlines that follow the table, the
              sheets, in the caller's transaction
-    publish  the new table into the live store while the campaign's lock is held
+    publish  the new table into the process's copy, and into the live store once the transaction has
+             committed (the embedded store writes it inside the transaction)
 """
 
 from __future__ import annotations
