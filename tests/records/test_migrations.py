@@ -56,3 +56,30 @@ async def test_models_and_migrations_do_not_drift(database_url):
 
 def test_single_head():
     assert len(ScriptDirectory.from_config(alembic_config()).get_heads()) == 1
+
+
+async def test_a_database_at_head_starts_without_running_alembic_again(database_url, monkeypatch):
+    engine = make_engine(database_url)
+    try:
+        await migrate(engine)
+
+        def upgrade(*_args, **_kwargs):
+            raise AssertionError("Alembic ran on a database already at head")
+
+        monkeypatch.setattr("service.store.records.db.command.upgrade", upgrade)
+        await migrate(engine)
+    finally:
+        await engine.dispose()
+
+
+async def test_a_database_one_revision_behind_is_upgraded_to_head(tmp_path):
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path}/behind.db")
+    scripts = ScriptDirectory.from_config(alembic_config())
+    try:
+        await migrate(engine, scripts.get_revision(scripts.get_current_head()).down_revision)
+        await migrate(engine)
+        async with engine.connect() as conn:
+            rev = await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
+        assert rev == scripts.get_current_head()
+    finally:
+        await engine.dispose()

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from importlib import resources
 from pathlib import Path
 
 import orjson
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -68,10 +71,20 @@ def alembic_config() -> Config:
     return cfg
 
 
+@functools.cache
+def head_revision() -> str | None:
+    """The newest revision of this release's migrations, read from its scripts once per process."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
     """Upgrade the database behind `engine` to `revision` (idempotent)."""
 
     def _upgrade(conn) -> None:
+        # A database already at head (every start but the first after an upgrade) is left alone without
+        # running Alembic's environment, which reads every migration script again on each call.
+        if revision == "head" and MigrationContext.configure(conn).get_current_revision() == head_revision():
+            return
         cfg = alembic_config()
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
