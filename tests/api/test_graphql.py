@@ -273,3 +273,9 @@ async def test_enums_refuse_an_unknown_system_or_dice_mode(client):
 async def test_options_of_another_system_are_refused_with_system_mismatch(client):
     out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "options": {"trikus": {}}}})
     assert out["errors"][0]["extensions"]["code"] == "system_mismatch"
+
+
+async def test_null_options_are_the_spec_s_defaults_as_omitted_ones_are(client):
+    out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "options": None}})
+    assert "errors" not in out, out
+    assert out["data"]["createCampaign"]["campaign"]["options"]["useArmorTokens"] is False
