@@ -77,11 +77,9 @@ def _field(tp: Any, info: FieldInfo) -> tuple[Any, Any, bool]:
     """(annotation, strawberry field, whether null stands for the model's default). A plain default is the SDL's
     default; any other (a `default_factory`) shows as `null`, which leaves the field out of the body."""
     if info.is_required():
-        # A required field that may be null (`player_id: str | None`) stays unset when omitted: the model's
-        # 422 names it, as on REST.
-        nullable = typing.get_origin(tp) is typing.Union and type(None) in typing.get_args(tp)
-        default = {"default": UNSET} if nullable else {}
-        return tp, strawberry.field(description=info.description, **default), False
+        # A required field that may be null (`player_id: str | None`) is null when omitted: GraphQL lets a client
+        # leave out any nullable field, and these mutations have always read that as null.
+        return tp, strawberry.field(description=info.description), False
     default = info.default
     if info.default_factory is not None or not isinstance(default, (type(None), str, int, float, bool)):
         return typing.Optional[tp], strawberry.field(description=info.description, default=None), True
