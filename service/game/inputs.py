@@ -73,6 +73,24 @@ class PlayerLanguageUpdate(_In):
     language: Language | None = Field(description="The player's own language (en, pl or ru); null: the campaign's.")
 
 
+class CharacterCreate(_In):
+    sheet: dict[str, Any] = Field(
+        description="The character sheet as the rule system defines it.",
+        json_schema_extra={"x-per-system": "character_input"},
+    )
+    player_id: str | None = Field(
+        None,
+        description="GM only: the player who controls the character. A player's own characters are assigned to them.",
+    )
+
+
+class CharacterValidationRequest(_In):
+    sheet: dict[str, Any] = Field(
+        description="The character sheet to check, as for createCharacter.",
+        json_schema_extra={"x-per-system": "character_input"},
+    )
+
+
 class CharacterAssign(_In):
     player_id: str | None = Field(description="The player who will control the character; null unassigns it.")
 

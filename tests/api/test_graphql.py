@@ -273,3 +273,22 @@ async def test_enums_refuse_an_unknown_system_or_dice_mode(client):
 async def test_options_of_another_system_are_refused_with_system_mismatch(client):
     out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "options": {"trikus": {}}}})
     assert out["errors"][0]["extensions"]["code"] == "system_mismatch"
+
+
+async def test_null_options_are_the_spec_s_defaults_as_omitted_ones_are(client):
+    out = await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "options": None}})
+    assert "errors" not in out, out
+    assert out["data"]["createCampaign"]["campaign"]["options"]["useArmorTokens"] is False
+
+
+async def test_a_nullable_field_left_out_is_null_as_graphql_reads_it(client):
+    created = (await gql(client, CREATE, {"input": {"name": "G", "system": "stepdice", "language": "pl"}}))["data"]
+    cid, gm = created["createCampaign"]["campaign"]["id"], created["createCampaign"]["gmToken"]
+    invite = 'mutation($c: ID!) { invitePlayer(input: {campaignId: $c, name: "Ala"}) { player { id } token } }'
+    player = (await gql(client, invite, {"c": cid}, gm))["data"]["invitePlayer"]
+    mutation = """mutation($i: SetPlayerLanguageInput!) { setPlayerLanguage(input: $i) { language } }"""
+    ids = {"campaignId": cid, "playerId": player["player"]["id"]}
+    chosen = await gql(client, mutation, {"i": {**ids, "language": "ru"}}, player["token"])
+    assert chosen["data"]["setPlayerLanguage"]["language"] == "ru"
+    left_out = await gql(client, mutation, {"i": ids}, player["token"])
+    assert left_out["data"]["setPlayerLanguage"]["language"] is None

@@ -482,6 +482,14 @@ async def test_graphql_manages_webhooks_and_their_deliveries_for_the_gm_only(cli
         t.gm,
     )
     assert rotated["data"]["rotateWebhookSecret"]["secret"] not in (None, made["secret"])
+    too_long = await gql(
+        client,
+        """mutation($i: RotateWebhookSecretInput!) { rotateWebhookSecret(input: $i) { secret } }""",
+        {"i": {"campaignId": t.id, "webhookId": hook_id, "keepPreviousSeconds": 8 * 24 * 3600}},
+        t.gm,
+    )
+    (error,) = too_long["errors"]
+    assert error["extensions"]["code"] == "invalid_input" and error["extensions"]["field"] == "keep_previous_seconds"
     redo = await gql(
         client,
         """mutation($i: WebhookDeliveryInput!) { redeliverWebhookDelivery(input: $i) { status attemptLog { responseCode } } }""",

@@ -20,6 +20,7 @@ export type Scalars = {
 };
 
 export type ActInput = {
+  /** The move, with its `type`; see the rule system's actions. */
   action: ActionInput;
   campaignId: Scalars['ID']['input'];
   /** Table mode only: the physical faces, in the order the move rolls them. */
@@ -672,6 +673,7 @@ export type ActionInput =
 export type AssignCharacterInput = {
   campaignId: Scalars['ID']['input'];
   characterId: Scalars['ID']['input'];
+  /** The player who will control the character; null unassigns it. */
   playerId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -701,31 +703,36 @@ export type Controller =
   | 'player';
 
 export type CreateCampaignInput = {
+  /** server: the service rolls; verifiable: commit-reveal rolls anyone can check after the session closes; table: clients enter physical dice. */
   diceMode?: DiceMode;
-  /** The campaign's default language. */
+  /** The campaign's default language for messages, event descriptions and rule terms: en, pl or ru. The GM may change it later. */
   language?: CampaignLanguage;
+  /** What the table calls this campaign. */
   name: Scalars['String']['input'];
-  /** The options of `system`; omitted ones take the spec's default. */
+  /** Per-campaign toggles of the rule system; omitted ones take the spec's default. */
   options?: InputMaybe<OptionsInput>;
+  /** The rule system the campaign plays. */
   system: System;
-  /** Time limits for players' turns and pending choices; omitted: none. */
+  /** Time limits for players' turns and pending choices, kept by the server; omitted: no deadlines (the GM may set them later). */
   turnDeadlines?: InputMaybe<TurnDeadlinesInput>;
 };
 
 export type CreateCharacterInput = {
   campaignId: Scalars['ID']['input'];
-  /** GM only: the player who controls the character. */
+  /** GM only: the player who controls the character. A player's own characters are assigned to them. */
   playerId?: InputMaybe<Scalars['ID']['input']>;
+  /** The character sheet as the rule system defines it. */
   sheet: SheetInput;
 };
 
 export type CreateWebhookInput = {
   campaignId: Scalars['ID']['input'];
   description?: Scalars['String']['input'];
-  /** Omitted or empty: every type. */
+  /** Event types to deliver (as in the event log, e.g. `dice_rolled`); omitted or empty: every type. */
   eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Where deliveries are POSTed: http(s), a public address. */
   url: Scalars['String']['input'];
-  /** Whose view of the events. */
+  /** Whose view of the events the webhook gets: `players` (no GM-only event, secret data redacted) or `gm` (everything the GM sees). */
   view?: WebhookView;
 };
 
@@ -1543,6 +1550,7 @@ export type EventActorRole =
 export type ExtendTurnDeadlineInput = {
   campaignId: Scalars['ID']['input'];
   deadlineId: Scalars['ID']['input'];
+  /** Seconds added to this deadline. */
   seconds: Scalars['Int']['input'];
 };
 
@@ -2407,14 +2415,16 @@ export type Role =
 
 export type RollInput = {
   campaignId: Scalars['ID']['input'];
+  /** Table mode only: the faces, in order. */
   dice?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** A dice expression, e.g. `4d6kh3`, `1d20+5`, `3d10e10`. */
   expression: Scalars['String']['input'];
   label?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type RotateWebhookSecretInput = {
   campaignId: Scalars['ID']['input'];
-  /** Keep signing with the old secret too for this long. */
+  /** Keep signing with the previous secret too for this long (0, the default: it stops at once). */
   keepPreviousSeconds?: Scalars['Int']['input'];
   webhookId: Scalars['ID']['input'];
 };
@@ -2426,25 +2436,30 @@ export type SetAgainWhat =
 
 export type SetCampaignLanguageInput = {
   campaignId: Scalars['ID']['input'];
+  /** The campaign's default language: en, pl or ru. */
   language: CampaignLanguage;
 };
 
 export type SetClientSeedInput = {
   campaignId: Scalars['ID']['input'];
+  /** The table's own contribution to every die of the session. */
   clientSeed: Scalars['String']['input'];
 };
 
 export type SetPlayerLanguageInput = {
   campaignId: Scalars['ID']['input'];
-  /** Null: the campaign's language. */
+  /** The player's own language (en, pl or ru); null: the campaign's. */
   language?: InputMaybe<CampaignLanguage>;
   playerId: Scalars['ID']['input'];
 };
 
 export type SetTurnDeadlinesInput = {
   campaignId: Scalars['ID']['input'];
+  /** How long a player has for a pending choice or reaction; null: choices are not timed. */
   choiceSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** How long a player has for a turn (or a throw, a declaration, a round's action); null: turns are not timed. */
   turnSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** A `deadline_warning` event goes out this long before a deadline; 0: no warning. */
   warningSeconds?: Scalars['Int']['input'];
 };
 
@@ -3768,6 +3783,7 @@ export type TurnDeadlinesInput = {
 
 export type UndoMovesInput = {
   campaignId: Scalars['ID']['input'];
+  /** How many of the latest moves to undo. */
   count?: Scalars['Int']['input'];
 };
 
@@ -3775,6 +3791,7 @@ export type UpdateWebhookInput = {
   campaignId: Scalars['ID']['input'];
   description?: InputMaybe<Scalars['String']['input']>;
   eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** paused: no deliveries are written for new events and pending ones wait; active again (also for a webhook the service disabled after timeouts in a row): the pending ones go out, in order. */
   status?: InputMaybe<WebhookStatus>;
   url?: InputMaybe<Scalars['String']['input']>;
   view?: InputMaybe<WebhookView>;
@@ -3783,6 +3800,7 @@ export type UpdateWebhookInput = {
 
 export type ValidateCharacterInput = {
   campaignId: Scalars['ID']['input'];
+  /** The character sheet to check, as for createCharacter. */
   sheet: SheetInput;
 };
 

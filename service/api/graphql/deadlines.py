@@ -7,9 +7,9 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from service.api.graphql.generate import to_plain
+from service.api.graphql.envelope import body as envelope_body, envelope
 from service.api.graphql.resolve import ctx, guard, once, run
-from service.api.graphql.typed import GEN, output
+from service.api.graphql.typed import output
 from service.api import replies as r
 from service.api.bodies import parse
 from service.game.deadlines import admin as deadline_admin
@@ -17,32 +17,13 @@ from service.game.deadlines.settings import TurnDeadlines
 
 TurnDeadlineBoard = output(r.TurnDeadlineBoard)
 TurnDeadline = output(r.TurnDeadline)
-TurnDeadlinesInput = GEN.input(TurnDeadlines)
 
 
-@strawberry.input
-class SetTurnDeadlinesInput:
-    campaign_id: strawberry.ID
-    turn_seconds: int | None = None
-    choice_seconds: int | None = None
-    warning_seconds: int = 60
-
-
-@strawberry.input
-class TurnDeadlinesCampaignInput:
-    campaign_id: strawberry.ID
-
-
-@strawberry.input
-class ExtendTurnDeadlineInput:
-    campaign_id: strawberry.ID
-    deadline_id: strawberry.ID
-    seconds: int
-
-
-def turn_deadlines_body(value) -> dict | None:
-    """createCampaign's `turnDeadlines` as the REST body has it."""
-    return None if value is None else to_plain(value)
+SetTurnDeadlinesInput = envelope("SetTurnDeadlinesInput", TurnDeadlines, ids=("campaign_id",))
+TurnDeadlinesCampaignInput = envelope("TurnDeadlinesCampaignInput", ids=("campaign_id",))
+ExtendTurnDeadlineInput = envelope(
+    "ExtendTurnDeadlineInput", deadline_admin.DeadlineExtension, ids=("campaign_id", "deadline_id")
+)
 
 
 @strawberry.type
@@ -59,16 +40,7 @@ class DeadlineMutation:
     async def set_turn_deadlines(self, info: Info, input: SetTurnDeadlinesInput) -> TurnDeadlineBoard:
         svc, token = ctx(info)
         campaign_id = str(input.campaign_id)
-        body = guard(
-            lambda: parse(
-                TurnDeadlines,
-                {
-                    "turn_seconds": input.turn_seconds,
-                    "choice_seconds": input.choice_seconds,
-                    "warning_seconds": input.warning_seconds,
-                },
-            )
-        )
+        body = guard(lambda: parse(TurnDeadlines, envelope_body(input)))
         return await once(
             info,
             "setTurnDeadlines",
@@ -91,7 +63,7 @@ class DeadlineMutation:
     async def extend_turn_deadline(self, info: Info, input: ExtendTurnDeadlineInput) -> TurnDeadline:
         svc, token = ctx(info)
         campaign_id = str(input.campaign_id)
-        body = guard(lambda: parse(deadline_admin.DeadlineExtension, {"seconds": input.seconds}))
+        body = guard(lambda: parse(deadline_admin.DeadlineExtension, envelope_body(input)))
         return await once(
             info,
             "extendTurnDeadline",

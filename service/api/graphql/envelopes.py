@@ -1,7 +1,7 @@
-"""The mutations' `input` objects: ids, the per-system `@oneOf` inputs and the few scalars around them.
+"""The mutations' `input` objects, each made from its REST operation's body model (service/api/graphql/envelope.py)
+and checked by the same model as REST; the ids are those REST takes in the URL.
 
-What is inside a move, a sheet or a campaign's options is generated (service/api/graphql/inputs.py); the
-bodies are checked by the same request models as REST (service/game/inputs.py).
+What is inside a move, a sheet or a campaign's options is generated per rule system (service/api/graphql/inputs.py).
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import typing
 
 import strawberry
 
-from service.api.graphql.deadlines import TurnDeadlinesInput
-from service.api.graphql.inputs import ActionInput, OptionsInput, SheetInput
+from service.api.graphql.envelope import Typed, envelope
+from service.api.graphql.inputs import ActionInput, OptionsInput, SheetInput, action_body, per_system_body
 from service.api.graphql.typed import GEN
 from service.api import replies as r
-from service.dice.types import DiceMode
-from service.rules.registry import SYSTEMS
+from service.game import inputs as i
+from service.game.webhooks import endpoints as webhooks
 
 # An export is an archive a client keeps and gives back unchanged, not a shape it reads: one named scalar whose
 # format is the REST document's strict CampaignDocument schema (every import is validated against it, 422 naming
@@ -29,162 +29,58 @@ CAMPAIGN_DOCUMENT = strawberry.scalar(
     "CampaignDocument): what exportCampaign returns and importCampaign takes back unchanged.",
 )
 
-System = GEN.enum(tuple(SYSTEMS), "System")
-DiceModeEnum = GEN.enum(typing.get_args(DiceMode), "DiceMode")
-WebhookView = GEN.enum(typing.get_args(r.Webhook.model_fields["view"].annotation), "WebhookView")
 WebhookStatus = GEN.enum(typing.get_args(r.Webhook.model_fields["status"].annotation), "WebhookStatus")
-Language = GEN.enum(typing.get_args(r.Campaign.model_fields["language"].annotation), "Language")
 DeliveryStatus = GEN.enum(typing.get_args(r.WebhookDelivery.model_fields["status"].annotation), "WebhookDeliveryStatus")
 
+# Where the body holds an open dict, GraphQL has a `@oneOf` input per rule system; the resolver checks that
+# the system chosen is the campaign's.
+OPTIONS = Typed(OptionsInput, lambda v: per_system_body(v)[1])
+SHEET = Typed(SheetInput, lambda v: per_system_body(v)[1])
+# The REST body's `system` is the field of ActionInput that is set: the resolver fills it in.
+ACTION = Typed(ActionInput, lambda v: action_body(v)[1])
+# The enum clients already send (`disabled` is refused by the body's model, 422, as on REST).
+STATUS = Typed(WebhookStatus)
+C = ("campaign_id",)
+HOOK = ("campaign_id", "webhook_id")
 
-@strawberry.input
-class CreateCampaignInput:
-    name: str
-    system: System  # type: ignore[valid-type]
-    options: OptionsInput | None = strawberry.field(
-        default=None, description="The options of `system`; omitted ones take the spec's default."
-    )
-    dice_mode: DiceModeEnum = DiceModeEnum("server")  # type: ignore[valid-type]
-    turn_deadlines: TurnDeadlinesInput | None = strawberry.field(  # type: ignore[valid-type]
-        default=None, description="Time limits for players' turns and pending choices; omitted: none."
-    )
-    language: Language = strawberry.field(  # type: ignore[valid-type]
-        default=Language("en"), description="The campaign's default language."
-    )
-
-
-@strawberry.input
-class SetCampaignLanguageInput:
-    campaign_id: strawberry.ID
-    language: Language  # type: ignore[valid-type]
-
-
-@strawberry.input
-class SetPlayerLanguageInput:
-    campaign_id: strawberry.ID
-    player_id: strawberry.ID
-    language: Language | None = strawberry.field(  # type: ignore[valid-type]
-        description="Null: the campaign's language."
-    )
-
-
-@strawberry.input
-class InvitePlayerInput:
-    campaign_id: strawberry.ID
-    name: str
-
-
-@strawberry.input
-class CreateCharacterInput:
-    campaign_id: strawberry.ID
-    sheet: SheetInput
-    player_id: strawberry.ID | None = strawberry.field(
-        default=None, description="GM only: the player who controls the character."
-    )
-
-
-@strawberry.input
-class ValidateCharacterInput:
-    campaign_id: strawberry.ID
-    sheet: SheetInput
+CreateCampaignInput = envelope("CreateCampaignInput", i.CampaignCreate, replace={"options": OPTIONS})
+SetCampaignLanguageInput = envelope("SetCampaignLanguageInput", i.CampaignLanguageUpdate, ids=C)
+SetPlayerLanguageInput = envelope("SetPlayerLanguageInput", i.PlayerLanguageUpdate, ids=("campaign_id", "player_id"))
+InvitePlayerInput = envelope("InvitePlayerInput", i.PlayerInvite, ids=C)
+CreateCharacterInput = envelope("CreateCharacterInput", i.CharacterCreate, ids=C, replace={"sheet": SHEET})
+ValidateCharacterInput = envelope(
+    "ValidateCharacterInput", i.CharacterValidationRequest, ids=C, replace={"sheet": SHEET}
+)
+AssignCharacterInput = envelope("AssignCharacterInput", i.CharacterAssign, ids=("campaign_id", "character_id"))
+ActInput = envelope(
+    "ActInput",
+    i.ActionRequest,
+    ids=C,
+    replace={"action": ACTION},
+    skip=("system",),
+    extra={
+        # REST's If-Match header.
+        "if_match": (
+            int | None,
+            strawberry.field(default=None, description="The table version you last saw; refused when it moved on."),
+        )
+    },
+)
+RollInput = envelope("RollInput", i.RollRequest, ids=C)
+SetClientSeedInput = envelope("SetClientSeedInput", i.ClientSeed, ids=C)
+CloseDiceSessionInput = envelope("CloseDiceSessionInput", ids=C)
+UndoMovesInput = envelope("UndoMovesInput", i.UndoRequest, ids=C)
+CampaignInput = envelope("CampaignInput", ids=C)
+CreateWebhookInput = envelope("CreateWebhookInput", webhooks.WebhookCreate, ids=C)
+UpdateWebhookInput = envelope("UpdateWebhookInput", webhooks.WebhookUpdate, ids=HOOK, replace={"status": STATUS})
+RotateWebhookSecretInput = envelope("RotateWebhookSecretInput", webhooks.SecretRotation, ids=HOOK)
+WebhookInput = envelope("WebhookInput", ids=HOOK)
+WebhookDeliveryInput = envelope("WebhookDeliveryInput", ids=(*HOOK, "delivery_id"))
 
 
-@strawberry.input
-class AssignCharacterInput:
-    campaign_id: strawberry.ID
-    character_id: strawberry.ID
-    player_id: strawberry.ID | None
-
-
-@strawberry.input
-class ActInput:
-    campaign_id: strawberry.ID
-    action: ActionInput
-    dice: list[int] | None = strawberry.field(
-        default=None, description="Table mode only: the physical faces, in the order the move rolls them."
-    )
-    if_match: int | None = strawberry.field(
-        default=None, description="The table version you last saw; refused when it moved on."
-    )
-
-
-@strawberry.input
-class RollInput:
-    campaign_id: strawberry.ID
-    expression: str
-    label: str | None = None
-    dice: list[int] | None = None
-
-
-@strawberry.input
-class SetClientSeedInput:
-    campaign_id: strawberry.ID
-    client_seed: str
-
-
-@strawberry.input
-class CloseDiceSessionInput:
-    campaign_id: strawberry.ID
-
-
-@strawberry.input
-class UndoMovesInput:
-    campaign_id: strawberry.ID
-    count: int = 1
-
-
-@strawberry.input
-class CampaignInput:
-    campaign_id: strawberry.ID
-
-
+# The REST body is the document itself; the scalar stands for the whole of it.
 @strawberry.input
 class ImportCampaignInput:
     document: CampaignDocument = strawberry.field(  # type: ignore[valid-type]
         description="A document from exportCampaign."
     )
-
-
-@strawberry.input
-class CreateWebhookInput:
-    campaign_id: strawberry.ID
-    url: str
-    event_types: list[str] | None = strawberry.field(default=None, description="Omitted or empty: every type.")
-    view: WebhookView = strawberry.field(
-        default=WebhookView("players"),  # type: ignore[valid-type]
-        description="Whose view of the events.",
-    )
-    description: str = ""
-
-
-@strawberry.input
-class UpdateWebhookInput:
-    campaign_id: strawberry.ID
-    webhook_id: strawberry.ID
-    url: str | None = None
-    event_types: list[str] | None = None
-    view: WebhookView | None = None  # type: ignore[valid-type]
-    status: WebhookStatus | None = None  # type: ignore[valid-type]
-    description: str | None = None
-
-
-@strawberry.input
-class RotateWebhookSecretInput:
-    campaign_id: strawberry.ID
-    webhook_id: strawberry.ID
-    keep_previous_seconds: int = strawberry.field(
-        default=0, description="Keep signing with the old secret too for this long."
-    )
-
-
-@strawberry.input
-class WebhookInput:
-    campaign_id: strawberry.ID
-    webhook_id: strawberry.ID
-
-
-@strawberry.input
-class WebhookDeliveryInput:
-    campaign_id: strawberry.ID
-    webhook_id: strawberry.ID
-    delivery_id: strawberry.ID

@@ -82,6 +82,11 @@ def _chosen(value: Any) -> tuple[str, Any]:
     raise ValueError("a oneOf input without a value")
 
 
+def chosen_system(value: Any) -> str:
+    """The rule system a move, sheet or options input is for."""
+    return _chosen(value)[0]
+
+
 def action_body(value: Any) -> tuple[str, dict[str, Any]]:
     """(system, the move as the REST body's `action`)."""
     system, moves = _chosen(value)

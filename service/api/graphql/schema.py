@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -38,7 +37,8 @@ from service.api.graphql.envelopes import (
     WebhookDeliveryInput,
     WebhookInput,
 )
-from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery, turn_deadlines_body
+from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery
+from service.api.graphql.envelope import body as envelope_body
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
@@ -54,13 +54,15 @@ from service.game.inputs import (
     CampaignCreate,
     CampaignLanguageUpdate,
     CharacterAssign,
+    CharacterCreate,
+    CharacterValidationRequest,
     ClientSeed,
     PlayerInvite,
     PlayerLanguageUpdate,
     RollRequest,
     UndoRequest,
 )
-from service.api.graphql.inputs import action_body, per_system_body
+from service.api.graphql.inputs import chosen_system
 from service.game.errorcodes import ERROR_CODES
 from service.api.graphql.typed import GEN, T, fast_unions, remember, system_of, typed
 from service.api import replies as r
@@ -246,78 +248,57 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation
     async def create_campaign(self, info: Info, input: CreateCampaignInput) -> CreateCampaignPayload:
         svc, token = ctx(info)
-        options: dict[str, Any] = {}
-        if input.options is not None:
-            system, options = per_system_body(input.options)
-            if system != input.system.value:
-                raise _mismatch(input.system.value, system, "options")
-        body = guard(
-            lambda: parse(
-                CampaignCreate,
-                {
-                    "name": input.name,
-                    "system": input.system.value,
-                    "options": options,
-                    "dice_mode": input.dice_mode.value,
-                    "language": input.language.value,
-                    "turn_deadlines": turn_deadlines_body(input.turn_deadlines),
-                },
-            )
-        )
+        if input.options is not None and chosen_system(input.options) != input.system.value:
+            raise _mismatch(input.system.value, chosen_system(input.options), "options")
+        body = guard(lambda: parse(CampaignCreate, envelope_body(input)))
         out = await run(campaigns.create_campaign(svc, body, token))
         return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation(description="Set the campaign's default language (GM).")
     async def set_campaign_language(self, info: Info, input: SetCampaignLanguageInput) -> Campaign:
         svc, token = ctx(info)
-        body = guard(lambda: parse(CampaignLanguageUpdate, {"language": input.language.value}))
+        body = guard(lambda: parse(CampaignLanguageUpdate, envelope_body(input)))
         return _campaign(await run(languages.set_campaign_language(svc, str(input.campaign_id), token, body)))
 
     @strawberry.mutation(description="Set your own language as a player (null: the campaign's).")
     async def set_player_language(self, info: Info, input: SetPlayerLanguageInput) -> Player:
         svc, token = ctx(info)
-        language = None if input.language is None else input.language.value
-        body = guard(lambda: parse(PlayerLanguageUpdate, {"language": language}))
+        body = guard(lambda: parse(PlayerLanguageUpdate, envelope_body(input)))
         return await run(languages.set_player_language(svc, str(input.campaign_id), str(input.player_id), token, body))
 
     @strawberry.mutation
     async def invite_player(self, info: Info, input: InvitePlayerInput) -> InvitePlayerPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(PlayerInvite, {"name": input.name}))
+        body = guard(lambda: parse(PlayerInvite, envelope_body(input)))
         return await run(campaigns.invite_player(svc, str(input.campaign_id), token, body))
 
     @strawberry.mutation
     async def create_character(self, info: Info, input: CreateCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
-        sheet = await _sheet(info, input.campaign_id, input.sheet)
-        out = await run(
-            campaigns.create_character(
-                svc, str(input.campaign_id), token, sheet, None if input.player_id is None else str(input.player_id)
-            )
-        )
+        await _check_sheet(info, input.campaign_id, input.sheet)
+        body = guard(lambda: parse(CharacterCreate, envelope_body(input)))
+        out = await run(campaigns.create_character(svc, str(input.campaign_id), token, body.sheet, body.player_id))
         return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation
     async def validate_character(self, info: Info, input: ValidateCharacterInput) -> ValidateCharacterPayload:
         svc, token = ctx(info)
-        sheet = await _sheet(info, input.campaign_id, input.sheet)
-        out = await run(campaigns.validate_character(svc, str(input.campaign_id), token, sheet))
+        await _check_sheet(info, input.campaign_id, input.sheet)
+        body = guard(lambda: parse(CharacterValidationRequest, envelope_body(input)))
+        out = await run(campaigns.validate_character(svc, str(input.campaign_id), token, body.sheet))
         return await _typed(info, r.CharacterValidation, out, input.campaign_id)
 
     @strawberry.mutation
     async def assign_character(self, info: Info, input: AssignCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
-        body = guard(
-            lambda: parse(CharacterAssign, {"player_id": None if input.player_id is None else str(input.player_id)})
-        )
+        body = guard(lambda: parse(CharacterAssign, envelope_body(input)))
         out = await run(campaigns.assign_character(svc, str(input.campaign_id), str(input.character_id), token, body))
         return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation(description="Make a move; the service checks it, rolls, and answers with the new state.")
     async def act(self, info: Info, input: ActInput) -> ActionPayload:
         svc, token = ctx(info)
-        system, action = guard(lambda: action_body(input.action))
-        body = guard(lambda: parse(ActionRequest, {"system": system, "action": action, "dice": input.dice}))
+        body = guard(lambda: parse(ActionRequest, {**envelope_body(input), "system": chosen_system(input.action)}))
         if_match = None if input.if_match is None else f'"{input.if_match}"'
         campaign_id = str(input.campaign_id)
         out = await once(
@@ -328,9 +309,7 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation
     async def roll_expression(self, info: Info, input: RollInput) -> RollPayload:
         svc, token = ctx(info)
-        body = guard(
-            lambda: parse(RollRequest, {"expression": input.expression, "label": input.label, "dice": input.dice})
-        )
+        body = guard(lambda: parse(RollRequest, envelope_body(input)))
         campaign_id = str(input.campaign_id)
         out = await once(info, "rollExpression", campaign_id, body, lambda: rolls.roll(svc, campaign_id, token, body))
         return await _typed(info, r.RollResult, out, campaign_id)
@@ -338,7 +317,7 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation
     async def set_client_seed(self, info: Info, input: SetClientSeedInput) -> DiceSession:
         svc, token = ctx(info)
-        body = guard(lambda: parse(ClientSeed, {"client_seed": input.client_seed}))
+        body = guard(lambda: parse(ClientSeed, envelope_body(input)))
         return await run(dicesessions.set_client_seed(svc, str(input.campaign_id), token, body))
 
     @strawberry.mutation
@@ -349,7 +328,7 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Undo the latest moves (GM); the undone moves and their dice stay in the log.")
     async def undo_moves(self, info: Info, input: UndoMovesInput) -> ActionPayload:
         svc, token = ctx(info)
-        body = guard(lambda: parse(UndoRequest, {"count": input.count}))
+        body = guard(lambda: parse(UndoRequest, envelope_body(input)))
         campaign_id = str(input.campaign_id)
         out = await once(
             info, "undoMoves", campaign_id, body, lambda: history.undo(svc, campaign_id, token, body.count)
@@ -379,17 +358,7 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Register a webhook endpoint (GM); the payload carries its signing secret once.")
     async def create_webhook(self, info: Info, input: CreateWebhookInput) -> WebhookSecretPayload:
         svc, token = ctx(info)
-        body = guard(
-            lambda: parse(
-                webhooks.WebhookCreate,
-                {
-                    "url": input.url,
-                    "event_types": input.event_types,
-                    "view": input.view.value,
-                    "description": input.description,
-                },
-            )
-        )
+        body = guard(lambda: parse(webhooks.WebhookCreate, envelope_body(input)))
         campaign_id = str(input.campaign_id)
         out = await once(
             info, "createWebhook", campaign_id, body, lambda: webhooks.create(svc, campaign_id, token, body)
@@ -399,27 +368,14 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Change a webhook's URL, event types or view, or pause and resume it (GM).")
     async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> Webhook:
         svc, token = ctx(info)
-        fields = {
-            k: getattr(input, k)
-            for k in ("url", "event_types", "view", "status", "description")
-            if getattr(input, k) is not None
-        }
-        fields = {k: v.value if isinstance(v, enum.Enum) else v for k, v in fields.items()}
-        body = guard(lambda: parse(webhooks.WebhookUpdate, fields))
+        body = guard(lambda: parse(webhooks.WebhookUpdate, envelope_body(input)))
         return await run(webhooks.update(svc, str(input.campaign_id), str(input.webhook_id), token, body))
 
     @strawberry.mutation(description="Replace a webhook's signing secret (GM); the new one is shown only here.")
     async def rotate_webhook_secret(self, info: Info, input: RotateWebhookSecretInput) -> WebhookSecretPayload:
         svc, token = ctx(info)
-        keep = input.keep_previous_seconds
-        if not 0 <= keep <= webhooks.MAX_ROTATION_GRACE:
-            raise GraphQLError(
-                _(
-                    "`keepPreviousSeconds` must be 0-{max_rotation_grace}",
-                    max_rotation_grace=webhooks.MAX_ROTATION_GRACE,
-                ),
-                extensions={"code": "invalid_input", "status": 422, "field": "keep_previous_seconds"},
-            )
+        body = guard(lambda: parse(webhooks.SecretRotation, envelope_body(input)))
+        keep = body.keep_previous_seconds
         out = await run(webhooks.rotate_secret(svc, str(input.campaign_id), str(input.webhook_id), token, keep))
         return {"webhook": out, "secret": out["secret"]}
 
@@ -440,13 +396,11 @@ class Mutation(DeadlineMutation):
         return await _typed(info, r.WebhookDeliveryDetail, out, input.campaign_id)
 
 
-async def _sheet(info: Info, campaign_id, sheet) -> dict[str, Any]:
+async def _check_sheet(info: Info, campaign_id, sheet) -> None:
     svc, token = ctx(info)
-    system, data = per_system_body(sheet)
     expected = await run(system_of(svc, token, str(campaign_id)))
-    if system != expected:
-        raise _mismatch(expected, system, "sheet")
-    return data
+    if chosen_system(sheet) != expected:
+        raise _mismatch(expected, chosen_system(sheet), "sheet")
 
 
 @strawberry.type

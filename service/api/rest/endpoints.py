@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.rest import deadlines
 from service.api.rest.request import Call
-from service.api.systemmodels import per_system
 from service.game.campaigns import records as campaigns, dicesessions, history, languages
 from service.game.moves import play, rolls
 from service.game import systems
@@ -21,6 +19,8 @@ from service.game.inputs import (
     CampaignCreate,
     CampaignLanguageUpdate,
     CharacterAssign,
+    CharacterCreate,
+    CharacterValidationRequest,
     ClientSeed,
     PlayerInvite,
     PlayerLanguageUpdate,
@@ -30,26 +30,6 @@ from service.game.inputs import (
 from service.i18n.message import _
 
 Reply = tuple[int, Any, dict[str, str]]
-
-
-class CharacterCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    sheet: dict[str, Any] = Field(
-        description="The character sheet as the rule system defines it.",
-        json_schema_extra=per_system("character_input"),
-    )
-    player_id: str | None = Field(
-        None,
-        description="GM only: the player who controls the character. A player's own characters are assigned to them.",
-    )
-
-
-class CharacterValidationRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    sheet: dict[str, Any] = Field(
-        description="The character sheet to check, as for createCharacter.",
-        json_schema_extra=per_system("character_input"),
-    )
 
 
 async def list_systems(c: Call) -> Reply:

@@ -13,6 +13,7 @@ from service.api.rest import endpoints as ep
 from service.api import replies as r
 from service.api.rest.systemschemas import action_request
 from service.api.systemmodels import MODELS
+from service.game.webhooks.endpoints import MAX_ROTATION_GRACE, SecretRotation
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class Operation:
         return self.body or ep.INPUTS.get(self.operation_id)
 
 
+# The GraphQL mutation takes the same field in its input (service/api/graphql/envelopes.py).
+ROTATION = SecretRotation.model_fields["keep_previous_seconds"]
 C = "/v1/campaigns/{campaign_id}"
 READ = (401, 404, 503)
 WRITE = (400, 401, 403, 404, 409, 413, 415, 422, 503)
@@ -405,8 +408,8 @@ OPERATIONS: list[Operation] = [
         query=(
             (
                 "keep_previous_seconds",
-                "Keep signing with the previous secret too for this long (0, the default: it stops at once).",
-                {"type": "integer", "minimum": 0, "maximum": 604800},
+                ROTATION.description or "",
+                {"type": "integer", "minimum": 0, "maximum": MAX_ROTATION_GRACE},
             ),
         ),
     ),

@@ -66,6 +66,17 @@ class WebhookUpdate(_In):
     description: Text | None = None
 
 
+class SecretRotation(_In):
+    """What a rotation takes: REST reads it from the query string, GraphQL from the mutation's input."""
+
+    keep_previous_seconds: int = Field(
+        0,
+        ge=0,
+        le=MAX_ROTATION_GRACE,
+        description="Keep signing with the previous secret too for this long (0, the default: it stops at once).",
+    )
+
+
 def _iso(value: datetime | float | None) -> str | None:
     if value is None:
         return None
