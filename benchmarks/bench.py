@@ -1031,7 +1031,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only == "inprocess":
         return only_in_process(args)
     if args.quick:
-        args.seconds, args.tables, args.log_sizes = 0.5, 2, [10**2, 10**3]
+        args.seconds, args.tables, args.log_sizes = 0.25, 2, [10**2, 10**3]
         if "--backends" not in (argv or sys.argv):
             args.backends = "embedded"
     use_wrk = have_wrk() and not args.no_wrk

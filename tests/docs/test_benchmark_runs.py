@@ -46,7 +46,7 @@ def test_subscribers_benchmark_runs_and_prints_its_table():
 
 
 def test_one_run_benchmark_runs_and_prints_figures_ratios_and_targets():
-    """--quick: two tables, half a second per scenario, the embedded defaults; wrk when installed, else the
+    """--quick: two tables, a quarter of a second per scenario, the embedded defaults; wrk when installed, else the
     in-process client (the script then says how to install wrk)."""
     out = subprocess.run(
         [sys.executable, "benchmarks/bench.py", "--quick"], cwd=ROOT, capture_output=True, text=True, timeout=300
