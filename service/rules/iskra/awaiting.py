@@ -121,10 +121,23 @@ OPEN_PLAYER = (
     "add_item",
     "attack",
     "buy",
+    "drop_item",
     "help",
     "minor_action",
     "passing_action",
     "set_carried",
     "stand_up",
     "transfer_item",
+    "use_resources",
 )
+
+
+def open_now(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """Moves open in this table's state beyond `awaiting` and the always-open ones: with no test pending and no
+    combat running, the GM may start a combat even while a recovery test is due (an ambush does not wait for the
+    day's Strength test), so `start_combat` is offered then too."""
+    enc = table["encounter"]
+    if table["pending"] is None and (enc is None or enc["state"] != "active"):
+        return [gm("start_combat")]
+    return []
+

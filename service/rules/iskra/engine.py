@@ -181,7 +181,9 @@ class IskraSystem:
         return driver.apply(MOVES, state, action, actor, dice)
 
     def view(self, state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-        return with_offers(view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER)
+        return with_offers(
+            view(state, actor), awaiting.OPEN_GM, awaiting.OPEN_PLAYER, awaiting.open_now(state["table"])
+        )
 
     def redact_event(self, event: Event, actor: Actor) -> dict[str, Any] | None:
         """An event's data as this actor may see it; None when it is GM-only (spec 8)."""
