@@ -74,8 +74,13 @@ def _compute(ctx: Ctx) -> list[dict[str, Any]]:
     due = recovery.due_ids(ctx)
     if due:
         return [character(cid, "recovery_test") for cid in due]
-    enc = ctx.encounter
-    if enc is not None:
+    return _between_tests(ctx.table)
+
+
+def _between_tests(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """Whose move it is with no test pending and no recovery test due: the combat's turn, or the GM's."""
+    enc = table["encounter"]
+    if enc is not None and enc["state"] == "active":
         pid = turns.current(enc)
         if pid is None:
             return [gm("end_combat")]
@@ -133,11 +138,8 @@ OPEN_PLAYER = (
 
 
 def open_now(table: dict[str, Any]) -> list[dict[str, Any]]:
-    """Moves open in this table's state beyond `awaiting` and the always-open ones: with no test pending and no
-    combat running, the GM may start a combat even while a recovery test is due (an ambush does not wait for the
-    day's Strength test), so `start_combat` is offered then too."""
-    enc = table["encounter"]
-    if table["pending"] is None and (enc is None or enc["state"] != "active"):
-        return [gm("start_combat")]
-    return []
-
+    """Moves open in this table's state beyond `awaiting` and the always-open ones. While a recovery test is due the
+    table waits for it, yet the engine still takes what it would wait for without one: the combat's turn moves
+    and `end_combat`, or, outside a combat, the GM's idle moves (an ambush does not wait for the day's Strength
+    test). With a test pending, nothing more."""
+    return _between_tests(table) if table["pending"] is None else []

@@ -47,3 +47,20 @@ def test_the_gm_may_start_a_combat_while_a_recovery_test_is_due():
     assert offered(t, fight, GM)
     t.do(fight)
     assert t.enc["state"] == "active"
+
+
+def test_a_combat_goes_on_and_may_end_while_a_recovery_test_is_due():
+    t = Table()
+    t.pc("ala")
+    t.pc("bob")
+    t.fight(["ala"], ["bob"])
+    t.do({"type": "deal_damage", "character_id": "bob", "wounds": 2, "source": "hazard"})
+    t.do({"type": "accept_damage"})
+    t.do({"type": "advance_time", "days": 1})
+    assert ["recovery_test"] in [e["may"] for e in t.table["awaiting"]]
+    turn = {"type": "end_turn", "participant_id": t.current}
+    assert offered(t, turn, player(t.current))
+    assert offered(t, {"type": "end_combat"}, GM)
+    t.do(turn, actor=player(t.current))
+    t.do({"type": "end_combat"})
+    assert t.enc is None or t.enc["state"] == "ended"
