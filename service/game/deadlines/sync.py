@@ -182,7 +182,11 @@ def named_moves(view: dict[str, Any]) -> dict[str, Any]:
 async def annotate(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:
     """The view with `until` on every awaiting entry, when the campaign keeps deadlines (null on a wait that
     is not timed, is paused, or was handed to the GM), and `moves` (named_moves)."""
-    view = named_moves(view)
+    return await with_until(s, campaign_id, named_moves(view))
+
+
+async def with_until(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any]:
+    """`annotate` for a view that has its `moves` already (a kept view has them: they follow from the table)."""
     table = view.get("table")
     if not isinstance(table, dict) or not table.get("awaiting"):
         return view

@@ -5,7 +5,8 @@ A view counts only for the exact version and per-move tag (`table_token`) the re
 campaign, the same characters at the same sheet versions and the same options: a move anywhere (any replica)
 changes the tag, a sheet edit its version, so a view here is never taken for a newer truth. Viewers are told
 apart by role, player and characters, which is all `SYSTEM.view` reads of the caller. Views are kept as JSON
-bytes, so no caller can change another's. Deadlines are not in them: they are added per read.
+bytes, so no caller can change another's. The moves' names (`moves`) are in them; deadlines are not: they are
+added per read.
 
 A campaign's views are kept for at most `max_age` seconds from the read that loaded its table through the
 live store (the live store's idle TTL): a table that went idle and expired there is then loaded, so put back,

@@ -59,14 +59,16 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
                 # Loaded and viewed only when no view is kept for this version (service/game/log/views.py).
                 async def viewed() -> dict[str, Any]:
                     state = await tables.load(svc, s, campaign, writing=False, characters=opened.characters)
-                    return system.view(state, viewer)
+                    return deadline_sync.named_moves(system.view(state, viewer))
 
                 seen = await svc.views.view(
                     campaign, opened.characters or [], viewer, viewed, max_age=svc.settings.table_idle_ttl
                 )
             else:
-                seen = system.view(
-                    await tables.load(svc, s, campaign, writing=False, characters=opened.characters), viewer
+                seen = deadline_sync.named_moves(
+                    system.view(
+                        await tables.load(svc, s, campaign, writing=False, characters=opened.characters), viewer
+                    )
                 )
         elif version > campaign.table_version:
             raise GameError(
@@ -80,11 +82,9 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
                 field="version",
             )
         else:
-            seen = system.view(await movelog.state_at(s, campaign, version), viewer)
+            seen = deadline_sync.named_moves(system.view(await movelog.state_at(s, campaign, version), viewer))
         if version == campaign.table_version:  # deadlines belong to the table as it is now
-            seen = await deadline_sync.annotate(s, campaign.id, seen)
-        else:
-            seen = deadline_sync.named_moves(seen)
+            seen = await deadline_sync.with_until(s, campaign.id, seen)
         return {"version": version, "system": campaign.system, "state": seen}
 
 
