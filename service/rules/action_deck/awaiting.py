@@ -10,9 +10,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from service.rules.action_deck import countdown
+from service.rules.action_deck import checks, countdown, surprise
 from service.rules.action_deck.context import Ctx
 from service.rules.awaiting import character, gm, merged
+from service.rules.base import Actor
 
 IDLE_CLOSED = ("open_session",)
 IDLE_OPEN = ("start_encounter", "award_benny", "close_session")
@@ -152,6 +153,25 @@ def settling(table: dict[str, Any], characters: dict[str, Any]) -> list[dict[str
     out = _Parties()
     _turn(SimpleNamespace(characters=characters), enc, cid, out)  # type: ignore[arg-type]  # reads only sheets
     return out.entries()
+
+
+def after_accepting(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Moves offered beyond the waits: a character's next move first accepts its rolled tests (§5.5,
+    `engine.auto_accept`), which may settle an opposed test or an interrupt and so open moves the table does not
+    show yet (a Joker holder whose interrupt failed may interrupt again). Each such character is offered what
+    the table would wait for from it once its tests are accepted, worked out on a copy. A concealed attacker is
+    left out: offering it a move would name it before it acts."""
+    table = state.get("table") or {}
+    rollers = sorted({t["roller_id"] for t in (table.get("tests") or {}).values() if t["state"] == "rolled"})
+    hidden = set(surprise.concealed(table.get("encounter")))
+    out: list[dict[str, Any]] = []
+    for cid in rollers:
+        if cid in hidden or cid not in (state.get("characters") or {}):
+            continue
+        ctx = Ctx(state, Actor(role="gm"), None)
+        checks.finalize_open(ctx, {cid})
+        out += [e for e in compute(ctx) if e["who"] == "character" and e["character_id"] == cid]
+    return out
 
 
 def refresh(ctx: Ctx) -> None:

@@ -3,7 +3,8 @@ the shape after every move (action_deck_support.check_awaiting)."""
 
 from __future__ import annotations
 
-from action_deck_support import Table, player
+from action_deck_support import GM, Table, player
+from engine_moves import check_offered
 
 from service.rules.action_deck import SYSTEM
 
@@ -189,3 +190,21 @@ def test_the_gms_own_soak_ruling_also_settles_a_pending_soak():
     t.do({"type": "soak", "character_id": "ann"}, actor=ANN)
     t.do({"type": "soak", "character_id": "ann", "wounds_avoided": 1})
     assert t.table["soaks_pending"] == [] and "set_condition" not in entry(t, None)
+
+
+def test_a_joker_whose_interrupt_fails_on_acceptance_is_offered_another():
+    """§5.5: the holder's next move first accepts its rolled Athletics; below TN 4 the interrupt then fails with no
+    defence (AD-D3), and the Joker, not yet acted, may interrupt again: the offers say so before that move."""
+    t = Table(joker_interrupt_needs_test=True)
+    t.add("h", kind="extra", skills={"athletics": "d8"})
+    t.add("t", kind="extra", skills={"athletics": "d8", "fighting": "d8"})
+    t.session({"ph": ["h"], "pt": ["t"]})
+    t.fight({"h": "JK-R", "t": "5D"})
+    t.do({"type": "call_next"})
+    t.do({"type": "declare_turn", "character_id": "t", "actions": [{"kind": "attack"}]})
+    t.do({"type": "interrupt", "character_id": "h"}, dice=[1])  # 1 + 2 for the Joker: below TN 4
+    again = {"type": "interrupt", "character_id": "h"}
+    assert t.enc["pending_interrupt"] is not None and "interrupt" not in (entry(t, "h") or [])
+    assert check_offered(SYSTEM, t.state, again, GM)
+    t.do(again, dice=[5])
+    assert t.enc["pending_interrupt"]["holder"] == "h"
