@@ -54,6 +54,9 @@ def create_campaign(
     language's (a Polish page's campaign name is "Nazwa")."""
     page.goto(url)
     page.locator("#system").select_option(value=system)
+    # The fields are drawn again for the system picked, after a round trip: typed before that, into the form
+    # being replaced, a value could be lost.
+    expect(page.locator(f"#campaign-fields[data-system='{system}']")).to_be_attached()
     fill(page.locator("form"), {name_label: name, **(fields or {})})
     page.locator("form button[type=submit]").click()
     expect(page.get_by_test_id("gm-link")).to_be_visible()

@@ -149,7 +149,7 @@ async function setupView() {
   const list = await systems();
   const picker = /** @type {HTMLSelectElement} */ (el("select", { id: "system", name: "system" },
     ...list.map((s) => el("option", { value: s.id }, s.name))));
-  const slot = el("div");
+  const slot = el("div", { id: "campaign-fields" });
   const out = el("div");
   /** @type {ReturnType<typeof inputForm> | null} */
   let form = null;
@@ -168,6 +168,7 @@ async function setupView() {
     form = inputForm(loaded, "CreateCampaignInput", { skip: ["system"], labels: optionLabels(system), oneOf,
                                                       defaults: typed });
     slot.replaceChildren(form.node);
+    slot.dataset.system = system.id; // which system's form is drawn (a page's tests wait for it)
   };
   // A campaign is created with the form of the system picked, never with the one still drawn for the last.
   let ready = draw();
