@@ -8,7 +8,7 @@ every die comes from the injected `DiceSource`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -104,6 +104,16 @@ def not_yours(name: str, why: str, *, field: str = "character_id") -> RuleViolat
         field=field,
         status=403,
     )
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def coerce(model: type[M], value: BaseModel | dict[str, Any]) -> M:
+    """`value` as `model`: the protocol takes options and character inputs as any model or a dict of one."""
+    if isinstance(value, model):
+        return value
+    return model.model_validate(value if isinstance(value, dict) else value.model_dump())
 
 
 class RuleSystem(Protocol):

@@ -33,7 +33,7 @@ from service.rules.action_deck.state_model import ActionDeckCharacter, ActionDec
 from service.rules.action_deck.view import view
 from service.rules.awaiting import with_offers
 from service.rules import driver
-from service.rules.base import Actor, Event, RuleViolation
+from service.rules.base import Actor, Event, RuleViolation, coerce
 
 HANDLERS = {
     "open_session": session.open_session,
@@ -118,18 +118,7 @@ class ActionDeckSystem:
     EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        # The same coercion as the other systems: the protocol promises any model or a dict of one.
-        sheet = (
-            data
-            if isinstance(data, ActionDeckCharacterInput)
-            else ActionDeckCharacterInput.model_validate(data if isinstance(data, dict) else data.model_dump())
-        )
-        opts = (
-            options
-            if isinstance(options, Options)
-            else Options.model_validate(options if isinstance(options, dict) else options.model_dump())
-        )
-        return new_character(sheet, opts)
+        return new_character(coerce(ActionDeckCharacterInput, data), coerce(Options, options))
 
     def initial_state(self, options: Options) -> dict[str, Any]:
         state = {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}

@@ -12,7 +12,7 @@ from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.awaiting import with_offers
 from service.rules import driver
-from service.rules.base import Actor, Event, RuleViolation, not_yours
+from service.rules.base import Actor, Event, RuleViolation, coerce, not_yours
 from service.rules.danger_pool import aftermath, awaiting, bailout, records, rolls, rounds, scenes
 from service.rules.danger_pool.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.danger_pool.context import Ctx, initial_table
@@ -61,12 +61,6 @@ def traitor(sheet: dict[str, Any]) -> RuleViolation | None:
 MOVES = driver.MoveTable(adapter=ADAPTER, context=Ctx, handlers=HANDLERS, awaiting=awaiting.refresh, taken_over=traitor)
 
 
-def _model(cls: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
-    if isinstance(value, cls):
-        return value
-    return cls.model_validate(value.model_dump() if isinstance(value, BaseModel) else value)
-
-
 class DangerPoolSystem:
     id = "danger_pool"
     name = "Danger Pool"
@@ -84,11 +78,11 @@ class DangerPoolSystem:
     state_version = 2
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        return new_character(_model(CharacterInput, data), _model(Options, options))
+        return new_character(coerce(CharacterInput, data), coerce(Options, options))
 
     def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         state = {
-            "options": _model(Options, options).model_dump(mode="json"),
+            "options": coerce(Options, options).model_dump(mode="json"),
             "characters": {},
             "table": initial_table(),
         }

@@ -13,7 +13,7 @@ from service.i18n.message import _
 from service.rules.awaiting import with_offers
 from service.rules import awaiting as shared_awaiting
 from service.rules import driver
-from service.rules.base import Actor, Event
+from service.rules.base import Actor, Event, coerce
 from service.rules.iskra import (
     attacks,
     awaiting,
@@ -143,12 +143,6 @@ MOVES = driver.MoveTable(
 )
 
 
-def _coerce(model: type[BaseModel], value: BaseModel | dict[str, Any]) -> BaseModel:
-    if isinstance(value, model):
-        return value
-    return model.model_validate(value if isinstance(value, dict) else value.model_dump())
-
-
 class IskraSystem:
     id = "iskra"
     name = "Iskra"
@@ -165,12 +159,12 @@ class IskraSystem:
     EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        return new_character(_coerce(IskraCharacterInput, data), _coerce(Options, options))
+        return new_character(coerce(IskraCharacterInput, data), coerce(Options, options))
 
     def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         table = initial_table()
         table["awaiting"] = [shared_awaiting.gm(*awaiting.IDLE)]
-        return {"options": _coerce(Options, options).model_dump(mode="json"), "characters": {}, "table": table}
+        return {"options": coerce(Options, options).model_dump(mode="json"), "characters": {}, "table": table}
 
     def parse_action(self, raw: dict[str, Any]) -> BaseModel:
         return driver.validate(MOVES, raw)

@@ -12,7 +12,7 @@ from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.awaiting import with_offers
 from service.rules import driver
-from service.rules.base import Actor, Event
+from service.rules.base import Actor, Event, coerce
 from service.rules.stepdice import (
     advancement,
     allies,
@@ -129,24 +129,10 @@ class StepDiceSystem:
     EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        data = (
-            data
-            if isinstance(data, StepDiceCharacterInput)
-            else StepDiceCharacterInput.model_validate(data if isinstance(data, dict) else data.model_dump())
-        )
-        opts = (
-            options
-            if isinstance(options, Options)
-            else Options.model_validate(options if isinstance(options, dict) else options.model_dump())
-        )
-        return new_character(data, opts)
+        return new_character(coerce(StepDiceCharacterInput, data), coerce(Options, options))
 
     def initial_state(self, options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        opts = (
-            options
-            if isinstance(options, Options)
-            else Options.model_validate(options if isinstance(options, dict) else options.model_dump())
-        )
+        opts = coerce(Options, options)
         state = {"options": opts.model_dump(mode="json"), "characters": {}, "table": initial_table()}
         state["table"]["awaiting"] = awaiting.compute(state, opts)
         return state

@@ -11,7 +11,7 @@ from service.dice.types import DiceSource
 from service.i18n.message import _
 from service.rules.awaiting import with_offers
 from service.rules import driver
-from service.rules.base import Actor, Event, RuleViolation, not_yours
+from service.rules.base import Actor, Event, RuleViolation, coerce, not_yours
 from service.rules.trikus import awaiting, flow, legal
 from service.rules.trikus.actions import ACTION_SENDERS, ACTION_TYPES, ADAPTER, Action
 from service.rules.trikus.context import Ctx, initial_table
@@ -54,17 +54,7 @@ class TrikusSystem:
     EventPayloads = EVENT_PAYLOADS
 
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
-        data = (
-            data
-            if isinstance(data, CharacterInput)
-            else CharacterInput.model_validate(data.model_dump() if isinstance(data, BaseModel) else data)
-        )
-        opts = (
-            options
-            if isinstance(options, Options)
-            else Options.model_validate(options.model_dump() if isinstance(options, BaseModel) else options)
-        )
-        return new_character(data, opts)
+        return new_character(coerce(CharacterInput, data), coerce(Options, options))
 
     def initial_state(self, options: BaseModel) -> dict[str, Any]:
         state = {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}
