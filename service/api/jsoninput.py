@@ -38,18 +38,7 @@ def loads(raw: bytes | str, *, where: str = "body") -> Any:
     try:
         data = json.loads(text, parse_constant=_constant)
     except RecursionError:
-        raise GameError(
-            400,
-            "invalid_json",
-            _n(
-                "the {where} nests deeper than {max_depth} level",
-                "the {where} nests deeper than {max_depth} levels",
-                MAX_DEPTH,
-                where=where,
-                max_depth=MAX_DEPTH,
-            ),
-            field=where,
-        ) from None
+        raise _too_deep(where) from None
     except ValueError as exc:
         raise GameError(
             400, "invalid_json", _("the {where} is not valid JSON: {exc}", where=where, exc=exc), field=where
