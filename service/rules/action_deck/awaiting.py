@@ -7,7 +7,6 @@ Joker holders who may claim or interrupt, the GM's call of the next card — or,
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from service.rules.action_deck import checks, countdown, surprise
@@ -137,28 +136,11 @@ def compute(ctx: Ctx) -> list[dict[str, Any]]:
     return out.entries()
 
 
-def settling(table: dict[str, Any], characters: dict[str, Any]) -> list[dict[str, Any]]:
-    """Moves offered beyond the waits: while an interrupt waits for its opposed Athletics, the character whose
-    turn it interrupts may still make its turn moves once its own test is rolled (its next move accepts the
-    test, §5.5, and so settles the interrupt)."""
-    enc = table.get("encounter")
-    if not enc or enc.get("pending_interrupt") is None or enc.get("current_turn") is None:
-        return []
-    cid = enc["current_turn"]
-    if not any(
-        t["state"] == "rolled" and t["roller_id"] == cid and t["group"] is None
-        for t in (table.get("tests") or {}).values()
-    ):
-        return []
-    out = _Parties()
-    _turn(SimpleNamespace(characters=characters), enc, cid, out)  # type: ignore[arg-type]  # reads only sheets
-    return out.entries()
-
-
 def after_accepting(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Moves offered beyond the waits: a character's next move first accepts its rolled tests (§5.5,
     `engine.auto_accept`), which may settle an opposed test or an interrupt and so open moves the table does not
-    show yet (a Joker holder whose interrupt failed may interrupt again). Each such character is offered what
+    show yet (the interrupted character's turn goes on once its defence wins; a Joker holder whose interrupt
+    failed may interrupt again). Each such character is offered what
     the table would wait for from it once its tests are accepted, worked out on a copy. A concealed attacker is
     left out: offering it a move would name it before it acts."""
     table = state.get("table") or {}

@@ -136,10 +136,7 @@ class ActionDeckSystem:
             view(state, actor),
             awaiting.OPEN_GM,
             awaiting.OPEN_PLAYER,
-            [
-                *awaiting.settling(state.get("table") or {}, state.get("characters") or {}),
-                *awaiting.after_accepting(state),
-            ],
+            awaiting.after_accepting(state),
         )
 
     def session_close_blocker(self, table: dict[str, Any]) -> RuleViolation | None:
