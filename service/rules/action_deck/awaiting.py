@@ -140,9 +140,9 @@ def after_accepting(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Moves offered beyond the waits: a character's next move first accepts its rolled tests (§5.5,
     `engine.auto_accept`), which may settle an opposed test or an interrupt and so open moves the table does not
     show yet (the interrupted character's turn goes on once its defence wins; a Joker holder whose interrupt
-    failed may interrupt again). Each such character is offered what
-    the table would wait for from it once its tests are accepted, worked out on a copy. A concealed attacker is
-    left out: offering it a move would name it before it acts."""
+    failed may interrupt again). Each such character is offered what the table would wait for from it once its
+    tests are accepted, worked out on a copy. A concealed attacker is left out: offering it a move would name it
+    before it acts."""
     table = state.get("table") or {}
     rollers = sorted({t["roller_id"] for t in (table.get("tests") or {}).values() if t["state"] == "rolled"})
     hidden = set(surprise.concealed(table.get("encounter")))
