@@ -13,21 +13,16 @@ import asyncio
 import json
 import os
 import random
-import shutil
-import signal
-import socket
-import subprocess
 import time
 import uuid
-from pathlib import Path
 
 import httpx
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from processes import ServiceProcess, free_port, wait_for
-from servers import in_ci
+from processes import ServiceProcess
+from redis_process import RedisProcess
 from service.game.log import moves as movelog
 from service.game.deadlines.sync import named_moves
 from service.rules.base import Actor
@@ -39,56 +34,6 @@ CAMPAIGNS = 3
 WORKERS_PER_CAMPAIGN = 2
 MOVES_PER_WORKER = 12
 FAULTS = 6
-
-
-class RedisProcess:
-    def __init__(self, workdir: Path, persistent: bool) -> None:
-        self.port, self.dir, self.persistent = free_port(), workdir, persistent
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        args = [
-            shutil.which("redis-server"),
-            "--port",
-            str(self.port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(self.dir),
-            "--save",
-            "",
-            "--appendonly",
-            "yes" if self.persistent else "no",
-            "--appendfsync",
-            "always",
-        ]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-        def ping() -> bool:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
-
-        wait_for(ping, "redis-server")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
-
-
-@pytest.fixture
-def redis_binary() -> str:
-    path = shutil.which("redis-server")
-    if path is None:
-        if in_ci():
-            pytest.fail("redis-server is not installed (CI=true requires it; .ci/run installs it)", pytrace=False)
-        pytest.skip("redis-server is not installed")
-    return path
 
 
 class Ledger:
@@ -152,7 +97,7 @@ async def replay_from_version_0(database_url: str, campaign_id: str) -> dict:
 
 
 @pytest.mark.parametrize("persistent", [True, False], ids=["redis-aof", "redis-no-persistence"])
-def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postgres_database, redis_binary, tmp_path):
+def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postgres_database, tmp_path):
     seed = int(os.environ.get("FAULT_SEED") or random.randrange(1 << 30))
     rng = random.Random(seed)
     redis = RedisProcess(tmp_path, persistent)

@@ -5,17 +5,13 @@ promises: test_broadcast.py.)"""
 from __future__ import annotations
 
 import asyncio
-import shutil
-import signal
 import socket
-import subprocess
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
-from servers import in_ci
+from redis_process import RedisProcess
 from service.notify import RedisNotifier
 
 
@@ -49,57 +45,9 @@ async def test_with_redis_unreachable_announcing_does_not_fail_and_local_waiters
         assert time.monotonic() - started_closing < 3
 
 
-class RedisServer:
-    def __init__(self, workdir: Path) -> None:
-        self.port, self.dir = free_port(), workdir
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                shutil.which("redis-server"),
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(self.dir),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError("redis-server did not start")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
-
-
 @pytest.fixture
 def own_redis(tmp_path):
-    if shutil.which("redis-server") is None:
-        if in_ci():
-            pytest.fail("redis-server is not installed (CI=true requires it)", pytrace=False)
-        pytest.skip("redis-server is not installed")
-    server = RedisServer(tmp_path)
+    server = RedisProcess(tmp_path)
     server.start()
     yield server
     server.kill()
