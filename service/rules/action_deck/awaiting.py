@@ -136,16 +136,21 @@ def compute(ctx: Ctx) -> list[dict[str, Any]]:
     return out.entries()
 
 
-def after_accepting(state: dict[str, Any]) -> list[dict[str, Any]]:
+def after_accepting(state: dict[str, Any], viewer: Actor) -> list[dict[str, Any]]:
     """Moves offered beyond the waits: a character's next move first accepts its rolled tests (§5.5,
     `engine.auto_accept`), which may settle an opposed test or an interrupt and so open moves the table does not
     show yet (the interrupted character's turn goes on once its defence wins; a Joker holder whose interrupt
     failed may interrupt again). Each such character is offered what the table would wait for from it once its
-    tests are accepted, worked out on a copy. A concealed attacker is left out: offering it a move would name it
+    tests are accepted, worked out on a copy from the whole state. So a player is told this only of the characters
+    whose sheets the player sees whole (the party's): what an unrostered character may do next can follow from what
+    the view keeps from players. A concealed attacker is left out for everyone: offering it a move would name it
     before it acts."""
     table = state.get("table") or {}
     rollers = sorted({t["roller_id"] for t in (table.get("tests") or {}).values() if t["state"] == "rolled"})
     hidden = set(surprise.concealed(table.get("encounter")))
+    if viewer.role != "gm":
+        rostered = {cid for p in (table.get("players") or {}).values() for cid in p.get("character_ids", [])}
+        hidden |= {cid for cid in rollers if cid not in rostered and not viewer.controls(cid)}
     out: list[dict[str, Any]] = []
     for cid in rollers:
         if cid in hidden or cid not in (state.get("characters") or {}):

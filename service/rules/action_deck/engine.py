@@ -136,7 +136,7 @@ class ActionDeckSystem:
             view(state, actor),
             awaiting.OPEN_GM,
             awaiting.OPEN_PLAYER,
-            awaiting.after_accepting(state),
+            awaiting.after_accepting(state, actor),
         )
 
     def session_close_blocker(self, table: dict[str, Any]) -> RuleViolation | None:

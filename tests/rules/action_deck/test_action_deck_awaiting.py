@@ -229,3 +229,21 @@ def test_the_interrupted_character_whose_defence_is_rolled_is_offered_its_turn_m
     assert check_offered(SYSTEM, t.state, end, player("pt", "t"))
     t.do(end, actor=player("pt", "t"))
     assert t.enc["pending_interrupt"] is None
+
+
+def test_what_a_gm_characters_accepted_roll_would_open_is_offered_to_the_gm_only():
+    t = Table(joker_interrupt_needs_test=True)
+    t.add("h", kind="extra", skills={"athletics": "d8"})
+    t.add("t", kind="extra", skills={"athletics": "d8", "fighting": "d8"})
+    t.session({"pt": ["t"]})  # h is nobody's: the GM's
+    t.fight({"h": "JK-R", "t": "5D"})
+    t.do({"type": "call_next"})
+    t.do({"type": "declare_turn", "character_id": "t", "actions": [{"kind": "attack"}]})
+    t.do({"type": "interrupt", "character_id": "h"}, dice=[1])  # fails once accepted: h may interrupt again
+
+    def interrupt_offered_to_h(viewer) -> bool:
+        offers = SYSTEM.view(t.state, viewer)["table"]["offers"]
+        return any(e["character_id"] == "h" and "interrupt" in e["may"] for e in offers)
+
+    assert interrupt_offered_to_h(GM)
+    assert not interrupt_offered_to_h(player("pt", "t"))
