@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import threading
 from typing import Any
 
 import orjson
@@ -249,11 +250,20 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
     }
 
 
-@functools.cache
+_building = threading.Lock()
+
+
 def served() -> bytes:
     """The whole document as `/openapi.json` serves it, rendered once per process: it depends on code alone (the
     operation table, the models, the registered systems), and building it, nearly all pydantic JSON Schema, takes
-    longer than composing the rest of an app (0.4-1.6 s), which every test app and every worker would pay again."""
+    longer than composing the rest of an app (0.4-1.6 s), which every test app and every worker would pay again.
+    The service builds it in a thread on first asking: two first askers wait for one build."""
+    with _building:
+        return _rendered()
+
+
+@functools.cache
+def _rendered() -> bytes:
     return orjson.dumps(build())
 
 
