@@ -7,7 +7,8 @@ import functools
 import logging
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -89,6 +90,14 @@ class AccessLog:
                 ms,
                 extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)},
             )
+
+
+# Starlette types every handler as taking any Exception; each of these takes the class it is registered for.
+EXCEPTION_HANDLERS: dict[Any, Callable[..., Any]] = {
+    GameError: problems.game_error,
+    HTTPException: problems.http_error,
+    Exception: problems.unexpected,
+}
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -177,10 +186,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 larger={"/v1/campaigns/import": settings.max_import_bytes},
             ),
         ],
-        exception_handlers={
-            GameError: problems.game_error,
-            HTTPException: problems.http_error,
-            Exception: problems.unexpected,
-        },
+        exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )
