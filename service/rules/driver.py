@@ -37,7 +37,7 @@ class MoveTable:
     """What one rule system gives the driver; everything else about a move is the same for every system."""
 
     adapter: TypeAdapter[Any]
-    context: Callable[[dict[str, Any], Actor, DiceSource | None], MoveContext]
+    context: Callable[[dict[str, Any], Actor, DiceSource | None], MoveContext[Any]]
     handlers: Mapping[str, Handler]
     awaiting: Rule
     guards: Sequence[Guard] = ()
@@ -69,7 +69,7 @@ def validate(table: MoveTable, action: BaseModel | dict[str, Any]) -> Any:
     return action if isinstance(action, BaseModel) else table.adapter.validate_python(action)
 
 
-def authorise(table: MoveTable, ctx: MoveContext, move: Any) -> None:
+def authorise(table: MoveTable, ctx: MoveContext[Any], move: Any) -> None:
     """`sender` (a class attribute of every move model): "gm" is the GM only; otherwise the GM, or the player
     controlling the character the move names in `character_id` (a move naming none is checked by its handler)."""
     if type(move).sender == "gm":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -40,6 +40,8 @@ def with_id_salt(table: dict[str, Any], salt: str) -> dict[str, Any]:
 
 
 P = TypeVar("P", bound=BaseModel)
+# A system's Options model: each context is a MoveContext[its Options], so `ctx.options.<toggle>` is checked.
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
 
 def payload_data(payload: BaseModel) -> dict[str, Any]:
@@ -68,7 +70,7 @@ def replaced(payload: P, **changes: Any) -> P:
     return type(payload).model_validate({**payload.model_dump(by_alias=True, exclude_unset=True), **changes})
 
 
-class MoveContext:
+class MoveContext(Generic[OptionsT]):
     Options: ClassVar[type[BaseModel]]
     # The system's own factory, so "unknown_character" carries the status its closed code set gives it.
     violation: ClassVar[Callable[..., RuleViolation]]
@@ -83,7 +85,8 @@ class MoveContext:
         # Purity: the caller's state is never touched; every change lands in this copy.
         self.state = json_copy(state)
         self.state.setdefault("characters", {})
-        self.options = self.Options.model_validate(self.state.get("options") or {})
+        # Options is OptionsT's own class (a ClassVar cannot name a type variable).
+        self.options: OptionsT = cast(OptionsT, self.Options.model_validate(self.state.get("options") or {}))
         table = self.state.get("table") or {}
         for key, value in self.initial_table().items():
             table.setdefault(key, value)
@@ -91,6 +94,13 @@ class MoveContext:
         self.actor = actor
         self.dice = dice
         self.events: list[Event] = []
+
+    def thrown(self) -> DiceSource:
+        """The injected dice, for a move that throws some. A context built without them (for offers, a view, the
+        first table) throws none: reaching here is a bug in the engine, not the player's error."""
+        if self.dice is None:
+            raise RuntimeError("this context was built without dice, and the move throws some")
+        return self.dice
 
     @property
     def table(self) -> dict[str, Any]:

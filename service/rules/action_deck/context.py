@@ -37,7 +37,7 @@ def initial_table() -> dict[str, Any]:
     }
 
 
-class Ctx(MoveContext):
+class Ctx(MoveContext[Options]):
     Options = Options
     violation = staticmethod(violation)
     payloads = EVENT_PAYLOADS

@@ -174,9 +174,9 @@ def _betray(ctx: Ctx, cid: str, a: Any) -> None:
     players = ctx.table["players"]
     # Every OTHER player gains 1 point, on their current character (§4.15.3); unassigned active
     # characters count as their own players.
-    got = {e["character_id"] for p, e in players.items() if p != pid and e.get("character_id")}
-    got |= {c for c, s in ctx.characters.items() if s.get("player_id") is None}
-    got = sorted(c for c in got if c != cid and ctx.characters.get(c, {}).get("status") == "active")
+    others = {e["character_id"] for p, e in players.items() if p != pid and e.get("character_id")}
+    others |= {c for c, s in ctx.characters.items() if s.get("player_id") is None}
+    got = sorted(c for c in others if c != cid and ctx.characters.get(c, {}).get("status") == "active")
     for c in got:
         ctx.characters[c]["character_points"] += 1
     ctx.table["pending_track_boxes"] += ctx.options.betrayal_track_boxes

@@ -38,7 +38,7 @@ def extract(ctx: Ctx, a: Any) -> None:
     roll = guards.open_roll(ctx)
     if roll["state"] != "extraction_pending":
         raise violation("wrong_phase", _("extraction follows a won bail-out roll (§5.2)"))
-    sc = ctx.scene
+    sc = guards.scene(ctx)
     guards.leader(sc, a.character_id)
     ids = list(a.extracted_ids)
     if len(set(ids)) != len(ids):

@@ -26,7 +26,7 @@ def initial_table() -> dict[str, Any]:
     }
 
 
-class Ctx(MoveContext):
+class Ctx(MoveContext[Options]):
     Options = Options
     violation = staticmethod(violation)
     payloads = EVENT_PAYLOADS
@@ -47,7 +47,7 @@ class Ctx(MoveContext):
 
     def roll(self, purpose: str) -> DieRoll:
         """Every die of the engine comes from here (spec §4.1)."""
-        return self.dice.roll(self.options.die_sides, purpose=purpose)
+        return self.thrown().roll(self.options.die_sides, purpose=purpose)
 
     def name(self, character_id: str) -> str:
         return self.characters.get(character_id, {}).get("name", character_id)

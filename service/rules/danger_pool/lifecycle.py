@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from service.rules.danger_pool.context import Ctx
@@ -45,7 +46,7 @@ def make_action_scene(
     danger_start: int,
     predecessor: str | None = None,
     danger: str | None = None,
-    elements: list[tuple[str, str | None]] = (),
+    elements: Sequence[tuple[str, str | None]] = (),
 ) -> dict[str, Any]:
     boxes = ctx.table["pending_track_boxes"]  # A36: Betray the Team lengthens the next action scene
     ctx.table["pending_track_boxes"] = 0

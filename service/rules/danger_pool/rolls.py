@@ -198,7 +198,7 @@ def choose_tie(ctx: Ctx, a: Any) -> None:
     guards.roll_actor(roll, a.character_id)
     if roll["state"] not in ("rolled", "tie_pending") or not roll["tie"]:
         raise violation("no_tie", _("the open roll is not tied (§4.7)"))
-    sc = ctx.scene
+    sc = guards.scene(ctx)
     if a.option == "back_down":
         roll["tie_choices"].append({"option": a.option, "die_index": None})
         roll["state"] = "tie_pending"
@@ -260,12 +260,12 @@ def confirm_roll(ctx: Ctx, a: Any) -> None:
     roll = _gm_window(ctx)
     roll["state"] = "confirmed"
     ctx.emit("roll_confirmed", DangerPoolRollRef(roll_id=roll["roll_id"]))
-    advance(ctx, ctx.scene)
+    advance(ctx, guards.scene(ctx))
 
 
 def element_reroll(ctx: Ctx, a: Any) -> None:
     roll = _gm_window(ctx)
-    sc = ctx.scene
+    sc = guards.scene(ctx)
     el = next((e for e in sc["elements"] if e["element_id"] == a.element_id), None)
     if el is None:
         raise violation(

@@ -94,7 +94,7 @@ def attack(ctx: Ctx, a: Any) -> None:
                     "offhand",
                 )
         if turns.spend(ctx, a.character_id, "minor"):
-            ctx.encounter["budget"][a.character_id]["offhand_attacks"] += 1
+            guards.encounter(ctx)["budget"][a.character_id]["offhand_attacks"] += 1
     else:
         turns.spend(ctx, a.character_id, "major")
     open_attack(
@@ -111,7 +111,7 @@ def attack(ctx: Ctx, a: Any) -> None:
 
 
 def give_token(ctx: Ctx, helper: str, beneficiary: str, description: str) -> None:
-    enc = ctx.encounter
+    enc = guards.encounter(ctx)
     token = {
         "id": ctx.next_id("help", "h"),
         "helper_id": helper,

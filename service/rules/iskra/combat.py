@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from service.i18n.message import _
 from service.rules.iskra import guards, turns
@@ -17,7 +17,7 @@ from service.rules.iskra.events_model import (
 )
 
 
-def _bad(detail: str, field: str = "sides") -> None:
+def _bad(detail: str, field: str = "sides") -> NoReturn:
     raise violation("bad_sides", detail, field)
 
 
@@ -90,10 +90,7 @@ def start_combat(ctx: Ctx, a: Any) -> None:
 
 
 def _enc(ctx: Ctx) -> dict[str, Any]:
-    enc = ctx.encounter
-    if enc is None:
-        raise violation("no_combat", _("no combat is running"))
-    return enc
+    return guards.encounter(ctx)
 
 
 def join_combat(ctx: Ctx, a: Any) -> None:

@@ -116,7 +116,7 @@ ON_PENDING = frozenset(
 )
 
 
-def pending_first(ctx: Ctx, action: BaseModel) -> None:
+def pending_first(ctx: Ctx, action: Any) -> None:
     held = ctx.table["pending"]
     if held is not None and action.type not in ON_PENDING:
         raise violation(

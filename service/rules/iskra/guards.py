@@ -10,6 +10,14 @@ from service.rules.iskra.context import Ctx
 from service.rules.iskra.errors import violation
 
 
+def encounter(ctx: Ctx) -> dict[str, Any]:
+    """The running combat; a move that belongs to one is refused without it."""
+    enc = ctx.encounter
+    if enc is None:
+        raise violation("no_combat", _("no combat is running"))
+    return enc
+
+
 def alive(ctx: Ctx, cid: str, field: str = "character_id") -> dict[str, Any]:
     """Invariant 3 (spec 3.2): a dead character accepts no actions, tests or resource changes."""
     sheet = ctx.sheet(cid, field)

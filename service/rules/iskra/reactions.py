@@ -87,7 +87,7 @@ def use_ready(ctx: Ctx, a: Any) -> None:
             "no_ready_action", _("no triggered Ready for {character_id}", character_id=a.character_id), "character_id"
         )
     guards.acting(ctx, a.character_id)
-    enc = ctx.encounter
+    enc = guards.encounter(ctx)
     entry = enc["ready"][a.character_id]
     ctx.table["pending"] = None
     if not a.execute:  # L170 "może (nie musi)"; the Ready stays until the character's next turn

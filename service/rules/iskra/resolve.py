@@ -41,7 +41,7 @@ def post_roll_open(ctx: Ctx, t: dict[str, Any]) -> bool:
 
 
 def throw(ctx: Ctx, t: dict[str, Any], event: str, **extra: Any) -> None:
-    die = ctx.dice.roll(10, purpose=f"{t['purpose']}:{t['attribute']}")
+    die = ctx.thrown().roll(10, purpose=f"{t['purpose']}:{t['attribute']}")
     t["roll"] = die.face
     t["rolls"].append(die.face)
     t["s"] = t["s0"] + t["adj"]
@@ -56,6 +56,8 @@ def after_roll(ctx: Ctx, t: dict[str, Any]) -> None:
 
 def finalize(ctx: Ctx, t: dict[str, Any]) -> None:
     result = outcome(ctx, t)
+    if result is None:
+        raise RuntimeError(f"test {t['id']} is finalized before its die is thrown")
     t["outcome"], t["stage"] = result, "closed"
     t["s"] = t["s0"] + t["adj"]
     t["total"] = None if t["roll"] is None else t["roll"] + t["s"]

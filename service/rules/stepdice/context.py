@@ -24,7 +24,7 @@ def initial_table() -> dict[str, Any]:
     }
 
 
-class Ctx(MoveContext):
+class Ctx(MoveContext[Options]):
     Options = Options
     violation = staticmethod(violation)
     payloads = EVENT_PAYLOADS

@@ -32,7 +32,7 @@ def _contest_thrower(ctx: Ctx, act: dict[str, Any], who: str) -> dict[str, Any]:
     if ctx.characters[who]["light_tokens"]["active"] > 0:
         may.append("spend_light_die")
     c = act["contest"]
-    p = contest.pair_of(c, who)
+    p = contest.pair_in(c, who)
     if (
         ctx.options.adv_negotiation
         and not c["submitted"]

@@ -154,11 +154,12 @@ def declare(ctx: Ctx, act: dict[str, Any], a: Any) -> None:
             TrikusParticipantLeft(activity_id=act["id"], character_id=a.character_id, reason="no dice to field (A22)"),
         )
         return
-    part["declared"] = {"morale": a.morale, "light": a.light, "boost": a.boost, "item_ids": list(a.item_ids)}
+    declared = {"morale": a.morale, "light": a.light, "boost": a.boost, "item_ids": list(a.item_ids)}
+    part["declared"] = declared
     ctx.emit(
         "round_declared",
         TrikusRoundDeclared(
-            activity_id=act["id"], round=act["round"], character_id=a.character_id, **part["declared"], pool=total
+            activity_id=act["id"], round=act["round"], character_id=a.character_id, **declared, pool=total
         ),
     )
 

@@ -80,6 +80,14 @@ def pair_of(c: dict[str, Any], cid: str) -> dict[str, Any] | None:
     return next((p for p in c["pairs"] if cid in (p["a"], p["b"])), None)
 
 
+def pair_in(c: dict[str, Any], cid: str) -> dict[str, Any]:
+    """The pair `cid` is in, where the contest guarantees one (a thrower, a proposer, the last-chance character)."""
+    p = pair_of(c, cid)
+    if p is None:
+        raise RuntimeError(f"{cid} is in no pair of this contest")
+    return p
+
+
 def other(pair: dict[str, Any], side: str) -> str:
     return pair["b"] if side == pair["a"] else pair["a"]
 

@@ -29,13 +29,13 @@ def initial_table() -> dict[str, Any]:
     }
 
 
-class Ctx(MoveContext):
+class Ctx(MoveContext[Options]):
     Options = Options
     violation = staticmethod(violation)
     payloads = EVENT_PAYLOADS
     initial_table = staticmethod(initial_table)
 
-    def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource) -> None:
+    def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource | None) -> None:
         super().__init__(state, actor, dice)
         self.state["options"] = self.options.model_dump(mode="json")
         self.table["seats"] = seats.order(self.state)
@@ -46,7 +46,7 @@ class Ctx(MoveContext):
 
     def roll(self, purpose: str) -> DieRoll:
         """Every die of the engine comes from here: a d10 from the injected source (spec 1)."""
-        return self.dice.roll(10, purpose=purpose)
+        return self.thrown().roll(10, purpose=purpose)
 
     def active_ids(self) -> list[str]:
         """Active party members in seat order (spec 3.3), the order every tie-break follows."""

@@ -58,7 +58,7 @@ class TrikusSystem:
 
     def initial_state(self, options: BaseModel) -> dict[str, Any]:
         state = {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}
-        ctx = Ctx(state, Actor(role="gm"), None)  # type: ignore[arg-type] - no dice are needed here
+        ctx = Ctx(state, Actor(role="gm"), None)  # no dice are needed here
         awaiting.refresh(ctx)
         return ctx.state
 

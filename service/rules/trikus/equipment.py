@@ -42,11 +42,11 @@ def _reveal(ctx: Ctx, cid: str, it: dict[str, Any], trait: dict[str, Any]) -> No
 
 def used(ctx: Ctx, cid: str, item_ids: list[str], kind: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     sheet = ctx.characters[cid]
-    out = []
+    out: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for iid in item_ids:
         it = item(sheet, iid)
-        for t in traits(it, kind) if it else []:
-            out.append((it, t))
+        if it is not None:
+            out.extend((it, t) for t in traits(it, kind))
     return out
 
 

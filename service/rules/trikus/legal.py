@@ -114,7 +114,7 @@ def _interrupts(ctx: Ctx, act: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def legal_moves(state: dict[str, Any], actor: Actor | None = None) -> list[dict[str, Any]]:
-    ctx = Ctx(state, Actor(role="gm"), None)  # type: ignore[arg-type] - nothing is rolled here
+    ctx = Ctx(state, Actor(role="gm"), None)  # nothing is rolled here
     act = ctx.activity
     moves: list[dict[str, Any]] = []
     if act is not None:

@@ -233,7 +233,7 @@ def pass_last_chance(ctx: Ctx, a: Any) -> None:
     c = act["contest"]
     if c["stage"] != "last_chance" or c["last_chance"] != a.character_id:
         raise violation("no_last_chance", _("no last-chance prompt is waiting for this character"))
-    contest.pair_of(c, a.character_id)["passed"].append(a.character_id)
+    contest.pair_in(c, a.character_id)["passed"].append(a.character_id)
     ctx.emit("last_chance_passed", TrikusCharacterInActivity(activity_id=act["id"], character_id=a.character_id))
 
 

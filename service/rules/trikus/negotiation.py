@@ -86,7 +86,7 @@ def rethrow(ctx: Ctx, act: dict[str, Any]) -> None:
     d = contest.die(c, neg["die"])
     roll = ctx.roll(f"{act['id']} negotiation re-throw of die {d['id']}")
     d["superseded_value"], d["value"], d["renegotiated"] = d["value"], roll.face, True
-    p = contest.pair_of(c, neg["proposer"])
+    p = contest.pair_in(c, neg["proposer"])
     p["state"] = {"kind": "ctrl", "side": neg["responder"], "target": roll.face, "die": d["id"]}
     act["participants"][neg["proposer"]]["negotiated"] = True
     c["negotiation"], c["stage"] = None, "wave"
