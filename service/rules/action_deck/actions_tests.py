@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -19,7 +19,8 @@ from service.rules.action_deck.fields import (
     TraitName,
 )
 
-GM_MODS = Field(default_factory=list, max_length=10, description="GM only: situational modifiers (seed 1.4).")
+# Any: pydantic types a Field by its default; each field's own annotation says what it holds.
+GM_MODS: Any = Field(default_factory=list, max_length=10, description="GM only: situational modifiers (seed 1.4).")
 
 
 class ActionDeckTraitTest(Move):

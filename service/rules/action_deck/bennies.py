@@ -62,7 +62,7 @@ def spend(ctx: Ctx, character_id: str, source: str, use: str, *, group: bool = F
         if entry is None or entry["bennies"] < 1:
             raise violation("no_benny", _("player {value} has no benny left", value=pid or "?"), "benny_source")
         entry["bennies"] -= 1
-        payer = {"player_id": pid}
+        payer: dict[str, Any] = {"player_id": pid}
         ctx.emit(
             "benny_spent", ActionDeckBennySpent(character_id=character_id, use=use, **payer, bennies=entry["bennies"])
         )

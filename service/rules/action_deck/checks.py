@@ -63,7 +63,7 @@ def build(
     if slot is not None and slot["joker_active"]:
         mods.append({"source": "joker", "value": o.joker_bonus})  # B8: every test in the Joker's round
     turn = where.get("turn") or turns.running_turn_of(ctx, roller_id)
-    if where.get("action_index") is not None and turn["multi_action_penalty"]:
+    if where.get("action_index") is not None and turn is not None and turn["multi_action_penalty"]:
         mods.append({"source": "multi_action", "value": turn["multi_action_penalty"]})  # §4.20
     if turn is not None and turn["ran"]:
         mods.append({"source": "running", "value": o.running_penalty})  # B19: every other test that turn

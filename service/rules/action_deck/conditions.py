@@ -22,7 +22,7 @@ def _lose_hold(ctx: Ctx, cid: str) -> None:
     slot = ctx.slot(cid)
     if slot is None:
         return
-    enc = ctx.encounter
+    enc = ctx.running()
     queued = cid in enc["queued"]
     if slot["on_hold"] or queued:
         slot["on_hold"] = False

@@ -43,13 +43,21 @@ class Ctx(MoveContext[Options]):
     payloads = EVENT_PAYLOADS
     initial_table = staticmethod(initial_table)
 
-    def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource) -> None:
+    def __init__(self, state: dict[str, Any], actor: Actor, dice: DiceSource | None) -> None:
         super().__init__(state, actor, dice)
         self.roller = Roller(dice, self.options.ace_safety_cap)
 
     @property
     def encounter(self) -> dict[str, Any] | None:
         return self.table["encounter"]
+
+    def running(self) -> dict[str, Any]:
+        """The encounter a step of combat works on. Its move's guards made sure there is one: reaching here
+        without one is a bug in the engine, not the player's error."""
+        enc = self.encounter
+        if enc is None:
+            raise RuntimeError("a combat step ran with no encounter on the table")
+        return enc
 
     @property
     def deck(self) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from service.rules.action_deck.events_model import (
 
 def callable_ids(ctx: Ctx) -> list[str]:
     """Dealt a card (not a Joker: Jokers are outside the countdown), not acted, not holding, able to act."""
-    enc = ctx.encounter
+    enc = ctx.running()
     out = []
     for cid in enc["order"]:
         slot = enc["participants"][cid]

@@ -159,6 +159,8 @@ def draw(ctx: Ctx, card: str | None = None) -> str:
     if not deck["draw_pile"]:
         _refill(ctx)
     if ctx.table_mode:
+        if card is None:
+            raise RuntimeError("a draw at the table names its card (validate_draws asks for it)")
         deck["draw_pile"].remove(card)
     else:
         card = deck["draw_pile"].pop(0)

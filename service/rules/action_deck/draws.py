@@ -17,7 +17,7 @@ from service.rules.action_deck.events_model import ActionDeckCardKept, ActionDec
 
 def unit(ctx: Ctx, character_id: str) -> list[str]:
     """Those acting on the same card: a group of Extras sharing one (B2), else the character alone."""
-    enc = ctx.encounter
+    enc = ctx.running()
     group = enc["participants"][character_id].get("group")
     if group is None:
         return [character_id]
@@ -61,7 +61,7 @@ def draw_extra_card(ctx: Ctx, a) -> None:
     card = deck.draw(ctx, a.card)
     members = unit(ctx, cid)
     for m in members:
-        s = ctx.encounter["participants"][m]
+        s = ctx.running()["participants"][m]
         s["candidates"].append(card)
         s["draws"] += 1
     ctx.emit(
@@ -77,15 +77,15 @@ def draw_extra_card(ctx: Ctx, a) -> None:
 
 def keep(ctx: Ctx, character_id: str, card: str, reason: str) -> None:
     members = unit(ctx, character_id)
-    slot = ctx.encounter["participants"][character_id]
+    slot = ctx.running()["participants"][character_id]
     deck.discard(ctx, [c for c in slot["candidates"] if c != card])
     for m in members:
-        s = ctx.encounter["participants"][m]
+        s = ctx.running()["participants"][m]
         s.update(card=card, candidates=[card], joker_active=is_joker(card))
     ctx.emit("card_kept", ActionDeckCardKept(character_id=character_id, card=card, reason=reason))
     if is_joker(card) and not slot["joker_awarded"]:
         for m in members:
-            ctx.encounter["participants"][m]["joker_awarded"] = True
+            ctx.running()["participants"][m]["joker_awarded"] = True
         bennies.jokers_wild(ctx, character_id)
 
 
@@ -99,7 +99,7 @@ def keep_card(ctx: Ctx, a) -> None:
 
 
 def close_window(ctx: Ctx) -> None:
-    enc = ctx.encounter
+    enc = ctx.running()
     if not enc["draw_window_open"]:
         return
     enc["draw_window_open"] = False

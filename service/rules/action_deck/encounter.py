@@ -6,6 +6,8 @@ Phases: surprise_notice (victims' Notice tests open) → dealing → draw_window
 
 from __future__ import annotations
 
+from typing import Any
+
 from service.i18n.message import _
 from service.rules.action_deck import bennies, checks, deck, guards, surprise
 from service.rules.action_deck.cards import is_joker
@@ -82,6 +84,7 @@ def start_encounter(ctx: Ctx, a) -> None:
     member_of = _validate(ctx, a)
     hidden = set(surprise.concealable(ctx, list(a.surprise.attackers))) if a.surprise else set()
     enc_id = ctx.next_id("encounter", "e")
+    enc: dict[str, Any]
     ctx.table["encounter"] = enc = {
         "id": enc_id,
         "round": 1,
@@ -156,7 +159,7 @@ def add_participant(ctx: Ctx, a) -> None:
 
 def _recipients(ctx: Ctx) -> tuple[list[list[str]], list[str]]:
     """One unit per card: a character, or a group of Extras (B2). Holders draw no card (seed 1.2)."""
-    enc = ctx.encounter
+    enc = ctx.running()
     surprise = enc["surprise"] if enc["round"] == 1 else None
     units, without, seen = [], [], set()
     for cid in enc["order"]:

@@ -79,14 +79,14 @@ FOLLOW_UPS = {"reroll", "accept_test", "choose_wild_substitution", "defend"}
 FLOW = {"deal", "call_next", "end_round", "end_encounter", "close_session"}
 
 
-def auto_accept(ctx: Ctx, action: BaseModel) -> None:
+def auto_accept(ctx: Ctx, action: Any) -> None:
     """§5.5: a test is accepted when the roller's next move is unrelated (or the table moves on)."""
     if action.type in FOLLOW_UPS:
         return
     if action.type in FLOW:
         checks.finalize_open(ctx)
         return
-    subjects = {getattr(action, f, None) for f in ("character_id", "leader_id")} - {None}
+    subjects: set[str] = {s for f in ("character_id", "leader_id") if (s := getattr(action, f, None)) is not None}
     if subjects:
         checks.finalize_open(ctx, subjects)
 
@@ -120,7 +120,7 @@ class ActionDeckSystem:
     def new_character(self, data: BaseModel | dict[str, Any], options: BaseModel | dict[str, Any]) -> dict[str, Any]:
         return new_character(coerce(ActionDeckCharacterInput, data), coerce(Options, options))
 
-    def initial_state(self, options: Options) -> dict[str, Any]:
+    def initial_state(self, options: BaseModel) -> dict[str, Any]:
         state = {"options": options.model_dump(mode="json"), "characters": {}, "table": initial_table()}
         ctx = Ctx(state, Actor(role="gm"), None)
         awaiting.refresh(ctx)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,7 +17,8 @@ PlainDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Inches = Annotated[float, Field(ge=0, le=200, multiple_of=0.5)]
 BennySource = Literal["auto", "own", "gm_pool"]
 
-BENNY_SOURCE = Field(
+# Any: pydantic types a Field by its default (a str); each field's annotation (BennySource) says what it holds.
+BENNY_SOURCE: Any = Field(
     "auto",
     description="Who pays: a PC's benny always comes from its player; an NPC Wild Card "
     "pays from its own ('own') or the GM pool ('gm_pool'); 'auto' uses its "

@@ -78,7 +78,7 @@ def no_interrupt(ctx: Ctx) -> None:
 def own_turn(ctx: Ctx, character_id: str, *, declared: bool = True) -> dict[str, Any]:
     """The character's turn is in progress (§5.2 turn_acting); returns its turn record."""
     slot = participant(ctx, character_id)
-    enc = ctx.encounter
+    enc = ctx.running()
     no_interrupt(ctx)
     if enc["current_turn"] != character_id:
         raise violation(

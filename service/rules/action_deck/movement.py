@@ -41,6 +41,6 @@ def sustained_run(pace: int, running_die: int, vigor_die: int) -> dict[str, int 
     return {"inches_per_turn": 2 * (pace + running_die), "minutes": Fraction(vigor_die, 2)}
 
 
-def as_json(x: Fraction) -> int | float:
+def as_json(x: Fraction | int) -> int | float:
     """Inches are halves at most; keep whole numbers whole in the JSON state."""
-    return int(x) if x.denominator == 1 else float(x)
+    return int(x) if isinstance(x, int) or x.denominator == 1 else float(x)

@@ -12,7 +12,7 @@ from service.dice.types import DiceSource, DieRoll, DieVisibility
 class Roller:
     """Wraps the injected dice source; collects what was thrown so each event can carry its dice."""
 
-    def __init__(self, dice: DiceSource, ace_cap: int = 100) -> None:
+    def __init__(self, dice: DiceSource | None, ace_cap: int = 100) -> None:
         self.dice = dice
         self.ace_cap = ace_cap
         self._thrown: list[DieRoll] = []
@@ -32,6 +32,8 @@ class Roller:
     def plain(self, sides: int, purpose: str, *, sealed: bool = False) -> int:
         """One face, no ace: the running die (seed 1.3 'nie może wypaść As'), the Extras' d6 check, shuffles.
         `sealed`: seen by nobody until unsealed (a shuffle fixes the undealt order, §8)."""
+        if self.dice is None:  # a context for offers or a view: nothing it runs throws dice
+            raise RuntimeError("this context was built without dice, and the move throws some")
         die = self.dice.roll(sides, purpose=purpose, visibility="sealed" if sealed else self._visibility)
         self._thrown.append(die)
         return die.face

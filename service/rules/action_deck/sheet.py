@@ -7,7 +7,7 @@ cannot add characters itself because the application layer stores sheets in SQL 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,9 +16,14 @@ from service.rules.action_deck.errors import violation
 from service.rules.action_deck.options import Options
 from service.rules.strings import trimmed
 
-Name = trimmed(120)
-TraitName = trimmed(None, pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$", case="lower")
-TraitDie = trimmed(None, pattern=r"^[dD](4|6|8|10|12)(\+[1-9])?$", case="lower")
+if TYPE_CHECKING:  # a type checker cannot read a type made by a call; pydantic reads the ones below
+    Name = str
+    TraitName = str
+    TraitDie = str
+else:
+    Name = trimmed(120)
+    TraitName = trimmed(None, pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$", case="lower")
+    TraitDie = trimmed(None, pattern=r"^[dD](4|6|8|10|12)(\+[1-9])?$", case="lower")
 PlainDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Kind = Literal["wild_card", "extra"]
 Side = Literal["party", "party_ally", "opposition", "neutral"]

@@ -35,7 +35,7 @@ def is_concealed(ctx: Ctx, cid: str) -> bool:
 
 
 def reveal(ctx: Ctx, cid: str, reason: str) -> None:
-    enc = ctx.encounter
+    enc = ctx.running()
     enc["surprise"]["concealed"].remove(cid)
     slot = enc["participants"][cid]
     ctx.emit(
@@ -59,6 +59,8 @@ def reveal_all(ctx: Ctx, reason: str) -> None:
 def reveal_due(ctx: Ctx) -> None:
     """After every move: an attacker that is no longer waiting in ambush is in plain sight."""
     enc = ctx.encounter
+    if enc is None:
+        return
     for cid in concealed(enc):
         slot = enc["participants"][cid]
         waiting = slot["on_hold"] or enc["phase"] in ("dealing", "surprise_notice")  # dealt on hold

@@ -56,7 +56,7 @@ def critical_failure(
         return check == 1, check
     ones = sum(1 for t in trait if t["natural_one"])
     use_wild = spec.counts_wild_die and wild is not None
-    counted = ones + (1 if use_wild and wild["natural_one"] else 0)
+    counted = ones + (1 if use_wild and wild is not None and wild["natural_one"] else 0)
     majority = counted * 2 > n + (1 if use_wild else 0)  # "więcej niż połowie kostek"
     if wild is not None:
         return majority and wild["natural_one"], None

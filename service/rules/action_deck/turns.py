@@ -36,7 +36,7 @@ def new_turn(ctx: Ctx, character_id: str, status: str, via: str) -> dict[str, An
 
 
 def begin(ctx: Ctx, character_id: str, status: str, via: str) -> None:
-    enc = ctx.encounter
+    enc = ctx.running()
     enc["current_turn"] = character_id
     enc["participants"][character_id]["turn"] = new_turn(ctx, character_id, status, via)
     ctx.emit("turn_started", ActionDeckTurnStarted(character_id=character_id, round=enc["round"], via=via))
@@ -44,7 +44,7 @@ def begin(ctx: Ctx, character_id: str, status: str, via: str) -> None:
 
 def start_before(ctx: Ctx, holder: str, target: str) -> None:
     """The holder won: the target's turn is suspended and resumes later, free to re-declare (seed 1.2)."""
-    enc = ctx.encounter
+    enc = ctx.running()
     target_turn = enc["participants"][target]["turn"]
     if target_turn is not None:
         target_turn["may_redeclare"] = True
@@ -55,7 +55,7 @@ def start_before(ctx: Ctx, holder: str, target: str) -> None:
 
 def advance(ctx: Ctx) -> None:
     """After a turn: a holder that lost its interrupt test acts now (B15), else a suspended turn resumes."""
-    enc = ctx.encounter
+    enc = ctx.running()
     enc["current_turn"] = None
     if enc.get("after_current_action"):
         # The target ended its turn before another action: the simultaneous holder still gets its turn.
@@ -73,7 +73,7 @@ def mark_taken(ctx: Ctx, character_id: str, turn: dict[str, Any], index: int, wh
     turn["declared"][index]["taken"] = True
     turn["declared"][index]["done"] = what
     ctx.emit("action_taken", ActionDeckActionTaken(character_id=character_id, action_index=index, what=what))
-    enc = ctx.encounter
+    enc = ctx.running()
     after = enc.get("after_current_action")
     if after and enc["current_turn"] == character_id:
         # interrupt_tie_rule = simultaneous, equal totals: this action stands, then the holder acts.
@@ -86,9 +86,9 @@ def context(ctx: Ctx, character_id: str, action_index: int | None, free_action: 
 
     In a running round a player rolls only in their own turn; out-of-turn tests (reactions, a power
     resisted) are called by the GM (§4.21)."""
-    enc = ctx.encounter
     slot = ctx.slot(character_id)
-    if slot is None or enc["phase"] not in RUNNING_PHASES:
+    enc = ctx.encounter
+    if slot is None or enc is None or enc["phase"] not in RUNNING_PHASES:
         if action_index is not None:
             raise violation("action_not_declared", _("no turn of this character is running"), "action_index")
         return {"turn": None, "action_index": None}

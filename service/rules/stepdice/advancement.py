@@ -70,7 +70,7 @@ def advance(ctx: Ctx, a: StepDiceAdvance) -> None:
     if a.choice != "step_die" and a.attribute is not None:
         raise violation("field_not_applicable", _("attribute goes with step_die only"), "attribute")
     change: dict[str, Any] = {"choice": a.choice, "attribute": a.attribute}
-    if a.choice == "step_die":
+    if a.choice == "step_die" and a.attribute is not None:  # step_die without one was refused above
         nxt = _next_level(ctx, sheet, a.attribute)
         if nxt is None:
             raise violation(

@@ -18,7 +18,7 @@ def help_ally(ctx: Ctx, a: StepDiceHelp) -> None:
         raise violation("cannot_help_self", _("a character cannot help their own test"), "target_character_id")
     guards.active(ctx, target, "target_character_id")
     guards.member(ctx, target, "target_character_id")
-    enc = ctx.encounter
+    enc = ctx.running()
     if target in enc["pcs_done"]:
         raise violation(
             "target_turn_over",

@@ -39,8 +39,17 @@ class Ctx(MoveContext[Options]):
         enc = self.encounter
         return enc is not None and enc["phase"] in COMBAT_PHASES
 
+    def running(self) -> dict[str, Any]:
+        """The encounter a step of combat works on. Its move's guards made sure there is one: reaching here
+        without one is a bug in the engine, not the player's error."""
+        enc = self.encounter
+        if enc is None:
+            raise RuntimeError("a combat step ran with no encounter on the table")
+        return enc
+
     def slot(self, character_id: str) -> dict[str, Any] | None:
         """The character's per-round combat record while an encounter is running, else None."""
-        if not self.in_combat:
+        enc = self.encounter
+        if enc is None or not self.in_combat:
             return None
-        return self.encounter["pcs"].get(character_id)
+        return enc["pcs"].get(character_id)

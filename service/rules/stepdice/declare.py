@@ -76,13 +76,13 @@ def helpers(ctx: Ctx, actor_id: str, helper_ids: list[str], in_combat: bool) -> 
 def tokens(ctx: Ctx, actor_id: str, slot: dict[str, Any] | None, use: bool) -> list[dict[str, Any]]:
     if slot is None or not use:
         return []
-    return [t for t in ctx.encounter["help_tokens"] if t["target_character_id"] == actor_id]
+    return [t for t in ctx.running()["help_tokens"] if t["target_character_id"] == actor_id]
 
 
 def consume_tokens(ctx: Ctx, used: list[dict[str, Any]], test_id: str) -> None:
     if not used:
         return
-    enc = ctx.encounter
+    enc = ctx.running()
     enc["help_tokens"] = [t for t in enc["help_tokens"] if t not in used]
     for t in used:
         ctx.emit("help_token_consumed", StepDiceHelpTokenEvent(**t, test_id=test_id))

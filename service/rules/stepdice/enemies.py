@@ -116,7 +116,7 @@ def reveal_enemy(ctx: Ctx, a: StepDiceRevealEnemy) -> None:
 
 def apply_hit(ctx: Ctx, enemy_id: str, wounds: int, test_id: str) -> None:
     """Spec 4.8.3: a minion goes down on any hit; elites and bosses take Wounds, overflow discarded (7-A51)."""
-    enemy = ctx.encounter["enemies"][enemy_id]
+    enemy = ctx.running()["enemies"][enemy_id]
     if enemy["state"] == "defeated":
         return
     before = enemy["wounds_taken"]

@@ -31,7 +31,7 @@ def adjacent(a: dict[str, int], b: dict[str, int]) -> bool:
 def _known(ctx: Ctx, character_id: str, enemy: dict[str, Any]) -> tuple[dict, dict] | None:
     if not ctx.options.use_grid:
         return None
-    mine = ctx.encounter["pcs"][character_id]["position"]
+    mine = ctx.running()["pcs"][character_id]["position"]
     if mine is None or enemy["position"] is None:
         return None
     return mine, enemy["position"]

@@ -76,7 +76,7 @@ def spend_action(ctx: Ctx, character_id: str, slot: dict[str, Any] | None) -> No
     if slot is None:
         return
     slot["action_available"] = False
-    ctx.emit("action_spent", StepDiceCharacterRound(character_id=character_id, round=ctx.encounter["round"]))
+    ctx.emit("action_spent", StepDiceCharacterRound(character_id=character_id, round=ctx.running()["round"]))
 
 
 def gm_only(ctx: Ctx, field: str, detail: str) -> None:

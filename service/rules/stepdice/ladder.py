@@ -51,13 +51,15 @@ def classify(roll: int, faces: int, band: str, tn: int | None, *, exceptional_re
     if roll == 1:
         return FAILURE_COMPLICATION  # "nawet gdy TN jest niskie" (L133)
     if roll == faces:
-        if exceptional_requires_tn and (band == NEAR_IMPOSSIBLE or (band == NORMAL and roll < tn)):
+        if exceptional_requires_tn and (band == NEAR_IMPOSSIBLE or (band == NORMAL and tn is not None and roll < tn)):
             return FAILURE
         return EXCEPTIONAL
     if band == NEAR_CERTAIN:
         return SUCCESS  # 7-A7: only a 1 fails
     if band == NEAR_IMPOSSIBLE:
         return FAILURE  # 7-A7: only the maximum face succeeds
+    if tn is None:
+        raise ValueError(f"band {band} is judged against a TN, and none was given")
     return SUCCESS if roll >= tn else FAILURE
 
 

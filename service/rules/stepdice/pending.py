@@ -37,7 +37,7 @@ def base(ctx: Ctx, test_id: str, kind: str, character_id: str, outcome: str, pla
         "character_id": character_id,
         "outcome": outcome,
         "natural_one": outcome == FAILURE_COMPLICATION,
-        "encounter_id": ctx.encounter["id"] if ctx.slot(character_id) is not None else None,
+        "encounter_id": ctx.running()["id"] if ctx.slot(character_id) is not None else None,
         "planned_complication": planned,
         "attack": None,
         "cast": None,

@@ -87,7 +87,7 @@ def plan(ctx: Ctx, d: Declared) -> dict[str, Any]:
             )
         die = bigger
     band, tn = band_for(d.base_tn, step_sum - talents)
-    plain, _n = band_for(d.base_tn, step_sum)
+    plain, _tn = band_for(d.base_tn, step_sum)
     return {
         "die": die,
         "base_die": sheet["dice"][d.attribute],
@@ -114,7 +114,7 @@ def _record(ctx: Ctx, test_id: str, d: Declared, p: dict[str, Any]) -> dict[str,
         **d.context,
     }
     enc = ctx.encounter
-    if ctx.in_combat and d.character_id in enc["pcs"]:
+    if enc is not None and ctx.in_combat and d.character_id in enc["pcs"]:
         rec.update(encounter_id=enc["id"], round=enc["round"], phase=enc["phase"])
     return rec
 
@@ -138,7 +138,7 @@ def roll(ctx: Ctx, d: Declared, p: dict[str, Any], commit: Callable[[str], None]
     if skip:
         outcome, dice, face = SUCCESS, [], None
     else:
-        die = ctx.dice.roll(p["faces"], purpose=f"{d.kind}:{d.attribute}")
+        die = ctx.thrown().roll(p["faces"], purpose=f"{d.kind}:{d.attribute}")
         dice, face = [die.to_dict()], die.face
         if ctx.options.variant_d6_only:
             outcome = classify_d6(face, p["threshold"], exceptional_on_6=ctx.options.variant_exceptional_on_6)

@@ -46,7 +46,7 @@ def end_turn(ctx: Ctx, a: StepDiceEndTurn) -> None:
 
 
 def close_turn(ctx: Ctx, character_id: str, reason: str) -> None:
-    enc = ctx.encounter
+    enc = ctx.running()
     enc["turn_open_for"] = None
     if character_id not in enc["pcs_done"]:
         enc["pcs_done"].append(character_id)
@@ -56,7 +56,7 @@ def close_turn(ctx: Ctx, character_id: str, reason: str) -> None:
 
 def _maybe_end_player_phase(ctx: Ctx) -> None:
     """After the last active PC's turn the enemies act (spec 5.2)."""
-    enc = ctx.encounter
+    enc = ctx.running()
     if enc["phase"] != "player_phase" or enc["turn_open_for"] is not None:
         return
     waiting = [
@@ -68,8 +68,10 @@ def _maybe_end_player_phase(ctx: Ctx) -> None:
 
 def on_downed(ctx: Ctx, character_id: str) -> None:
     """A PC downed in its own turn can do nothing more: its turn ends so the round can go on."""
-    enc = ctx.encounter
-    if not ctx.in_combat or character_id not in enc["pcs"] or enc["phase"] != "player_phase":
+    if not ctx.in_combat:
+        return
+    enc = ctx.running()
+    if character_id not in enc["pcs"] or enc["phase"] != "player_phase":
         return
     if enc["turn_open_for"] == character_id:
         close_turn(ctx, character_id, "downed")
@@ -80,8 +82,10 @@ def on_downed(ctx: Ctx, character_id: str) -> None:
 def on_revived(ctx: Ctx, character_id: str) -> None:
     """7-A24: a PC back on its feet may take its turn if it has not ended one this phase."""
     slot = ctx.slot(character_id)
-    enc = ctx.encounter
-    if slot is None or enc["phase"] != "player_phase" or character_id in enc["pcs_done"]:
+    if slot is None:
+        return
+    enc = ctx.running()
+    if enc["phase"] != "player_phase" or character_id in enc["pcs_done"]:
         return
     slot["action_available"] = True
     slot["move_remaining"] = MOVE_PER_TURN
@@ -89,14 +93,14 @@ def on_revived(ctx: Ctx, character_id: str) -> None:
 
 def expire_help(ctx: Ctx) -> None:
     """7-A12: unused help tokens expire with the player phase."""
-    enc = ctx.encounter
+    enc = ctx.running()
     for token in enc["help_tokens"]:
         ctx.emit("help_token_expired", StepDiceHelpTokenEvent(**token))
     enc["help_tokens"] = []
 
 
 def to_enemy_phase(ctx: Ctx, reason: str) -> None:
-    enc = ctx.encounter
+    enc = ctx.running()
     expire_help(ctx)
     enc["phase"] = "enemy_phase"
     ctx.emit(
@@ -105,7 +109,7 @@ def to_enemy_phase(ctx: Ctx, reason: str) -> None:
 
 
 def start_player_phase(ctx: Ctx, round_: int, came_from: str) -> None:
-    enc = ctx.encounter
+    enc = ctx.running()
     enc.update(round=round_, phase="player_phase", pcs_done=[], turn_open_for=None)
     for cid, slot in enc["pcs"].items():
         slot["move_remaining"] = MOVE_PER_TURN
