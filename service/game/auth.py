@@ -67,10 +67,10 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
             .where(Credential.token_hash == hash_token(token))
         )
     ).first()
-    cred = row[0] if row is not None else None
-    if cred is None or cred.campaign_id != campaign_id:
+    if row is None or row[0].campaign_id != campaign_id:
         refused()
         raise unauthorized(_("the bearer token is not valid for this campaign"))
+    cred = row[0]
     i18n_context.note_preferences(player=row[2], campaign=row[1])
     chars: frozenset[str] = frozenset()
     if cred.player_id:

@@ -33,12 +33,12 @@ import weakref
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import delete, update
+from sqlalchemy import CursorResult, delete, update
 from sqlalchemy.exc import IntegrityError
 
 from service.game.auth import authenticate, check_operator_key
@@ -282,7 +282,8 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
                 .values(**fresh)
                 .execution_options(synchronize_session=False)
             )
-            if taken.rowcount != 1:
+            # An UPDATE answers with a CursorResult, which execute() is not typed to return.
+            if cast(CursorResult[Any], taken).rowcount != 1:
                 raise _in_progress()
             return claim, None
     except IntegrityError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -11,7 +11,10 @@ from service.game.deadlines.settings import TurnDeadlines
 from service.i18n import SUPPORTED
 from service.rules.registry import SYSTEMS
 
-SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    SystemId = str  # the registered systems are known when the code runs, not to a type checker
+else:
+    SystemId = Literal[tuple(SYSTEMS)]
 Language = Literal[SUPPORTED]  # type: ignore[valid-type]
 
 Faces = list[int]

@@ -284,7 +284,7 @@ async def assign_character(
             s, c, [Event("character_assigned", {"character_id": ch.id, "player_id": body.player_id})], principal.actor()
         )
         # Only a player's waits are timed, so who plays the character decides whether its wait has a deadline.
-        if c.status == "active" and (await deadline_sync.clock_of(s, c.id))[0] is not None:
+        if c.status == "active" and await deadline_sync.clock_of(s, c.id) is not None:
             await s.flush()
             await deadline_sync.after_move(s, c, (await tables.load(svc, s, c))["table"])
         return character_view(ch, c, principal.actor())

@@ -40,7 +40,9 @@ def keep(s, campaign: Campaign, settings: ds.TurnDeadlines, actor: Actor) -> Cam
 
 def row_view(row: TurnDeadline, now: float) -> dict[str, Any]:
     left = (
-        row.remaining if row.status == "paused" else (max(0.0, row.due_at - now) if row.status == "running" else None)
+        row.remaining
+        if row.status == "paused"
+        else (max(0.0, sync.due(row) - now) if row.status == "running" else None)
     )
     return {
         "id": row.id,
@@ -55,11 +57,11 @@ def row_view(row: TurnDeadline, now: float) -> dict[str, Any]:
 
 
 async def _board(s, campaign_id: str) -> dict[str, Any]:
-    clock, settings = await sync.clock_of(s, campaign_id)
+    found = await sync.clock_of(s, campaign_id)
     now = ds.clock()
     return {
-        "settings": (settings or ds.TurnDeadlines()).model_dump(mode="json"),
-        "paused": bool(clock and clock.paused),
+        "settings": (found[1] if found else ds.TurnDeadlines()).model_dump(mode="json"),
+        "paused": bool(found and found[0].paused),
         "deadlines": [row_view(r, now) for r in await sync.rows_of(s, campaign_id)],
     }
 
@@ -123,7 +125,7 @@ async def resume(svc: Services, campaign_id: str, token: str | None) -> dict[str
             resumed = []
             for row in await sync.rows_of(s, campaign_id):
                 if row.status == "paused":
-                    sync.start(row, row.remaining, warning, now)
+                    sync.start(row, sync.left(row), warning, now)
                     resumed.append(sync.described(row))
             log.append(s, campaign, [Event("deadlines_resumed", {"deadlines": resumed})], principal.actor())
         return await idempotency.complete(s, await _board(s, campaign_id))
@@ -147,10 +149,10 @@ async def extend(
             )
         row.warned_at = None  # a new limit: warned again before it
         if row.status == "paused":
-            row.remaining += body.seconds
+            row.remaining = sync.left(row) + body.seconds
         else:
             warning = ds.TurnDeadlines.model_validate(clock.settings).warning_seconds
-            sync.start(row, row.due_at + body.seconds - ds.clock(), warning, ds.clock())
+            sync.start(row, sync.due(row) + body.seconds - ds.clock(), warning, ds.clock())
         log.append(
             s,
             campaign,

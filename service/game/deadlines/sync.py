@@ -77,14 +77,29 @@ def remember(s, campaign_id: str, clock: CampaignClock | None) -> None:
     s.info.setdefault(_CLOCKS, {})[campaign_id] = clock
 
 
-async def clock_of(s, campaign_id: str) -> tuple[CampaignClock | None, ds.TurnDeadlines | None]:
+async def clock_of(s, campaign_id: str) -> tuple[CampaignClock, ds.TurnDeadlines] | None:
+    """The campaign's turn clock and its settings; None for a campaign without deadlines."""
     known = s.info.setdefault(_CLOCKS, {})
     if campaign_id not in known:
         known[campaign_id] = await s.get(CampaignClock, campaign_id)
     clock = known[campaign_id]
     if clock is None:
-        return None, None
+        return None
     return clock, ds.TurnDeadlines.model_validate(clock.settings)
+
+
+def due(row: TurnDeadline) -> float:
+    """A running deadline's due time: a running row always has one (start() sets it)."""
+    if row.due_at is None:
+        raise RuntimeError(f"running deadline {row.id} has no due time")
+    return row.due_at
+
+
+def left(row: TurnDeadline) -> float:
+    """A paused deadline's time left: a paused row always keeps it (pause_running() sets it)."""
+    if row.remaining is None:
+        raise RuntimeError(f"paused deadline {row.id} has no time left recorded")
+    return row.remaining
 
 
 async def rows_of(s, campaign_id: str) -> list[TurnDeadline]:
@@ -101,9 +116,10 @@ async def after_move(s, campaign: Campaign, table: dict[str, Any], *, by_clock: 
     """Inside the writer's transaction, under the campaign's lock: bring the deadlines in line with the
     table a move just produced. Appends `deadline_set` / `deadline_cleared` events. A move someone at the
     table made (not `by_clock`) starts the count of unattended default moves again."""
-    clock, settings = await clock_of(s, campaign.id)
-    if clock is None:
+    found = await clock_of(s, campaign.id)
+    if found is None:
         return
+    clock, settings = found
     if not by_clock and clock.defaults_in_row:
         clock.defaults_in_row = 0
     wanted = {}
@@ -151,7 +167,7 @@ async def pause_running(s, campaign_id: str, now: float) -> list[dict[str, Any]]
     paused = []
     for row in await rows_of(s, campaign_id):
         if row.status == "running":
-            row.status, row.remaining = "paused", max(0.0, row.due_at - now)
+            row.status, row.remaining = "paused", max(0.0, due(row) - now)
             row.due_at = row.warn_at = None
             paused.append({**described(row), "seconds_left": round(row.remaining, 3)})
     return paused
@@ -190,7 +206,7 @@ async def with_until(s, campaign_id: str, view: dict[str, Any]) -> dict[str, Any
     table = view.get("table")
     if not isinstance(table, dict) or not table.get("awaiting"):
         return view
-    if (await clock_of(s, campaign_id))[0] is None:
+    if await clock_of(s, campaign_id) is None:
         return view
     running = {
         (r.character_id, tuple(sorted(r.may))): ds.iso(r.due_at)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 from sqlalchemy import delete, func, or_, select
 
 from service import metrics
+from service.dice.types import DiceMode, DieRoll, DieVisibility
 from service.game.deadlines import settings as ds
 from service.game.deadlines import sync
 from service.game.log import events as log
@@ -48,11 +49,11 @@ class _Probe:
     """A dice source that stops the engine at its first die: the checks before any roll tell whether the
     rules take the move at all, and no die is drawn for a move that would be refused."""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: DiceMode) -> None:
         self.mode = mode
-        self.rolled: list = []
+        self.rolled: list[DieRoll] = []
 
-    def roll(self, sides: int, **_: Any):
+    def roll(self, sides: int, *, purpose: str = "", visibility: DieVisibility = "all") -> DieRoll:
         raise _NeedsDice
 
 
@@ -61,7 +62,8 @@ def refusal(campaign: Campaign, state: dict[str, Any], raw: dict[str, Any]) -> s
     system = SYSTEMS[campaign.system]
     try:
         action = movelog.action_adapter(campaign.system).validate_python(raw)
-        system.apply(state, action, sync.CLOCK_ACTOR, _Probe(campaign.dice_mode))
+        # The column holds one of the modes a campaign is created with (CreateCampaign validates it).
+        system.apply(state, action, sync.CLOCK_ACTOR, _Probe(cast(DiceMode, campaign.dice_mode)))
     except _NeedsDice:
         if campaign.dice_mode == "table":
             return "table_dice"  # the players throw their own dice: nobody can throw for the absent one
@@ -151,7 +153,7 @@ class DeadlineWorker:
                 if campaign.status != "active":
                     await s.execute(delete(TurnDeadline).where(TurnDeadline.campaign_id == campaign_id))
                     return done
-                expiring = [r for r in rows if r.due_at <= now]
+                expiring = [r for r in rows if sync.due(r) <= now]
                 if expiring:
                     await self._expire(s, campaign, expiring[0])
                     done += 1
@@ -165,7 +167,9 @@ class DeadlineWorker:
         for row in rows:
             row.warn_at, row.warned_at = None, now
             events.append(
-                Event("deadline_warning", {**sync.described(row), "seconds_left": round(max(0.0, row.due_at - now), 3)})
+                Event(
+                    "deadline_warning", {**sync.described(row), "seconds_left": round(max(0.0, sync.due(row) - now), 3)}
+                )
             )
         log.append(s, campaign, events, sync.CLOCK_ACTOR)
 
@@ -188,6 +192,7 @@ class DeadlineWorker:
         if entry is None:  # the wait ended without a move this worker saw: nothing to do
             await s.delete(row)
             return
+        why: str | None
         try:
             action = ds.POLICIES[campaign.system].default(table, entry)
         except Exception:  # as above: a bug hands the wait to the GM rather than stalling it

@@ -50,6 +50,8 @@ async def dice_for(s, campaign: Campaign, faces: list[int] | None) -> tuple[Dice
         )
     if campaign.dice_mode == "verifiable":
         ds = await current_session(s, campaign.id)
+        if ds is None:  # every verifiable campaign opens its first session when it is created
+            raise RuntimeError(f"verifiable campaign {campaign.id} has no open dice session")
         return VerifiableDice(ds.seed, ds.client_seed, ds.counter), ds
     return ServerDice(), None
 
@@ -132,8 +134,9 @@ async def consume_refused(
     records = log.append(
         s, campaign, dice_events(rolled, ds, purpose=purpose, refused=refused), principal.actor(), add=False
     )
-    if ds is not None:
-        ds.counter = max(d.seq for d in rolled) + 1
+    seqs = [d.seq for d in rolled if d.seq is not None]  # verifiable dice number every die
+    if ds is not None and seqs:
+        ds.counter = max(seqs) + 1
     await movewrite.write(s, campaign, records)
     views = [v for v in (log.view(r, principal) for r in records) if v is not None]
     return GameError(

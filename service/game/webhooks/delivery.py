@@ -24,10 +24,11 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any, cast
 from datetime import datetime, timezone
 
 import httpx
-from sqlalchemy import case, delete, func, or_, select, update
+from sqlalchemy import CursorResult, case, delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
 from service import metrics
@@ -273,7 +274,8 @@ class Worker:
                     .values(lease=lease, lease_until=now + self.lease_seconds)
                     .execution_options(synchronize_session=False)
                 )
-                if taken.rowcount != 1:
+                # An UPDATE answers with a CursorResult, which execute() is not typed to return.
+                if cast(CursorResult[Any], taken).rowcount != 1:
                     continue
                 row = (
                     await s.execute(

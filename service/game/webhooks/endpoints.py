@@ -159,7 +159,7 @@ async def create(svc: Services, campaign_id: str, token: str | None, body: Webho
     async with svc.write() as s:
         await _gm(s, token, campaign_id)
         await events.locked_campaign(s, campaign_id)  # two registrations at once still count each other
-        count = await s.scalar(select(func.count()).select_from(Webhook).where(Webhook.campaign_id == campaign_id))
+        count = await s.scalar(select(func.count()).select_from(Webhook).where(Webhook.campaign_id == campaign_id)) or 0
         if count >= MAX_WEBHOOKS:
             raise GameError(
                 409,
