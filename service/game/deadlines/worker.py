@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, cast
+from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import delete, func, or_, select
@@ -62,8 +62,7 @@ def refusal(campaign: Campaign, state: dict[str, Any], raw: dict[str, Any]) -> s
     system = SYSTEMS[campaign.system]
     try:
         action = movelog.action_adapter(campaign.system).validate_python(raw)
-        # The column holds one of the modes a campaign is created with (CreateCampaign validates it).
-        system.apply(state, action, sync.CLOCK_ACTOR, _Probe(cast(DiceMode, campaign.dice_mode)))
+        system.apply(state, action, sync.CLOCK_ACTOR, _Probe(campaign.dice_mode))
     except _NeedsDice:
         if campaign.dice_mode == "table":
             return "table_dice"  # the players throw their own dice: nobody can throw for the absent one

@@ -11,7 +11,7 @@ the column is JSON), so both paths write the same rows."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import JSON, Column, Table
 from sqlalchemy.dialects import postgresql
@@ -22,6 +22,11 @@ from service.store.records.models import Campaign, Character, EventRecord, MoveR
 
 _PG = postgresql.dialect()
 _COUNTERS = ("last_seq", "table_version", "table_token")
+
+
+def _table(model: Any) -> Table:
+    """A mapped class's Core table (SQLAlchemy types __table__ as any FromClause)."""
+    return cast(Table, model.__table__)
 
 
 def _columns(table: Table) -> list[Column]:
@@ -37,21 +42,21 @@ class _Params:
     def __init__(self) -> None:
         self.n = 0
 
-    def next(self, cast: str) -> str:
+    def next(self, pg_type: str) -> str:
         self.n += 1
-        return f"${self.n}::{cast}"
+        return f"${self.n}::{pg_type}"
 
 
 @cache
 def _sql(move: bool, snapshot: bool, sheets: bool) -> str:
     p = _Params()
-    campaigns, characters = Campaign.__table__, Character.__table__
+    campaigns, characters = _table(Campaign), _table(Character)
     sets = ", ".join(f"{c} = {p.next(_type(campaigns.c[c]))}" for c in _COUNTERS)
     parts = [f"counters AS (UPDATE campaigns SET {sets} WHERE id = {p.next(_type(campaigns.c.id))})"]
-    events = _columns(EventRecord.__table__)
+    events = _columns(_table(EventRecord))
     arrays = ", ".join(p.next(_type(c) + "[]") for c in events)
     parts.append(f"events AS (INSERT INTO events ({', '.join(c.name for c in events)}) SELECT * FROM unnest({arrays}))")
-    for wanted, name, table in ((move, "move", MoveRecord.__table__), (snapshot, "snapshot", SnapshotRecord.__table__)):
+    for wanted, name, table in ((move, "move", _table(MoveRecord)), (snapshot, "snapshot", _table(SnapshotRecord))):
         if wanted:
             columns = _columns(table)
             values = ", ".join(p.next(_type(c)) for c in columns)
@@ -91,12 +96,12 @@ async def write(
 ) -> None:
     """As service/game/log/write.py's `write`, in one round trip."""
     args: list[Any] = [getattr(campaign, c) for c in _COUNTERS] + [campaign.id]
-    columns = _columns(EventRecord.__table__)
+    columns = _columns(_table(EventRecord))
     args += [[_value(c, getattr(r, c.key)) for r in records] for c in columns]
     if move is not None:
-        args += _row(MoveRecord.__table__, move)
+        args += _row(_table(MoveRecord), move)
     if snapshot is not None:
-        args += _row(SnapshotRecord.__table__, snapshot)
+        args += _row(_table(SnapshotRecord), snapshot)
     if sheets:
         args += [list(sheets), [json_dumps(sheet) for sheet in sheets.values()], utcnow()]
     await pgdirect.execute(s, _sql(move is not None, snapshot is not None, bool(sheets)), args)

@@ -65,9 +65,12 @@ async def _cached(svc: Services, s, campaign: Campaign, writing: bool) -> dict[s
             campaign.id,
         )
         return None
-    if hit is None or hit.version != campaign.table_version or hit.value.get("token") != campaign.table_token:
+    if hit is None or hit.version != campaign.table_version:
         return None
-    return hit.value["table"]
+    value = hit.value
+    if not isinstance(value, dict) or value.get("token") != campaign.table_token:
+        return None
+    return value["table"]
 
 
 def by_joining(characters: Iterable[Character]) -> dict[str, Any]:

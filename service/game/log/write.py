@@ -8,9 +8,9 @@ into one with PostgreSQL's data-modifying CTEs measured slower: the statement is
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import Table, bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from service.game.log import onetrip
@@ -18,11 +18,12 @@ from service.game.log.events import EVENT_COLUMNS
 from service.store.records import pgdirect
 from service.store.records.models import Campaign, Character, EventRecord, MoveRecord, SnapshotRecord, utcnow
 
-_campaigns, _characters = Campaign.__table__, Character.__table__
+# Core tables: SQLAlchemy types a mapped class's __table__ as any FromClause.
+_campaigns, _characters = cast(Table, Campaign.__table__), cast(Table, Character.__table__)
 _CAMPAIGN = update(_campaigns).where(_campaigns.c.id == bindparam("campaign_id"))
-_EVENTS = insert(EventRecord.__table__)
-_MOVES = insert(MoveRecord.__table__)
-_SNAPSHOTS = insert(SnapshotRecord.__table__)
+_EVENTS = insert(cast(Table, EventRecord.__table__))
+_MOVES = insert(cast(Table, MoveRecord.__table__))
+_SNAPSHOTS = insert(cast(Table, SnapshotRecord.__table__))
 _SHEETS = (
     update(_characters)
     .where(_characters.c.id == bindparam("character_id"))

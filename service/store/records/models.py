@@ -20,6 +20,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from service.dice.types import DiceMode
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -48,7 +50,7 @@ class Campaign(Base):
     name: Mapped[str] = mapped_column(String(200))
     system: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]]
-    dice_mode: Mapped[str] = mapped_column(String(16))
+    dice_mode: Mapped[DiceMode] = mapped_column(String(16))
     # The last event sequence number handed out; bumping it also serialises writers per campaign.
     last_seq: Mapped[int] = mapped_column(Integer, default=0)
     # The version of the table: the number of the last move in the move log (0 before any).
