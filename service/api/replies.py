@@ -7,14 +7,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from service.rules.registry import SYSTEMS
-
 from service.api.systemmodels import per_system
 from service.game.deadlines.settings import TurnDeadlines
+from service.game.inputs import SystemId
 from service.game.transfer.document import CampaignDocument, ImportedFrom  # noqa: F401  (the export's shape)
 
 Json = dict[str, Any]
-SystemId = Literal[tuple(SYSTEMS)]  # type: ignore[valid-type]
 
 
 class Campaign(BaseModel):

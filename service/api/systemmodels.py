@@ -96,7 +96,7 @@ def _model(system: Any, name: str) -> type[BaseModel] | None:
 
 
 def gather(system: Any) -> SystemModels:
-    actions = {m.model_fields["type"].annotation.__args__[0]: m for m in _members(system.Action)}
+    actions = {typing.get_args(m.model_fields["type"].annotation)[0]: m for m in _members(system.Action)}
     events = getattr(system, "EventPayloads", None) or {}
     return SystemModels(
         id=system.id,

@@ -3,6 +3,8 @@ resume and extension. Declared here and added to the operation table (service/ap
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from service.api.replies import TurnDeadline, TurnDeadlineBoard
 from service.api.rest.request import Call
 from service.game.deadlines import admin as deadline_admin
@@ -31,7 +33,10 @@ async def extend_deadline(c: Call) -> Reply:
     return 200, await deadline_admin.extend(c.svc, c.path["campaign_id"], c.path["deadline_id"], c.token, c.body), {}
 
 
-INPUTS = {"setTurnDeadlines": TurnDeadlines, "extendTurnDeadline": deadline_admin.DeadlineExtension}
+INPUTS: dict[str, type[BaseModel]] = {
+    "setTurnDeadlines": TurnDeadlines,
+    "extendTurnDeadline": deadline_admin.DeadlineExtension,
+}
 
 
 def operations(Operation, C: str, READ: tuple, WRITE: tuple) -> list:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 
 from service.api.rest import deadlines
 from service.api.rest.request import Call
@@ -225,7 +226,7 @@ async def redeliver_webhook_delivery(c: Call) -> Reply:
     )
 
 
-INPUTS = {
+INPUTS: dict[str, type[BaseModel]] = {
     "createCampaign": CampaignCreate,
     "invitePlayer": PlayerInvite,
     "createCharacter": CharacterCreate,

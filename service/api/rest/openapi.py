@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 import orjson
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from service.api.jsoninput import INT64
@@ -42,7 +43,7 @@ def _per_system(defs: dict[str, Any], roots: dict[str, dict[str, str]], requests
             chosen = [roots[sid] for sid in (requests if kind in REQUEST_KINDS else roots)]
             names = [r[kind] for r in chosen if kind in r]
             untyped = len(names) < len(chosen)
-        out = [{"$ref": REF.format(model=n)} for n in names]
+        out: list[dict[str, Any]] = [{"$ref": REF.format(model=n)} for n in names]
         if untyped:
             out.append(
                 {
@@ -123,8 +124,8 @@ def _events_by_type(defs: dict[str, Any], roots: dict[str, dict[str, str]]) -> N
         for key, model in names.items():
             if key.startswith("event:"):
                 payloads.setdefault(key.removeprefix("event:"), []).append(model)
-    for event_type, model in SERVICE_EVENTS.items():
-        payloads.setdefault(event_type, []).append(model.__name__)
+    for event_type, payload in SERVICE_EVENTS.items():
+        payloads.setdefault(event_type, []).append(payload.__name__)
     base = defs.pop("LogEvent")
 
     def variant(title: str, type_schema: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -181,10 +182,11 @@ def build(systems: list[str] | None = None) -> dict[str, Any]:
     """The document; `systems` narrows the system-specific bodies to those systems (for fuzzing one engine)."""
     systems = systems or list(SYSTEMS)
     operations = operations_for(systems)
+    shared: set[type[BaseModel]] = {r.Problem, r.WebhookPayload}
     models = (
         {op.response for op in operations}
         | {op.request for op in operations if op.request and not op.system}
-        | {r.Problem, r.WebhookPayload}
+        | shared
         | set(SERVICE_EVENTS.values())
     )
     _, top = models_json_schema([(m, "validation") for m in sorted(models, key=lambda m: m.__name__)], ref_template=REF)

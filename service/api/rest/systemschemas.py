@@ -8,7 +8,7 @@ name, so client generators that name classes after titles do not produce two `Ch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 from pydantic.json_schema import DefsRef, GenerateJsonSchema
@@ -100,7 +100,9 @@ def _rename(node: Any, names: dict[str, str]) -> Any:
 def system_schemas(models: SystemModels) -> tuple[dict[str, Any], dict[str, str]]:
     """(schemas by name, name of each root: `options`, `action`, `state`, `event:<type>`, ...)."""
     roots = _roots(models)
-    adapters = [(kind, "validation", TypeAdapter(tp)) for kind, tp in roots]
+    adapters: list[tuple[str, Literal["validation"], TypeAdapter[Any]]] = [
+        (kind, "validation", TypeAdapter(tp)) for kind, tp in roots
+    ]
     tops, defs = TypeAdapter.json_schemas(adapters, ref_template=REF, schema_generator=Named)
     defs = dict(defs.get("$defs", defs) if "$defs" in defs else defs)
     names: dict[str, str] = {}

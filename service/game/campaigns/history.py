@@ -37,7 +37,8 @@ async def _undo_target(s, campaign: Campaign, count: int) -> tuple[int, list[int
             select(MoveRecord).where(MoveRecord.campaign_id == campaign.id).order_by(MoveRecord.version)
         )
     }
-    at, undone = campaign.table_version, []
+    at = campaign.table_version
+    undone: list[int] = []
     for _step in range(count):
         while at in moves and moves[at].kind == "undo":
             at = moves[at].body["target"]
@@ -69,7 +70,7 @@ async def undo(svc: Services, campaign_id: str, token: str | None, count: int) -
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
-        campaign = await log.locked_campaign(s, campaign_id)
+        campaign = await log.locked_existing(s, campaign_id)
         pipeline.require_active(campaign)
         target, undone = await _undo_target(s, campaign, count)
         state = await movelog.state_at(s, campaign, target)
@@ -120,7 +121,7 @@ async def finish(svc: Services, campaign_id: str, token: str | None) -> dict[str
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
-        campaign = await log.locked_campaign(s, campaign_id)
+        campaign = await log.locked_existing(s, campaign_id)
         pipeline.require_active(campaign)
         state = await movelog.state_at(s, campaign, campaign.table_version)
         if not await s.get(movelog.SnapshotRecord, (campaign.id, campaign.table_version)):

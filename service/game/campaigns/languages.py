@@ -24,7 +24,7 @@ async def set_campaign_language(
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
-        c = await log.locked_campaign(s, campaign_id)
+        c = await log.locked_existing(s, campaign_id)
         require_active(c)
         if c.language != body.language:
             c.language = body.language

@@ -168,7 +168,7 @@ async def invite_player(svc: Services, campaign_id: str, token: str | None, body
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
-        c = await log.locked_campaign(s, campaign_id)
+        c = await log.locked_existing(s, campaign_id)
         player = Player(id=_id(), campaign_id=campaign_id, name=body.name)
         s.add(player)
         await s.flush()
@@ -208,7 +208,7 @@ async def create_character(
 ) -> dict[str, Any]:
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
-        c = await log.locked_campaign(s, campaign_id)
+        c = await log.locked_existing(s, campaign_id)
         if not principal.is_gm:
             if player_id not in (None, principal.player_id):
                 raise forbidden(
@@ -272,7 +272,7 @@ async def assign_character(
     async with svc.write() as s:
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
-        c = await log.locked_campaign(s, campaign_id)
+        c = await log.locked_existing(s, campaign_id)
         ch = await s.get(Character, character_id)
         if ch is None or ch.campaign_id != campaign_id:
             raise not_found("character", "character_id")

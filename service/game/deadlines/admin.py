@@ -77,9 +77,7 @@ async def board(svc: Services, campaign_id: str, token: str | None) -> dict[str,
 async def _gm_campaign(s, campaign_id: str, token: str | None):
     principal = await authenticate(s, token, campaign_id)
     require_gm(principal)
-    campaign = await log.locked_campaign(s, campaign_id)
-    if campaign is None:
-        raise not_found("campaign", "campaign_id")
+    campaign = await log.locked_existing(s, campaign_id)
     pipeline.require_active(campaign)
     return principal, campaign
 

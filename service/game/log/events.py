@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from service import requestid
 from service.game.auth import Principal
+from service.game.errors import not_found
 from service.i18n.describe import describe
 from service.rules.base import Actor, Event, seen_by
 from service.store.records.models import Campaign, EventRecord, utcnow
@@ -26,6 +27,15 @@ async def locked_campaign(session: AsyncSession, campaign_id: str) -> Campaign |
     """Load the campaign row for writing. On PostgreSQL the row lock orders every writer of one
     campaign, so sequence numbers are gapless and reads inside the transaction are current."""
     return await session.scalar(select(Campaign).where(Campaign.id == campaign_id).with_for_update())
+
+
+async def locked_existing(session: AsyncSession, campaign_id: str) -> Campaign:
+    """As locked_campaign, for a caller that has authenticated against this campaign: it exists, and a campaign
+    gone since is a 404 like any other."""
+    campaign = await locked_campaign(session, campaign_id)
+    if campaign is None:
+        raise not_found("campaign", "campaign_id")
+    return campaign
 
 
 # The actor the log names when the service itself acts: the deadline worker's events, and the moves it makes when

@@ -10,7 +10,7 @@ caller, and the next command would draw the very same one.
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
@@ -27,13 +27,18 @@ from service.rules.base import Event
 from service.store.records.models import Campaign, DiceSession
 
 
-async def current_session(s, campaign_id: str) -> DiceSession | None:
-    return await s.scalar(
+async def current_session(s, campaign_id: str) -> DiceSession:
+    """A verifiable campaign's open dice session: it always has one (opened with the campaign, and the next one
+    opened in the transaction that reveals a seed)."""
+    ds = await s.scalar(
         select(DiceSession)
         .where(DiceSession.campaign_id == campaign_id, DiceSession.status == "open")
         .order_by(DiceSession.number.desc())
         .limit(1)
     )
+    if ds is None:
+        raise RuntimeError(f"verifiable campaign {campaign_id} has no open dice session")
+    return ds
 
 
 async def dice_for(s, campaign: Campaign, faces: list[int] | None) -> tuple[DiceSource, DiceSession | None]:
@@ -50,8 +55,6 @@ async def dice_for(s, campaign: Campaign, faces: list[int] | None) -> tuple[Dice
         )
     if campaign.dice_mode == "verifiable":
         ds = await current_session(s, campaign.id)
-        if ds is None:  # every verifiable campaign opens its first session when it is created
-            raise RuntimeError(f"verifiable campaign {campaign.id} has no open dice session")
         return VerifiableDice(ds.seed, ds.client_seed, ds.counter), ds
     return ServerDice(), None
 
@@ -77,8 +80,14 @@ def finish(dice: DiceSource, ds: DiceSession | None, *, purpose: str) -> list[Ev
     return dice_events(dice.rolled, ds, purpose=purpose)
 
 
+class Numbered(Protocol):
+    """What the log names of a dice session: its number (an import's replay has only that)."""
+
+    number: int
+
+
 def dice_events(
-    rolled: list[DieRoll], ds: DiceSession | None, *, purpose: str, refused: dict[str, Any] | None = None
+    rolled: list[DieRoll], ds: Numbered | None, *, purpose: str, refused: dict[str, Any] | None = None
 ) -> list[Event]:
     """One `dice_rolled` event per run of dice with the same visibility, in the order they were thrown.
 

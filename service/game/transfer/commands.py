@@ -27,7 +27,7 @@ from service.game.auth import authenticate, check_import_allowed, require_gm
 from service.game.campaigns.records import campaign_view, open_dice_session, resolve_options
 from service.game.context import Services
 from service.game.deadlines.settings import TurnDeadlines
-from service.game.errors import GameError
+from service.game.errors import GameError, not_found
 from service.game.webhooks.signing import Sealer, new_secret
 from service.game.tokens import hash_token, new_token
 from service.game.transfer.document import FORMAT, CampaignDocument, check_references
@@ -59,6 +59,8 @@ async def export(svc: Services, campaign_id: str, token: str | None) -> dict[str
         principal = await authenticate(s, token, campaign_id)
         require_gm(principal)
         c = await s.get(Campaign, campaign_id)
+        if c is None:  # gone since authenticate() found its token
+            raise not_found("campaign", "campaign_id")
         system = SYSTEMS[c.system]
         if getattr(system, "hides_from_gm", lambda options: False)(c.options):
             raise GameError(

@@ -177,7 +177,7 @@ class CampaignDocument(_Doc):
     )
 
 
-_SLICED = {"moves": TypeAdapter(list[DocMove]), "events": TypeAdapter(list[DocEvent])}
+_SLICED: dict[str, TypeAdapter[Any]] = {"moves": TypeAdapter(list[DocMove]), "events": TypeAdapter(list[DocEvent])}
 SLICE = 250
 
 
@@ -195,7 +195,8 @@ def check_references(doc: CampaignDocument) -> None:
     """What one field's type cannot say: unique ids and numbers, references to listed players and characters.
     A 422 naming the first field at fault (dotted, as a validation error names it)."""
     ids: dict[str, str] = {doc.campaign.id: "campaign.id"}
-    for where, items in (("players", doc.players), ("characters", doc.characters)):
+    named: tuple[tuple[str, list[Any]], ...] = (("players", doc.players), ("characters", doc.characters))
+    for where, items in named:
         for i, item in enumerate(items):
             if item.id in ids:
                 raise _bad(f"{where}.{i}.id", _("{value} appears twice in the document", value=item.id))

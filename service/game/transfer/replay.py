@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from service.game.log.serviceevents import SERVICE_EVENTS
 from service.dice import verifiable
-from service.dice.types import DiceError, DieRoll
+from service.dice.types import DiceError, DiceMode, DieRoll, DieVisibility
 from service.game.log import events as events_log
 from service.game.log import moves as movelog
 from service.game.campaigns.records import build_sheet
@@ -51,13 +51,13 @@ class _Dice:
     """The recorded dice of one move, handed back as the engine asks for them. The engine says which purpose and
     visibility each die has (the record keeps only the die), so the replay's log groups them as the first did."""
 
-    def __init__(self, dice: list[dict[str, Any]], mode: str) -> None:
+    def __init__(self, dice: list[dict[str, Any]], mode: DiceMode) -> None:
         self._dice = dice
         self._next = 0
         self.mode = mode
         self.rolled: list[DieRoll] = []
 
-    def roll(self, sides: int, *, purpose: str = "", visibility: str = "all", **_: Any) -> DieRoll:
+    def roll(self, sides: int, *, purpose: str = "", visibility: DieVisibility = "all", **_: Any) -> DieRoll:
         if self._next >= len(self._dice):
             raise movelog.ReplayDiverged(f"the move asks for a d{sides} ({purpose}) it did not roll")
         d = self._dice[self._next]
