@@ -83,3 +83,17 @@ def test_in_process_benchmark_runs_alone_and_prints_both_engine_figures_and_the_
     ):
         assert heading in out.stdout, heading
     assert "ceiling" not in out.stdout  # no servers were started
+
+
+def test_middleware_benchmark_runs_and_prints_both_figures():
+    out = subprocess.run(
+        [sys.executable, "benchmarks/middleware_bench.py", "--requests", "50", "--repeats", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    for row in ("a read (~6,000 B JSON, logged, gzipped)", "/healthz"):
+        line = next(line for line in out.stdout.splitlines() if line.strip().startswith(row))
+        assert "whole app" in line and "router alone" in line and "layers" in line, line
