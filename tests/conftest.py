@@ -42,8 +42,9 @@ NO_RATE_LIMITS = {
 SECRETS_KEY = "the test suite's key for sealing webhook secrets"
 
 # Tests that start processes of their own (`rulekeeper serve`, uvicorn, redis-server, Chromium, pip, kubectl). Each
-# such process wants a core while it starts: beside two busy xdist workers their start-ups time out, so .ci/run
-# runs these one at a time in a step of their own (marker `processes`). A directory covers everything in it.
+# such process wants a core while it starts: beside two workers busy with in-process tests their start-ups time out,
+# so .ci/run runs these in a step of their own (marker `processes`, with the fuzzing), one per worker at a time. A
+# directory covers everything in it.
 PROCESS_TESTS = (
     "faults/",
     "web/",
