@@ -41,9 +41,10 @@ NO_RATE_LIMITS = {
 # PostgreSQL does not start without the key that seals webhook secrets (service/game/webhooks/sealkey.py).
 SECRETS_KEY = "the test suite's key for sealing webhook secrets"
 
-# Tests that start processes of their own (`rulekeeper serve`, uvicorn, redis-server, Chromium, pip, kubectl), marked
-# `processes` so that a quick loop can leave them out (`-m "not processes"`). Each such process wants a core while it
-# starts: run them with at most one xdist worker per core, as .ci/run does. A directory covers everything in it.
+# Tests that start processes of their own (`rulekeeper serve`, uvicorn, redis-server, Chromium, pip, kubectl). Each
+# such process wants a core while it starts: beside two workers busy with in-process tests their start-ups time out,
+# so .ci/run runs these in a step of their own (marker `processes`, with the fuzzing), one per worker at a time. A
+# directory covers everything in it.
 PROCESS_TESTS = (
     "faults/",
     "web/",
