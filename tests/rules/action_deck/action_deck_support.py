@@ -147,6 +147,21 @@ class Table:
         return self.table["tests"][test_id]
 
 
+def interrupt_table(actions: int, **options: Any) -> Table:
+    """AD-D3's set-up: `h` (an Extra) holds, `t` (an Extra with Fighting) is called and declares `actions` attacks;
+    `h` may now interrupt `t`'s turn."""
+    t = Table(**options)
+    t.add("h", kind="extra", skills={"athletics": "d8"})
+    t.add("t", kind="extra", skills={"athletics": "d8", "fighting": "d8"})
+    t.session({"ph": ["h"], "pt": ["t"]})
+    t.fight({"h": "KS", "t": "5D"})
+    t.do({"type": "call_next"})
+    t.do({"type": "hold", "character_id": "h"})
+    t.do({"type": "call_next"})
+    t.do({"type": "declare_turn", "character_id": "t", "actions": [{"kind": "attack"}] * actions})
+    return t
+
+
 def types(events: list[Event]) -> list[str]:
     return [e.type for e in events]
 

@@ -3,7 +3,7 @@ the shape after every move (action_deck_support.check_awaiting)."""
 
 from __future__ import annotations
 
-from action_deck_support import GM, Table, player
+from action_deck_support import GM, Table, interrupt_table, player
 from engine_moves import check_offered
 
 from service.rules.action_deck import SYSTEM
@@ -213,15 +213,7 @@ def test_a_joker_whose_interrupt_fails_on_acceptance_is_offered_another():
 def test_the_interrupted_character_whose_defence_is_rolled_is_offered_its_turn_moves():
     """§5.5: the interrupted character's next move accepts its rolled Athletics first, which settles the interrupt;
     when the defence wins (AD-D3) its turn goes on, so the offers show the turn moves before that move."""
-    t = Table()
-    t.add("h", kind="extra", skills={"athletics": "d8"})
-    t.add("t", kind="extra", skills={"athletics": "d8", "fighting": "d8"})
-    t.session({"ph": ["h"], "pt": ["t"]})
-    t.fight({"h": "KS", "t": "5D"})
-    t.do({"type": "call_next"})
-    t.do({"type": "hold", "character_id": "h"})
-    t.do({"type": "call_next"})
-    t.do({"type": "declare_turn", "character_id": "t", "actions": [{"kind": "attack"}] * 2})
+    t = interrupt_table(2)
     t.do({"type": "interrupt", "character_id": "h"}, dice=[5])
     t.do({"type": "defend", "opposed_id": t.enc["pending_interrupt"]["opposed_id"]}, dice=[7])
     end = {"type": "end_turn", "character_id": "t"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from action_deck_support import SeededDice, Table, one
+from action_deck_support import SeededDice, Table, interrupt_table, one
 from service.rules.action_deck.cards import FULL_DECK
 
 
@@ -69,15 +69,7 @@ def test_AD_D2_more_than_54_cards_in_one_round_is_deck_exhausted():
 
 
 def _interrupt_setup(**options) -> Table:
-    t = Table(**options)
-    t.add("h", kind="extra", skills={"athletics": "d8"})
-    t.add("t", kind="extra", skills={"athletics": "d8", "fighting": "d8"})
-    t.session({"ph": ["h"], "pt": ["t"]})
-    t.fight({"h": "KS", "t": "5D"})
-    t.do({"type": "call_next"})
-    t.do({"type": "hold", "character_id": "h"})
-    t.do({"type": "call_next"})
-    t.do({"type": "declare_turn", "character_id": "t", "actions": [{"kind": "attack"}] * 3})
+    t = interrupt_table(3, **options)
     t.do({"type": "trait_test", "character_id": "t", "trait": "fighting", "action_index": 0}, dice=[7])
     return t
 
