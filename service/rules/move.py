@@ -40,8 +40,17 @@ def with_id_salt(table: dict[str, Any], salt: str) -> dict[str, Any]:
 
 
 P = TypeVar("P", bound=BaseModel)
+T = TypeVar("T")
 # A system's Options model: each context is a MoveContext[its Options], so `ctx.options.<toggle>` is checked.
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+
+def guaranteed(value: T | None, what: str) -> T:
+    """Something a move's guards already made sure of (an encounter, a contest's pair, the dice of a move that throws
+    some). Reaching here without it is a bug in the engine, not the player's error: it fails saying what was missing."""
+    if value is None:
+        raise RuntimeError(f"{what} is missing where the rules guarantee it")
+    return value
 
 
 def payload_data(payload: BaseModel) -> dict[str, Any]:
@@ -97,10 +106,8 @@ class MoveContext(Generic[OptionsT]):
 
     def thrown(self) -> DiceSource:
         """The injected dice, for a move that throws some. A context built without them (for offers, a view, the
-        first table) throws none: reaching here is a bug in the engine, not the player's error."""
-        if self.dice is None:
-            raise RuntimeError("this context was built without dice, and the move throws some")
-        return self.dice
+        first table) throws none."""
+        return guaranteed(self.dice, "the dice of a move that throws some")
 
     @property
     def table(self) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from service.rules.action_deck.events_model import EVENT_PAYLOADS
 from service.rules.action_deck.options import Options
 from service.rules.action_deck.rolls import Roller
 from service.rules.base import Actor
-from service.rules.move import MoveContext
+from service.rules.move import MoveContext, guaranteed
 
 
 def initial_table() -> dict[str, Any]:
@@ -52,12 +52,8 @@ class Ctx(MoveContext[Options]):
         return self.table["encounter"]
 
     def running(self) -> dict[str, Any]:
-        """The encounter a step of combat works on. Its move's guards made sure there is one: reaching here
-        without one is a bug in the engine, not the player's error."""
-        enc = self.encounter
-        if enc is None:
-            raise RuntimeError("a combat step ran with no encounter on the table")
-        return enc
+        """The encounter a step of combat works on: its move's guards made sure there is one."""
+        return guaranteed(self.encounter, "the encounter of a combat step")
 
     @property
     def deck(self) -> dict[str, Any]:

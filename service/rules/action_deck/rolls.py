@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from service.dice.types import DiceSource, DieRoll, DieVisibility
+from service.rules.move import guaranteed
 
 
 class Roller:
@@ -32,9 +33,10 @@ class Roller:
     def plain(self, sides: int, purpose: str, *, sealed: bool = False) -> int:
         """One face, no ace: the running die (seed 1.3 'nie może wypaść As'), the Extras' d6 check, shuffles.
         `sealed`: seen by nobody until unsealed (a shuffle fixes the undealt order, §8)."""
-        if self.dice is None:  # a context for offers or a view: nothing it runs throws dice
-            raise RuntimeError("this context was built without dice, and the move throws some")
-        die = self.dice.roll(sides, purpose=purpose, visibility="sealed" if sealed else self._visibility)
+        # A context for offers or a view has no dice: nothing it runs throws any.
+        die = guaranteed(self.dice, "the dice of a move that throws some").roll(
+            sides, purpose=purpose, visibility="sealed" if sealed else self._visibility
+        )
         self._thrown.append(die)
         return die.face
 

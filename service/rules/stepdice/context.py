@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.move import MoveContext
+from service.rules.move import MoveContext, guaranteed
 from service.rules.stepdice.errors import violation
 from service.rules.stepdice.events_model import EVENT_PAYLOADS
 from service.rules.stepdice.options import Options
@@ -40,12 +40,8 @@ class Ctx(MoveContext[Options]):
         return enc is not None and enc["phase"] in COMBAT_PHASES
 
     def running(self) -> dict[str, Any]:
-        """The encounter a step of combat works on. Its move's guards made sure there is one: reaching here
-        without one is a bug in the engine, not the player's error."""
-        enc = self.encounter
-        if enc is None:
-            raise RuntimeError("a combat step ran with no encounter on the table")
-        return enc
+        """The encounter a step of combat works on: its move's guards made sure there is one."""
+        return guaranteed(self.encounter, "the encounter of a combat step")
 
     def slot(self, character_id: str) -> dict[str, Any] | None:
         """The character's per-round combat record while an encounter is running, else None."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from service.rules.move import guaranteed
 from service.rules.trikus import boom
 from service.rules.trikus.context import Ctx
 from service.rules.trikus.events_model import (
@@ -82,10 +83,7 @@ def pair_of(c: dict[str, Any], cid: str) -> dict[str, Any] | None:
 
 def pair_in(c: dict[str, Any], cid: str) -> dict[str, Any]:
     """The pair `cid` is in, where the contest guarantees one (a thrower, a proposer, the last-chance character)."""
-    p = pair_of(c, cid)
-    if p is None:
-        raise RuntimeError(f"{cid} is in no pair of this contest")
-    return p
+    return guaranteed(pair_of(c, cid), f"the contest pair of {cid}")
 
 
 def other(pair: dict[str, Any], side: str) -> str:
