@@ -113,7 +113,9 @@ def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postg
         "RULEKEEPER_RATE_LIMIT_PER_TOKEN": "off",
         "RULEKEEPER_RATE_LIMIT_PER_ADDRESS": "off",
     }
-    service = ServiceProcess(env)
+    # Kept, so that a failure shows the service's own account of any 500 (its ERROR lines carry the traceback).
+    service_log = tmp_path / "serve.log"
+    service = ServiceProcess(env, log=service_log)
     service.start()
     ledger = Ledger()
     try:
@@ -161,7 +163,11 @@ def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postg
 
         asyncio.run(run())
         total = CAMPAIGNS * WORKERS_PER_CAMPAIGN * MOVES_PER_WORKER
-        context = f"seed {seed} (FAULT_SEED={seed} repeats it); failures seen: {sorted(set(ledger.failures))}"
+        errors = [line for line in service_log.read_text().splitlines() if '"level": "ERROR"' in line]
+        context = (
+            f"seed {seed} (FAULT_SEED={seed} repeats it); failures seen: {sorted(set(ledger.failures))}; "
+            f"the service's ERROR lines: {errors[:3]}"
+        )
         print(context)
         assert ledger.bad_failures == [], context
         assert len(ledger.acked) == total, context
