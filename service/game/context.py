@@ -16,6 +16,7 @@ from service.game.log.events import appended, last_seqs
 from service.game.webhooks import outbox
 from service.game.errors import GameError
 from service.game.log.views import Views
+from service.game.moves.queue import WriterQueue
 from service.i18n.message import _
 from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
@@ -41,6 +42,8 @@ class Services:
     local_tables: LocalTables = field(default_factory=LocalTables)
     # The newest tables as each viewer sees them (service/game/log/views.py).
     views: Views = field(default_factory=Views)
+    # A campaign's writers in this process, in line before they take a connection (service/game/moves/queue.py).
+    writers: WriterQueue = field(default_factory=WriterQueue)
 
     @property
     def is_sqlite(self) -> bool:

@@ -1,0 +1,48 @@
+"""Moves on one campaign wait in line in the service, without a connection, and are served in the order they
+came (service/game/moves/queue.py). Runs on the embedded defaults and on PostgreSQL + Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+from apikit import bearer, new_table
+
+# More than the PostgreSQL pool's 30 connections (service/store/records/db.py).
+WRITERS = 32
+
+
+async def test_moves_on_one_table_wait_without_a_connection_and_are_applied_in_the_order_they_came(client, app):
+    svc = app.state.services
+    busy = await new_table(client, dice_mode="server", options={"use_time_pressure_clocks": True})
+    other = await new_table(client, dice_mode="server")
+    r = await client.post(
+        f"/v1/campaigns/{busy.id}/actions",
+        headers=bearer(busy.gm),
+        json={"action": {"type": "start_scene", "kind": "narrative"}},
+    )
+    assert r.status_code == 200, r.text
+
+    async def move(n: int):
+        return await client.post(
+            f"/v1/campaigns/{busy.id}/actions",
+            headers=bearer(busy.gm),
+            json={"action": {"type": "create_clock", "label": f"m{n}", "consequence": "the tower falls"}},
+        )
+
+    moves = []
+    async with svc.writers.served(busy.id):  # the line is held: every move below waits in it
+        for n in range(WRITERS):
+            moves.append(asyncio.create_task(move(n)))
+            async with asyncio.timeout(5):
+                while svc.writers.waiting(busy.id) < n + 2:
+                    await asyncio.sleep(0.001)
+        # With every pooled connection held by a waiting writer, this read would wait for the pool.
+        async with asyncio.timeout(5):
+            r = await client.get(f"/v1/campaigns/{other.id}/state", headers=bearer(other.gm))
+        assert r.status_code == 200, r.text
+        assert not any(m.done() for m in moves)
+    replies = await asyncio.gather(*moves)
+    assert [r.status_code for r in replies] == [200] * WRITERS, [r.text for r in replies if r.status_code != 200]
+    versions = [r.json()["version"] for r in replies]
+    assert versions == sorted(versions) and len(set(versions)) == WRITERS, versions
+    assert svc.writers.waiting(busy.id) == 0
