@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 
 from sqlalchemy import exc as sa_exc
@@ -56,23 +56,30 @@ class Services:
                 yield session
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncSession]:
+    async def write(self, line: str | None = None) -> AsyncIterator[AsyncSession]:
         """One transaction; committed when the block ends without an exception, with the webhook deliveries
         of the events it appended. Only after the commit are subscribers told of those events: a rolled-back
-        move is never announced."""
-        with unavailable_as_503():
-            if self.is_sqlite:
-                async with self._sqlite_writer:
+        move is never announced.
+
+        `line`: the campaign whose writers in this process take turns (service/game/moves/queue.py). The turn
+        is taken before a connection and given up at the commit: the next writer need not wait for this one's
+        copy into the live store, which `put_newer` keeps from covering a newer table."""
+        async with AsyncExitStack() as turn:
+            if line is not None:
+                await turn.enter_async_context(self.writers.served(line))
+            with unavailable_as_503():
+                if self.is_sqlite:
+                    async with self._sqlite_writer:
+                        async with self.sessions() as session, session.begin():
+                            yield session
+                            records = appended(session)
+                            await outbox.enqueue(session, records, self.deliveries_due)
+                else:
                     async with self.sessions() as session, session.begin():
+                        session.info[AFTER_COMMIT] = []
                         yield session
                         records = appended(session)
                         await outbox.enqueue(session, records, self.deliveries_due)
-            else:
-                async with self.sessions() as session, session.begin():
-                    session.info[AFTER_COMMIT] = []
-                    yield session
-                    records = appended(session)
-                    await outbox.enqueue(session, records, self.deliveries_due)
         for campaign_id, seq in last_seqs(records).items():
             self.notifier.announce(campaign_id, seq)
         for after in session.info.pop(AFTER_COMMIT, ()):

@@ -97,7 +97,7 @@ async def act(
     the move log with its dice, events and sheets in one transaction, and the live copy follows."""
     expected = parse_if_match(if_match)
     refusal: BaseException | None = None
-    async with svc.writers.served(campaign_id), svc.write() as s:
+    async with svc.write(line=campaign_id) as s:
         opened = await open_for_writing(s, token, campaign_id)
         principal, campaign = opened.principal, opened.campaign
         counting.system_is(campaign.system)

@@ -4,9 +4,10 @@ Every move takes its campaign's row lock in the records database, so a campaign'
 wherever they are. Left to the database alone, each waiting writer held a pooled connection while it waited:
 32 clients on one table held 30 of the pool's 30 connections, so a read of any other campaign waited for the
 pool; and the lock went to the waiters in no useful order, so a move's p99 was over twenty times its median
-(benchmarks/README.md). Here a campaign's writers in this process wait in line first, without a connection,
-and the line is first come, first served (asyncio's Lock wakes its waiters in order). Writers in other
-processes still meet this process's at the row lock, which stays the guarantee.
+(benchmarks/README.md). Here a campaign's writers in this process wait in line first
+(`Services.write(line=...)`), without a connection, and the line is first come, first served (asyncio's
+Lock wakes its waiters in order). Writers in other processes still meet this process's at the row lock,
+which stays the guarantee.
 
 The line is named by the campaign id from the URL, before the token is checked: a writer with a bad token
 waits in line like any other and is refused in one statement when its turn comes. A line exists only while

@@ -22,7 +22,7 @@ from service.rules.base import Event
 @counting.counted(metrics.ROLLS)
 async def roll(svc: Services, campaign_id: str, token: str | None, body: RollRequest) -> dict[str, Any]:
     refusal: BaseException | None = None
-    async with svc.writers.served(campaign_id), svc.write() as s:
+    async with svc.write(line=campaign_id) as s:
         opened = await open_for_writing(s, token, campaign_id, characters=False)
         principal, campaign = opened.principal, opened.campaign
         counting.system_is(campaign.system)
