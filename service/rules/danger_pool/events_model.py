@@ -191,7 +191,7 @@ class DangerPoolNarration(_Payload, title="DangerPoolNarration"):
 
 class DangerPoolPlayerAssigned(_Payload, title="DangerPoolPlayerAssigned"):
     player_id: str = Field(description="The player.")
-    character_id: CharacterId
+    character_id: str | None = Field(description="The character they now control; null: none (A36).")
 
 
 class DangerPoolProgressMarked(_Payload, title="DangerPoolProgressMarked"):

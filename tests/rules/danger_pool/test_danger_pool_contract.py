@@ -183,3 +183,11 @@ def test_roster_assign_player_moves_a_character_between_players():
         "P2": {"character_id": "ann", "aftermath_used": []},
     }
     assert t.sheet("ann")["player_id"] == "P2"
+
+
+def test_roster_assign_player_to_no_character_leaves_the_player_without_one_A36():
+    t = Table()
+    t.pc("ann", player_id="P1")
+    events = t.do({"type": "assign_player", "player_id": "P1", "character_id": None})
+    assert [(e.type, e.data) for e in events] == [("player_assigned", {"player_id": "P1", "character_id": None})]
+    assert t.table["players"]["P1"] == {"character_id": None, "aftermath_used": []}
