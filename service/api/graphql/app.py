@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from cross_web import HTTPException
 from graphql import GraphQLError
 from starlette.requests import Request
 from starlette.routing import Route, WebSocketRoute
 from strawberry.asgi import GraphQL
+from strawberry.http.async_base_view import AsyncWebSocketAdapter
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import BaseGraphQLTransportWSHandler
 
@@ -104,10 +105,13 @@ class _TranslatedClose:
         await self._websocket.close(code=code, reason=reason)
 
 
-class LimitedTransportWS(BaseGraphQLTransportWSHandler):
+class LimitedTransportWS(BaseGraphQLTransportWSHandler[dict[str, Any], None]):
+    view: RulekeeperGraphQL  # the handler class below is only ever given its own view
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.websocket = _TranslatedClose(self.websocket)
+        # Every attribute but close() is the adapter's own.
+        self.websocket = cast(AsyncWebSocketAdapter, _TranslatedClose(self.websocket))
 
     async def handle_message(self, message) -> None:
         # strawberry trusts the shape (indexes, hashes, measures it): a wrong one killed the socket with a TypeError.
@@ -170,7 +174,7 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
     async def _take_budget(self) -> float:
         ws = self.context.get("request")
         store = store_of(ws.app) if ws is not None else None
-        if store is None or not self.view.budgets.enabled:
+        if ws is None or store is None or not self.view.budgets.enabled:
             return 0.0
         token = self.context.get("token")
         address = client_key(ws.client.host if ws.client else "unknown")
@@ -189,7 +193,7 @@ class LimitedTransportWS(BaseGraphQLTransportWSHandler):
                 self.view.sockets.release(key)
 
 
-class RulekeeperGraphQL(GraphQL):
+class RulekeeperGraphQL(GraphQL[dict[str, Any], None]):
     graphql_transport_ws_handler_class = LimitedTransportWS
 
     def __init__(self, schema, *, max_sockets: int, budgets: Budgets, **kwargs) -> None:

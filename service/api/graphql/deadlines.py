@@ -4,6 +4,8 @@ inheritance."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 import strawberry
 from strawberry.types import Info
 
@@ -15,15 +17,22 @@ from service.api.bodies import parse
 from service.game.deadlines import admin as deadline_admin
 from service.game.deadlines.settings import TurnDeadlines
 
-TurnDeadlineBoard = output(r.TurnDeadlineBoard)
-TurnDeadline = output(r.TurnDeadline)
+# Made when the module loads, so mypy has no class to check them against: to it each is Any.
+if TYPE_CHECKING:
+    TurnDeadlineBoard: TypeAlias = Any
+    TurnDeadline: TypeAlias = Any
+    SetTurnDeadlinesInput: TypeAlias = Any
+    TurnDeadlinesCampaignInput: TypeAlias = Any
+    ExtendTurnDeadlineInput: TypeAlias = Any
+else:
+    TurnDeadlineBoard = output(r.TurnDeadlineBoard)
+    TurnDeadline = output(r.TurnDeadline)
 
-
-SetTurnDeadlinesInput = envelope("SetTurnDeadlinesInput", TurnDeadlines, ids=("campaign_id",))
-TurnDeadlinesCampaignInput = envelope("TurnDeadlinesCampaignInput", ids=("campaign_id",))
-ExtendTurnDeadlineInput = envelope(
-    "ExtendTurnDeadlineInput", deadline_admin.DeadlineExtension, ids=("campaign_id", "deadline_id")
-)
+    SetTurnDeadlinesInput = envelope("SetTurnDeadlinesInput", TurnDeadlines, ids=("campaign_id",))
+    TurnDeadlinesCampaignInput = envelope("TurnDeadlinesCampaignInput", ids=("campaign_id",))
+    ExtendTurnDeadlineInput = envelope(
+        "ExtendTurnDeadlineInput", deadline_admin.DeadlineExtension, ids=("campaign_id", "deadline_id")
+    )
 
 
 @strawberry.type

@@ -12,7 +12,7 @@ import enum
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Protocol, cast
 
 import strawberry
 from pydantic import BaseModel
@@ -29,6 +29,16 @@ class Typed:
 
     type: Any
     body: Callable[[Any], Any] = to_plain
+
+
+class Envelope(Protocol):
+    """An input class envelope() makes: what body() and the contract tests read from it besides its fields."""
+
+    body_model: ClassVar[type[BaseModel] | None]
+    skipped: ClassVar[tuple[str, ...]]
+    ids: ClassVar[tuple[str, ...]]
+    convert: ClassVar[dict[str, Callable[[Any], Any]]]
+    null_is_default: ClassVar[frozenset[str]]
 
 
 def envelope(
@@ -58,7 +68,7 @@ def envelope(
             tp, conv = replace[key].type, replace[key].body
         else:
             tp, plain = GEN.typed(info.annotation, name, key, inputs=True)
-            conv = to_plain if plain is None else (lambda v, plain=plain: plain(to_plain(v)))
+            conv = to_plain if plain is None else _then(plain)
         convert[key] = conv
         annotations[key], attrs[key], default_null = _field(tp, info)
         if default_null:
@@ -67,10 +77,15 @@ def envelope(
         annotations[key], attrs[key] = tp, field
     attrs["__annotations__"] = annotations
     cls = type(name, (), attrs)
-    out = strawberry.input(cls, name=GEN.claim(name))
+    out = cast("type[Envelope]", strawberry.input(cls, name=GEN.claim(name)))
     out.body_model, out.skipped, out.ids = model, tuple(skip), tuple(ids)
     out.convert, out.null_is_default = convert, frozenset(null_is_default)
     return out
+
+
+def _then(plain: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`to_plain`, then `plain`: bound here, where a lambda in envelope()'s loop would see the last field's."""
+    return lambda v: plain(to_plain(v))
 
 
 def _field(tp: Any, info: FieldInfo) -> tuple[Any, Any, bool]:
@@ -99,7 +114,7 @@ def _enum_in(tp: Any) -> Any:
 def body(value: Any) -> dict[str, Any]:
     """The REST body `value` stands for: its body fields as REST has them; unset ones left out, so the model's
     default applies, as when a REST client omits them."""
-    cls = type(value)
+    cls: type[Envelope] = type(value)
     out: dict[str, Any] = {}
     for key, conv in cls.convert.items():
         v = getattr(value, key)

@@ -78,6 +78,7 @@ class ErrorCodes(MaskErrors):
 
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         code = _code(error)
+        message: str
         if code == "internal_error":
             message = INTERNAL
         elif code in LIBRARY_WORDED:

@@ -64,6 +64,11 @@ class Entry:
         self.key, self.value = key, value
 
 
+def _list_of(tp: Any) -> Any:
+    """`list[tp]` for a type made at run time (mypy reads `list[...]` as a static type and refuses a variable)."""
+    return types.GenericAlias(list, (tp,))
+
+
 def _converted(name: str, conv):
     def resolve(root) -> Any:
         return conv(root.get(name) if isinstance(root, dict) else getattr(root, name))
@@ -153,7 +158,7 @@ class Generator:
         self.inputs: dict[type, type] = {}
         self.enums: dict[tuple[str, ...], type] = {}
         self.unions: dict[tuple[type, ...], Any] = {}
-        self.entry_types: dict[str, type] = {}
+        self.entry_types: dict[str, tuple[Any, Any]] = {}
         self.names: set[str] = set()
         self._building: set[type] = set()
         # (model, field name) -> (annotation, resolver or None): fields the caller types itself.
@@ -172,7 +177,8 @@ class Generator:
             return self.enums[key]
         if key not in _ENUM_NAMES and name in _ENUM_NAMES.values():
             name += "Value"  # a concept's name is kept for its own values (TrikusTraitKind; `unknown` added here)
-        py = enum.Enum(self.claim(_ENUM_NAMES.get(key, name)), [(v, v) for v in values], type=str)
+        # The name is the schema's, known only now; mypy's functional Enum API takes a literal name only.
+        py = enum.Enum(self.claim(_ENUM_NAMES.get(key, name)), [(v, v) for v in values], type=str)  # type: ignore[misc]
         self.enums[key] = strawberry.enum(py)
         return self.enums[key]
 
@@ -224,15 +230,15 @@ class Generator:
             return (self.input(tp) if inputs else self.output(tp)), None
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             return strawberry.enum(tp), None
-        args = typing.get_args(tp)
+        args = list(typing.get_args(tp))
         if origin in (list, set, frozenset) or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
             inner, conv = self.typed(args[0], owner, field, inputs=inputs)
-            return list[inner], (None if conv is None else lambda v: [conv(x) for x in v])
+            return _list_of(inner), (None if conv is None else lambda v: [conv(x) for x in v])
         if origin is tuple:
             kinds = {_strip(a) for a in args}
             if len(kinds) == 1:
                 inner, conv = self.typed(kinds.pop(), owner, field, inputs=inputs)
-                return list[inner], (None if conv is None else lambda v: [conv(x) for x in v])
+                return _list_of(inner), (None if conv is None else lambda v: [conv(x) for x in v])
             if len(args) == 2 and _strip(args[0]) is str:
                 # A [name, value] pair is one entry of a map kept in order.
                 return self._entries(str, args[1], owner, field, inputs=inputs, pairs=True)
@@ -261,21 +267,23 @@ class Generator:
         done = self.entry_types.get(name)
         if done is not None:
             return done
-        cls = type(name, (), {"__annotations__": {"key": key_tp, "value": value_tp}, "__module__": __name__})
+        attrs: dict[str, Any] = {"__annotations__": {"key": key_tp, "value": value_tp}, "__module__": __name__}
         if inputs:
-            cls.plain = {"value": value_conv} if value_conv else {}
+            attrs["plain"] = {"value": value_conv} if value_conv else {}
+            cls = type(name, (), attrs)
             out = strawberry.input(cls, name=self.claim(name), description="One entry of a map: its key and its value.")
             if pairs:
-                self.entry_types[name] = list[out], lambda items: [[e["key"], e["value"]] for e in items]
+                self.entry_types[name] = _list_of(out), lambda items: [[e["key"], e["value"]] for e in items]
             else:
-                self.entry_types[name] = list[out], lambda items: {e["key"]: e["value"] for e in items}
+                self.entry_types[name] = _list_of(out), lambda items: {e["key"]: e["value"] for e in items}
             return self.entry_types[name]
-        cls.is_type_of = classmethod(lambda c, obj, info: isinstance(obj, Entry))
+        attrs["is_type_of"] = classmethod(lambda c, obj, info: isinstance(obj, Entry))
+        cls = type(name, (), attrs)
         out = strawberry.type(cls, name=self.claim(name), description="One entry of a map: its key and its value.")
         conv = value_conv or (lambda v: v)
         if pairs:
-            return list[out], lambda items: [Entry(k, conv(v)) for k, v in items]
-        self.entry_types[name] = list[out], lambda items: [Entry(k, conv(v)) for k, v in items.items()]
+            return _list_of(out), lambda items: [Entry(k, conv(v)) for k, v in items]
+        self.entry_types[name] = _list_of(out), lambda items: [Entry(k, conv(v)) for k, v in items.items()]
         return self.entry_types[name]
 
     def _choice(self, members: list[Any], owner: str, field: str, *, inputs: bool) -> tuple[Any, Any]:
@@ -296,8 +304,8 @@ class Generator:
         if inputs:
             for slot in slots:
                 attrs[slot] = strawberry.field(default=UNSET)
+            attrs["plain"] = {slot: conv for slot, (_, conv, _) in slots.items() if conv}
             cls = type(name, (), attrs)
-            cls.plain = {slot: conv for slot, (_, conv, _) in slots.items() if conv}
             out = strawberry.input(cls, name=self.claim(name), description=doc, one_of=True)
             return out, lambda chosen: next(iter(chosen.values()))
         for slot in slots:
@@ -377,8 +385,8 @@ class Generator:
                     attrs[field] = strawberry.field(description=_with_default(info), default=UNSET)
                 annotations[field] = tp
             attrs["__annotations__"] = annotations
+            attrs["plain"] = plain
             cls = type(name, (), attrs)
-            cls.plain = plain
             out = strawberry.input(cls, name=self.claim(name), description=_doc(model))
         finally:
             self._building.discard(model)

@@ -30,9 +30,8 @@ def _one_of(name: str, fields: dict[str, tuple[Any, str | None]], description: s
         keys[field] = key
         attrs["__annotations__"][field] = Optional[tp]
         attrs[field] = strawberry.field(description=doc, default=UNSET, name=camel_lower(key))
-    out = strawberry.input(type(name, (), attrs), name=GEN.claim(name), description=description, one_of=True)
-    out.one_of_keys = keys
-    return out
+    attrs["one_of_keys"] = keys
+    return strawberry.input(type(name, (), attrs), name=GEN.claim(name), description=description, one_of=True)
 
 
 def camel_lower(name: str) -> str:

@@ -13,9 +13,11 @@ import importlib
 import logging
 import typing
 from collections import OrderedDict
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
+from strawberry.scalars import JSON
+from strawberry.types import get_object_definition
 
 from service.api.graphql import payloads as p
 from service.api.graphql.generate import Generator, Untyped, share_enum
@@ -164,7 +166,8 @@ def kind_type(kind: str) -> Any:
 
 def _marked(model: type[BaseModel]) -> dict[str, str]:
     return {
-        name: (f.json_schema_extra or {}).get(PER_SYSTEM)
+        # systemmodels.per_system() marks a field with the name of its kind.
+        name: cast(str, (f.json_schema_extra or {}).get(PER_SYSTEM))
         for name, f in model.model_fields.items()
         if isinstance(f.json_schema_extra, dict) and PER_SYSTEM in f.json_schema_extra
     }
@@ -204,7 +207,7 @@ def _model_or_untyped(model: type[BaseModel] | None, value: Any, what: str) -> A
         # A model that lags behind its engine must not take the table away from a client: the data still
         # reaches it, untyped, and the log says which model to fix.
         log.warning("%s does not match %s: %s", what, model.__name__, exc.errors(include_url=False)[:3])
-        return Untyped(json=value)
+        return Untyped(json=JSON(value))
 
 
 def _convert(kind: str, value: Any, system: str | None, parent: dict[str, Any]) -> Any:
@@ -212,7 +215,7 @@ def _convert(kind: str, value: Any, system: str | None, parent: dict[str, Any]) 
     if models is None:
         return Untyped(json=value)
     if kind == "event_data":
-        event_type = parent.get("type")
+        event_type = cast(str, parent.get("type"))  # an event has its type (LogEvent requires it)
         model = models.events.get(event_type) or SERVICE_EVENTS.get(event_type)
         return _model_or_untyped(model, value, f"{system} event {event_type}")
     return _model_or_untyped(models.model(kind), value, f"{system} {kind}")
@@ -221,7 +224,7 @@ def _convert(kind: str, value: Any, system: str | None, parent: dict[str, Any]) 
 @functools.cache
 def _plan(model: type[BaseModel]) -> tuple:
     marked = _marked(model)
-    steps = []
+    steps: list[tuple[str, str | None, type[BaseModel] | None, bool]] = []
     for name, f in model.model_fields.items():
         if name in marked:
             steps.append((name, marked[name], None, False))
@@ -272,41 +275,39 @@ def remember(campaign_id: str, system: str) -> None:
         _SYSTEMS.popitem(last=False)
 
 
-T = {
-    name: output(model)
-    for name, model in {
-        "Campaign": r.Campaign,
-        "CampaignDetail": r.CampaignDetail,
-        "Character": r.Character,
-        "Event": r.LogEvent,
-        "TableState": r.TableState,
-        "ActionPayload": r.ActionResult,
-        "RollPayload": r.RollResult,
-        "DiceSession": r.DiceSession,
-        "CloseDiceSessionPayload": r.DiceSessionClosed,
-        "Verification": r.Verification,
-        "SystemSummary": r.SystemSummary,
-        "Player": r.Player,
-        "CreateCampaignPayload": r.CampaignCreated,
-        "InvitePlayerPayload": r.PlayerCreated,
-        "ImportCampaignPayload": r.CampaignImported,
-        "CharacterPayload": p.CharacterPayload,
-        "ValidateCharacterPayload": r.CharacterValidation,
-        "Webhook": r.Webhook,
-        "WebhookSecretPayload": p.WebhookSecretPayload,
-        "WebhookDelivery": r.WebhookDelivery,
-        "WebhookDeliveryDetail": r.WebhookDeliveryDetail,
-        "WebhookDeliveryPage": r.WebhookDeliveryPage,
-        "EventConnection": p.EventConnection,
-        "CampaignDocument": r.CampaignDocument,
-    }.items()
+_OUTPUTS: dict[str, type[BaseModel]] = {
+    "Campaign": r.Campaign,
+    "CampaignDetail": r.CampaignDetail,
+    "Character": r.Character,
+    "Event": r.LogEvent,
+    "TableState": r.TableState,
+    "ActionPayload": r.ActionResult,
+    "RollPayload": r.RollResult,
+    "DiceSession": r.DiceSession,
+    "CloseDiceSessionPayload": r.DiceSessionClosed,
+    "Verification": r.Verification,
+    "SystemSummary": r.SystemSummary,
+    "Player": r.Player,
+    "CreateCampaignPayload": r.CampaignCreated,
+    "InvitePlayerPayload": r.PlayerCreated,
+    "ImportCampaignPayload": r.CampaignImported,
+    "CharacterPayload": p.CharacterPayload,
+    "ValidateCharacterPayload": r.CharacterValidation,
+    "Webhook": r.Webhook,
+    "WebhookSecretPayload": p.WebhookSecretPayload,
+    "WebhookDelivery": r.WebhookDelivery,
+    "WebhookDeliveryDetail": r.WebhookDeliveryDetail,
+    "WebhookDeliveryPage": r.WebhookDeliveryPage,
+    "EventConnection": p.EventConnection,
+    "CampaignDocument": r.CampaignDocument,
 }
+T = {name: output(model) for name, model in _OUTPUTS.items()}
 
 
 def fast_unions(graphql_schema) -> None:
     """Resolve a generated union's member from the model instance's class in one lookup. strawberry asks every
     member's `is_type_of` in turn: with some 300 event payload types that cost ~2 ms per page of 100 events."""
-    by_class = {model: out.__strawberry_definition__.name for model, out in GEN.outputs.items()}
+    by_class = {model: get_object_definition(out, strict=True).name for model, out in GEN.outputs.items()}
     by_class[Untyped] = "Untyped"
     for named in graphql_schema.type_map.values():
         if (

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from typing import Any
 
 from sqlalchemy import select
@@ -28,7 +28,9 @@ PROBE_CHUNK = 500
 _reads: dict[tuple[AsyncEngine, str, int], asyncio.Future] = {}
 
 
-async def follow(svc: Services, campaign_id: str, token: str | None, after: int) -> AsyncIterator[dict[str, Any]]:
+async def follow(
+    svc: Services, campaign_id: str, token: str | None, after: int
+) -> AsyncGenerator[dict[str, Any], None]:
     """Every event after `after`, in order, as this token may see it (exactly as GET …/events shows it),
     then every new one as its transaction commits. Resuming with the last seq received loses nothing and
     repeats nothing."""
