@@ -163,10 +163,13 @@ def test_kills_of_redis_and_the_service_lose_or_double_nothing(persistent, postg
 
         asyncio.run(run())
         total = CAMPAIGNS * WORKERS_PER_CAMPAIGN * MOVES_PER_WORKER
-        errors = [line for line in service_log.read_text().splitlines() if '"level": "ERROR"' in line]
+        lines = service_log.read_text().splitlines()
+        errors = [line for line in lines if '"level": "ERROR"' in line]
+        alive = service.proc is not None and service.proc.poll() is None
         context = (
             f"seed {seed} (FAULT_SEED={seed} repeats it); failures seen: {sorted(set(ledger.failures))}; "
-            f"the service's ERROR lines: {errors[:3]}"
+            f"the service's ERROR lines: {errors[:3]}; the service is {'running' if alive else 'not running'} at "
+            f"{service.url}, and its log ends: {lines[-3:]}"
         )
         print(context)
         assert ledger.bad_failures == [], context
