@@ -123,7 +123,10 @@ class RedisBuckets:
             args += [max(1, round(b.step * 1e6)), round(b.capacity * 1e6), 1 if b.charge else 0]
         try:
             waited = int(await self.script(keys=[self.prefix + b.key for b in buckets], args=args))
-        except (aioredis.RedisError, OSError) as exc:
+        # RuntimeError: under uvloop, redis-py writing to a connection Redis has just dropped raises "unable to
+        # perform operation on <TCPTransport closed=True>" instead of a ConnectionError (seen in the fault test, as
+        # a 500 on a move while Redis was killed).
+        except (aioredis.RedisError, OSError, RuntimeError) as exc:
             if time.monotonic() - self.warned_at > 60:
                 self.warned_at = time.monotonic()
                 log.warning("rate limits are not enforced: Redis is unreachable (%s)", type(exc).__name__)

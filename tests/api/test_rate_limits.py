@@ -13,7 +13,7 @@ import pytest
 
 from apikit import assert_problem, bearer
 from service.settings import Rate, Settings
-from service.store.buckets import Bucket, MemoryBuckets
+from service.store.buckets import Bucket, MemoryBuckets, RedisBuckets
 
 OFF = {"rate_per_token": None, "rate_per_address": None, "rate_auth_failures": None}
 
@@ -134,6 +134,34 @@ async def test_a_refused_request_charges_none_of_its_buckets():
     assert await buckets.take([roomy, tight]) == 0
     assert await buckets.take([roomy, tight]) > 0
     assert buckets.full_at["roomy"] == pytest.approx(1.0)
+
+
+class _DroppedRedis:
+    """A Redis client whose connection is gone, failing the way `exc` says."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+    def register_script(self, _source):
+        async def script(keys, args):
+            raise self.exc
+
+        return script
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        ConnectionError("Connection refused"),
+        # What redis-py raises under uvloop when Redis drops the connection it is writing to.
+        RuntimeError("unable to perform operation on <TCPTransport closed=True>; the handler is closed"),
+    ],
+    ids=["connection-error", "closed-transport"],
+)
+async def test_an_unreachable_redis_lets_requests_through_unlimited_instead_of_failing_them(exc, caplog):
+    buckets = RedisBuckets(_DroppedRedis(exc))
+    assert await buckets.take([Bucket("t", Rate(1, 1))]) == 0.0
+    assert "rate limits are not enforced" in caplog.text
 
 
 def test_rate_limits_are_settings_read_from_the_environment():
