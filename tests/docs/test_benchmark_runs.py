@@ -9,49 +9,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_api_benchmark_runs_and_prints_its_table():
-    out = subprocess.run(
-        [sys.executable, "benchmarks/api_bench.py", "--requests", "10", "--concurrency", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+def run_script(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """A benchmark script run from the checkout as its README says, which must exit 0."""
+    out = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     assert out.returncode == 0, out.stderr[-3000:]
+    return out
+
+
+def test_api_benchmark_runs_and_prints_its_table():
+    out = run_script("benchmarks/api_bench.py", "--requests", "10", "--concurrency", "2", timeout=180)
     assert "POST actions (gm_note)" in out.stdout and "vs floor" in out.stdout
 
 
 def test_rebuild_benchmark_runs_and_prints_its_table():
-    out = subprocess.run(
-        [sys.executable, "benchmarks/rebuild_bench.py", "--reads", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = run_script("benchmarks/rebuild_bench.py", "--reads", "2", timeout=180)
     assert "moves past snapshot" in out.stdout and "rebuilt p50 ms" in out.stdout
 
 
 def test_subscribers_benchmark_runs_and_prints_its_table():
-    out = subprocess.run(
-        [sys.executable, "benchmarks/subscribers_bench.py", "--subscribers", "3", "--seconds", "0.5", "--moves", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    out = run_script(
+        "benchmarks/subscribers_bench.py", "--subscribers", "3", "--seconds", "0.5", "--moves", "2", timeout=120
     )
-    assert out.returncode == 0, out.stderr[-3000:]
     assert "idle CPU % of a core" in out.stdout and "embedded" in out.stdout
 
 
 def test_one_run_benchmark_runs_and_prints_figures_ratios_and_targets():
     """--quick: two tables, a quarter of a second per scenario, the embedded defaults; wrk when installed, else the
     in-process client (the script then says how to install wrk)."""
-    out = subprocess.run(
-        [sys.executable, "benchmarks/bench.py", "--quick"], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = run_script("benchmarks/bench.py", "--quick", timeout=300)
     for heading in (
         "ceiling (bare Starlette JSON POST, same uvicorn)",
         "x ceiling",
@@ -65,14 +50,7 @@ def test_one_run_benchmark_runs_and_prints_figures_ratios_and_targets():
 
 
 def test_in_process_benchmark_runs_alone_and_prints_both_engine_figures_and_the_roller():
-    out = subprocess.run(
-        [sys.executable, "benchmarks/bench.py", "--only", "inprocess", "--quick"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = run_script("benchmarks/bench.py", "--only", "inprocess", "--quick", timeout=300)
     for heading in (
         "whole cycle: every move",
         "dice resolution: the cycle's moves that throw dice",
@@ -86,14 +64,7 @@ def test_in_process_benchmark_runs_alone_and_prints_both_engine_figures_and_the_
 
 
 def test_middleware_benchmark_runs_and_prints_both_figures():
-    out = subprocess.run(
-        [sys.executable, "benchmarks/middleware_bench.py", "--requests", "50", "--repeats", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = run_script("benchmarks/middleware_bench.py", "--requests", "50", "--repeats", "1", timeout=120)
     for row in ("a read (~6,000 B JSON, logged, gzipped)", "/healthz"):
         line = next(line for line in out.stdout.splitlines() if line.strip().startswith(row))
         assert "whole app" in line and "router alone" in line and "layers" in line, line
