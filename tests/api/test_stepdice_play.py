@@ -303,3 +303,21 @@ async def test_a_refusal_never_tells_a_player_an_unrevealed_enemys_tn_or_positio
     body = assert_problem(await t.act(melee, token=wt), 409, "not_adjacent", "action.target_enemy_id")
     assert "squares away" not in body["detail"]
     assert not [e for e in await t.events(wt) if e["type"] == "test_refused"]
+
+
+async def test_a_failed_tests_steps_read_over_graphql_as_one_entry_each(client):
+    """§3.7 keeps each failed test of the scene with its steps as [source, delta] pairs; GraphQL gives each pair
+    as one {key, value} entry (the schema once said a list of entries per pair, and the pair could not be read)."""
+    t = await new_table(client, dice_mode="table")
+    r, rt = await seat(t, ROGUE)
+    await t.ok({"type": "start_scene"})
+    steps = [{"source": "Dark", "delta": 1}, {"source": "good position", "delta": -1}]
+    test = {"type": "test", "character_id": r, "attribute": "dexterity", "base_tn": 6, "steps": steps}
+    await t.ok(test, token=rt, dice=[2])
+    assert (await t.state())["state"]["table"]["failed_tests"][0]["steps"] == [["dark", 1], ["good position", -1]]
+    q = """query($id: ID!) { state(campaignId: $id) { state {
+        ... on StepDiceState { table { failedTests { characterId steps { key value } } } } } } }"""
+    body = (await client.post("/graphql", json={"query": q, "variables": {"id": t.id}}, headers=bearer(rt))).json()
+    assert "errors" not in body, body
+    (failed,) = body["data"]["state"]["state"]["table"]["failedTests"]
+    assert failed == {"characterId": r, "steps": [{"key": "dark", "value": 1}, {"key": "good position", "value": -1}]}

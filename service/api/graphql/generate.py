@@ -158,7 +158,7 @@ class Generator:
         self.inputs: dict[type, type] = {}
         self.enums: dict[tuple[str, ...], type] = {}
         self.unions: dict[tuple[type, ...], Any] = {}
-        self.entry_types: dict[str, tuple[Any, Any]] = {}
+        self.entry_types: dict[str, Any] = {}
         self.names: set[str] = set()
         self._building: set[type] = set()
         # (model, field name) -> (annotation, resolver or None): fields the caller types itself.
@@ -256,35 +256,36 @@ class Generator:
     def _entries(
         self, key: Any, value: Any, owner: str, field: str, *, inputs: bool, pairs: bool = False
     ) -> tuple[Any, Any]:
-        """A map as a list of `{key, value}` entries (GraphQL has no maps), in the map's order."""
+        """A map as a list of `{key, value}` entries (GraphQL has no maps), in the map's order; with `pairs`, one
+        [key, value] pair as one entry (a list of pairs is then a list of entries, as a map would be)."""
         base = owner[: -len("Input")] if inputs and owner.endswith("Input") else owner
         key_tp, _ = self.typed(key, owner, field + "_key", inputs=inputs)
         value_tp, value_conv = self.typed(value, owner, field, inputs=inputs)
         # A map of plain values shares its entry type with every map of the same key and value types
-        # (`IntEntry`: a name to a number); a map of objects has its own.
+        # (`IntEntry`: a name to a number); a map of objects has its own. Only the type is shared: whether a
+        # field holds a map or pairs is the field's, and so is its converter.
         shared = _plain_name(key_tp, value_tp)
         name = (f"{shared}Entry" if shared else f"{base}{camel(field)}Entry") + ("Input" if inputs else "")
-        done = self.entry_types.get(name)
-        if done is not None:
-            return done
-        attrs: dict[str, Any] = {"__annotations__": {"key": key_tp, "value": value_tp}, "__module__": __name__}
+        entry = self.entry_types.get(name)
+        if entry is None:
+            entry = self.entry_types[name] = self._entry_type(name, key_tp, value_tp, value_conv, inputs=inputs)
         if inputs:
-            attrs["plain"] = {"value": value_conv} if value_conv else {}
-            cls = type(name, (), attrs)
-            out = strawberry.input(cls, name=self.claim(name), description="One entry of a map: its key and its value.")
             if pairs:
-                self.entry_types[name] = _list_of(out), lambda items: [[e["key"], e["value"]] for e in items]
-            else:
-                self.entry_types[name] = _list_of(out), lambda items: {e["key"]: e["value"] for e in items}
-            return self.entry_types[name]
-        attrs["is_type_of"] = classmethod(lambda c, obj, info: isinstance(obj, Entry))
-        cls = type(name, (), attrs)
-        out = strawberry.type(cls, name=self.claim(name), description="One entry of a map: its key and its value.")
+                return entry, lambda e: [e["key"], e["value"]]
+            return _list_of(entry), lambda items: {e["key"]: e["value"] for e in items}
         conv = value_conv or (lambda v: v)
         if pairs:
-            return _list_of(out), lambda items: [Entry(k, conv(v)) for k, v in items]
-        self.entry_types[name] = _list_of(out), lambda items: [Entry(k, conv(v)) for k, v in items.items()]
-        return self.entry_types[name]
+            return entry, lambda pair: Entry(pair[0], conv(pair[1]))
+        return _list_of(entry), lambda items: [Entry(k, conv(v)) for k, v in items.items()]
+
+    def _entry_type(self, name: str, key_tp: Any, value_tp: Any, value_conv: Any, *, inputs: bool) -> Any:
+        attrs: dict[str, Any] = {"__annotations__": {"key": key_tp, "value": value_tp}, "__module__": __name__}
+        doc = "One entry of a map: its key and its value."
+        if inputs:
+            attrs["plain"] = {"value": value_conv} if value_conv else {}
+            return strawberry.input(type(name, (), attrs), name=self.claim(name), description=doc)
+        attrs["is_type_of"] = classmethod(lambda c, obj, info: isinstance(obj, Entry))
+        return strawberry.type(type(name, (), attrs), name=self.claim(name), description=doc)
 
     def _choice(self, members: list[Any], owner: str, field: str, *, inputs: bool) -> tuple[Any, Any]:
         """A value of one of several shapes, not all of them objects (`int` or `"unlimited"`): an object with
