@@ -118,6 +118,7 @@ PLAYS = [
     stepdice.test_SD_E6_and_SD_E7_magic_through_rest,
     stepdice.test_players_do_not_see_gm_only_enemy_details,
     stepdice.test_players_cannot_count_hidden_clocks_from_ids_or_counters,
+    stepdice.test_a_failed_tests_steps_read_over_graphql_as_one_entry_each,
     trikus.test_TK_E4_team_test_through_rest_in_table_mode,
     trikus.test_gm_does_not_see_dark_sides_under_optional_rule_2,
     trikus.test_hidden_dark_counts_reach_only_the_owner_and_the_gm,
