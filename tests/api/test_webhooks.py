@@ -352,16 +352,18 @@ async def test_redirects_are_not_followed(client, receiver):
 async def test_a_slow_receiver_delays_neither_the_api_nor_another_endpoint(client, receiver):
     t = await new_table(client)
     with Receiver() as slow:
-        # Each delivery to `slow` takes 2.5 s: all three reaching `receiver` in under 2 s shows they did not queue
-        # behind it (with a second of room for a loaded machine: 1 s once missed beside other test workers).
-        slow.delay = 2.5
+        # Each delivery to `slow` takes 4 s. Had the notes or the other endpoint's deliveries waited for one, they
+        # would end after it: the bound is that delivery, not a guess at how fast a loaded machine answers (a
+        # bound of 1 s for the three notes was once missed at 1.8 s beside other test workers).
+        slow.delay = 4.0
         await register(t, slow.url)
         fast = await register(t, receiver.url)
         started = time.monotonic()
         for i in range(3):
             await note(t, f"note {i}")
-        assert time.monotonic() - started < 1.0
-        await receiver.arrived(3, timeout=2.0)
+        assert time.monotonic() - started < slow.delay
+        await receiver.arrived(3, timeout=slow.delay)
+        assert max(receiver.times()) - started < slow.delay
         assert len(receiver.verified(fast["secret"])) == 3
 
 
