@@ -69,17 +69,13 @@ class Services:
                 await turn.enter_async_context(self.writers.served(line))
             with unavailable_as_503():
                 if self.is_sqlite:
-                    async with self._sqlite_writer:
-                        async with self.sessions() as session, session.begin():
-                            yield session
-                            records = appended(session)
-                            await outbox.enqueue(session, records, self.deliveries_due)
-                else:
-                    async with self.sessions() as session, session.begin():
+                    await turn.enter_async_context(self._sqlite_writer)
+                async with self.sessions() as session, session.begin():
+                    if not self.is_sqlite:  # on SQLite the live copy is made inside the transaction
                         session.info[AFTER_COMMIT] = []
-                        yield session
-                        records = appended(session)
-                        await outbox.enqueue(session, records, self.deliveries_due)
+                    yield session
+                    records = appended(session)
+                    await outbox.enqueue(session, records, self.deliveries_due)
         for campaign_id, seq in last_seqs(records).items():
             self.notifier.announce(campaign_id, seq)
         for after in session.info.pop(AFTER_COMMIT, ()):

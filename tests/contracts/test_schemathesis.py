@@ -61,19 +61,30 @@ def _no_coverage(*ids: str) -> str:
     return f"\n[[operations]]\ninclude-operation-id = [{quoted}]\nphases.coverage.enabled = false\n"
 
 
-def test_api_conforms_and_never_fails(live_server, tmp_path):
-    campaign, gm = new_campaign(live_server, "stepdice")
-    document = build(["stepdice"])
-    served = run_schemathesis(
+def _fuzz(live_server, tmp_path, system_id: str, *, no_coverage: list[str], options: tuple[str, ...]):
+    """The checks and phases of this module on a new campaign of `system_id`, against the document narrowed to it."""
+    campaign, gm = new_campaign(live_server, system_id)
+    return run_schemathesis(
         live_server,
         campaign,
         gm,
         tmp_path,
-        document=document,
+        document=build([system_id]),
         phases=PHASES,
         checks=CHECKS,
-        extra_config=_no_coverage("importCampaign"),
-        options=_operations("--exclude-operation-id", [*SPECIFIC, _systems_own_action(document), *OUTBOUND]),
+        extra_config=_no_coverage(*no_coverage),
+        options=options,
+    )
+
+
+def test_api_conforms_and_never_fails(live_server, tmp_path):
+    own = _systems_own_action(build(["stepdice"]))
+    served = _fuzz(
+        live_server,
+        tmp_path,
+        "stepdice",
+        no_coverage=["importCampaign"],
+        options=_operations("--exclude-operation-id", [*SPECIFIC, own, *OUTBOUND]),
     )
     assert served["coverage"] + served["fuzzing"], served  # some requests got past authentication
 
@@ -81,18 +92,12 @@ def test_api_conforms_and_never_fails(live_server, tmp_path):
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
 def test_each_systems_bodies_conform_and_never_fail(system_id, live_server, tmp_path):
     """Generated options, sheets and actions never give a 5xx and always conform."""
-    campaign, gm = new_campaign(live_server, system_id)
-    document = build([system_id])
-    own = _systems_own_action(document)
-    served = run_schemathesis(
+    own = _systems_own_action(build([system_id]))
+    served = _fuzz(
         live_server,
-        campaign,
-        gm,
         tmp_path,
-        document=document,
-        phases=PHASES,
-        checks=CHECKS,
-        extra_config=_no_coverage(own),
+        system_id,
+        no_coverage=[own],
         options=_operations("--include-operation-id", [*SPECIFIC, own]),
     )
     assert served["coverage sent"] and served["fuzzing sent"], served
