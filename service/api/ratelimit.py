@@ -2,8 +2,8 @@
 
 Every request (and WebSocket handshake, and each operation started on a WebSocket: see
 service.api.graphql.app) except /healthz and /readyz takes one from its address's bucket and, when it
-carries a bearer token, one from the token's bucket, in one call to the bucket store (one Redis round
-trip when shared). Each token the service refuses then takes one from the address's failed-authentication
+carries a bearer token, one from the token's bucket, in one call to the bucket store (decided in this process;
+with Redis, shared with the other replicas in the background: service/store/buckets.py). Each token the service refuses then takes one from the address's failed-authentication
 bucket; once that one is empty, the address's requests that carry a token are refused until it refills,
 whichever API they use. A refusal is a 429 problem with Retry-After.
 

@@ -1,13 +1,14 @@
 """Token buckets for rate limits, as GCRA (one timestamp per bucket: when it will be full again).
 
-`MemoryBuckets` counts in this process (the embedded default: one process). `RedisBuckets` keeps the
-timestamps in Redis and checks and charges every bucket of a request in one Lua script, one round
-trip, on Redis's clock, so that all replicas share one budget. When Redis cannot be reached, requests
-pass (limits fail open: the live store's own errors will say what is wrong) and a warning is logged.
+`MemoryBuckets` counts in this process (the embedded default: one process). `RedisBuckets` decides in this
+process too, and shares the timestamps through Redis in the background, so that all replicas share one budget
+without a round trip on any request's way (its docstring says how closely).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import math
 import time
@@ -78,62 +79,108 @@ class MemoryBuckets:
         pass
 
 
-# KEYS: the buckets. ARGV, three per bucket: step (interval x cost) and capacity in microseconds, 1 to charge or 0
-# to check. Returns 0 (all had room; the charged ones are charged) or the microseconds to wait.
-_GCRA = """
+# KEYS: the buckets charged or consulted since the last reconciliation. ARGV, one per bucket: the microseconds this
+# process charged it meanwhile (its steps, summed), 0 for a bucket it only consulted. Each charge is added to the
+# bucket as every replica has charged it; returns Redis's clock, then each bucket's time of being full again
+# (both in microseconds).
+_RECONCILE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local wait = 0
-local due = {}
+local out = {now}
 for i, key in ipairs(KEYS) do
   local tat = tonumber(redis.call('GET', key) or '0')
-  if tat < now then tat = now end
-  due[i] = tat + tonumber(ARGV[3 * i - 2])
-  local over = due[i] - now - tonumber(ARGV[3 * i - 1])
-  if over > wait then wait = over end
-end
-if wait > 0 then
-  return math.ceil(wait)
-end
-for i, key in ipairs(KEYS) do
-  if ARGV[3 * i] == '1' then
-    redis.call('SET', key, string.format('%.0f', due[i]), 'PX', math.ceil((due[i] - now) / 1000) + 1)
+  local step = tonumber(ARGV[i])
+  if step > 0 then
+    if tat < now then tat = now end
+    tat = tat + step
+    redis.call('SET', key, string.format('%.0f', tat), 'PX', math.ceil((tat - now) / 1000) + 1)
   end
+  out[i + 1] = tat
 end
-return 0
+return out
 """
+
+# How long a charge waits before it goes to Redis with the others made meanwhile: one script call per interval in
+# which the process charged anything, instead of one per request; and how stale a replica's copy can be.
+RECONCILE_SECONDS = 0.05
 
 
 class RedisBuckets:
-    def __init__(self, client: aioredis.Redis, prefix: str = "rk:rate:") -> None:
+    """Buckets every replica shares through Redis, decided in this process and reconciled in the background.
+
+    A request is decided against this process's own copy (a MemoryBuckets), with no round trip on its way; what it
+    charged, and which buckets it consulted, go to Redis at most RECONCILE_SECONDS later, with everything else
+    charged meanwhile, in one script call. Its answer, each bucket as every replica has charged it, is merged into
+    the copy (the fuller of the two wins). So the replicas share one budget over time; but a replica decides from what
+    it knew at its last reconciliation, so a burst spread over N replicas at once can reach N times a bucket's burst
+    before they all know. What they admitted beyond it is paid back: a GCRA bucket charged past its capacity refuses
+    for that much longer. When Redis cannot be reached, each replica goes on limiting on its own, and a warning is logged."""
+
+    def __init__(
+        self, client: aioredis.Redis, prefix: str = "rk:rate:", every: float = RECONCILE_SECONDS, clock=time.monotonic
+    ) -> None:
         self.redis = client
         self.prefix = prefix
-        self.script = client.register_script(_GCRA)
+        self.every = every
+        self.clock = clock
+        self.local = MemoryBuckets(clock=clock)
+        self.script = client.register_script(_RECONCILE)
         self.warned_at = -math.inf
+        # Key -> microseconds charged since the last reconciliation (0: only consulted).
+        self.pending: dict[str, int] = {}
+        self.reconciling: asyncio.Task | None = None
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "rk:rate:") -> RedisBuckets:
         return cls(aioredis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2), prefix)
 
     async def take(self, buckets: list[Bucket]) -> float:
-        if not buckets:
-            return 0.0
-        args: list[int] = []
+        wait = await self.local.take(buckets)
         for b in buckets:
-            args += [max(1, round(b.step * 1e6)), round(b.capacity * 1e6), 1 if b.charge else 0]
+            step = round(b.step * 1e6) if b.charge and not wait else 0
+            self.pending[b.key] = self.pending.get(b.key, 0) + step
+        if self.pending and self.reconciling is None:
+            self.reconciling = asyncio.get_running_loop().create_task(self._reconcile_soon())
+        return wait
+
+    async def _reconcile_soon(self) -> None:
         try:
-            waited = int(await self.script(keys=[self.prefix + b.key for b in buckets], args=args))
+            await asyncio.sleep(self.every)
+            await self.reconcile()
+        finally:
+            self.reconciling = None
+        if self.pending:  # charged while the script ran
+            self.reconciling = asyncio.get_running_loop().create_task(self._reconcile_soon())
+
+    async def reconcile(self) -> None:
+        """Send what this process charged and consulted since the last call; take every replica's charges back."""
+        sent, self.pending = self.pending, {}
+        if not sent:
+            return
+        keys = list(sent)
+        try:
+            now_us, *full_us = await self.script(keys=[self.prefix + k for k in keys], args=[sent[k] for k in keys])
         # RuntimeError: under uvloop, redis-py writing to a connection Redis has just dropped raises "unable to
         # perform operation on <TCPTransport closed=True>" instead of a ConnectionError (seen in the fault test, as
         # a 500 on a move while Redis was killed).
         except (aioredis.RedisError, OSError, RuntimeError) as exc:
             if time.monotonic() - self.warned_at > 60:
                 self.warned_at = time.monotonic()
-                log.warning("rate limits are not enforced: Redis is unreachable (%s)", type(exc).__name__)
-            return 0.0
-        return waited / 1e6
+                log.warning("rate limits are kept by each replica alone: Redis is unreachable (%s)", type(exc).__name__)
+            return
+        now = self.clock()
+        for key, full in zip(keys, full_us):
+            shared = now + (int(full) - int(now_us)) / 1e6
+            if shared > self.local.full_at.get(key, -math.inf):
+                self.local.full_at[key] = shared
 
     async def close(self) -> None:
+        if self.reconciling is not None:
+            self.reconciling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.reconciling
+        # What was charged last still counts for the other replicas.
+        await self.reconcile()
         await self.redis.aclose()
 
 

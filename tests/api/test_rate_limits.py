@@ -4,6 +4,7 @@ its own, so runs that share one Redis do not share budgets."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -101,7 +102,22 @@ async def test_a_missing_token_is_not_a_failed_authentication(settings):
         assert (await c.get(f"/v1/campaigns/{cid}", headers=bearer(gm))).status_code == 200
 
 
+@asynccontextmanager
+async def replica(settings: Settings, address: str):
+    """One replica of the service and a client from `address`, with the replica's rate-limit buckets."""
+    from service.app import create_app
+
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app, client=(address, 4000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://rulekeeper.test") as c:
+            yield c, app.state.rate_buckets
+
+
 async def test_replicas_share_one_budget_through_redis(postgres_database, redis_server):
+    """Each replica decides alone and learns the others' charges when it reconciles: a budget spent at one replica
+    is spent at the other once it has reconciled, and what it admitted before knowing is paid back by a longer
+    wait."""
     settings = Settings(
         database_url=postgres_database,
         redis_url=redis_server,
@@ -109,12 +125,58 @@ async def test_replicas_share_one_budget_through_redis(postgres_database, redis_
         **{**OFF, "rate_per_token": Rate(0.2, 2)},
     )
     address = new_address()
-    async with serve(settings, address) as one, serve(settings, address) as two:
+    async with replica(settings, address) as (one, one_buckets), replica(settings, address) as (two, two_buckets):
         cid, gm = await campaign(one)
-        assert (await one.get(f"/v1/campaigns/{cid}", headers=bearer(gm))).status_code == 200
-        assert (await two.get(f"/v1/campaigns/{cid}", headers=bearer(gm))).status_code == 200
+        for _ in range(2):
+            assert (await one.get(f"/v1/campaigns/{cid}", headers=bearer(gm))).status_code == 200
         assert_throttled(await one.get(f"/v1/campaigns/{cid}", headers=bearer(gm)))
-        assert_throttled(await two.get(f"/v1/campaigns/{cid}", headers=bearer(gm)))
+        await reconciled(one_buckets)
+        # Two has not asked Redis about this token yet: it admits, and learns of one's charges at its reconciliation.
+        assert (await two.get(f"/v1/campaigns/{cid}", headers=bearer(gm))).status_code == 200
+        await reconciled(two_buckets)
+        r = await two.get(f"/v1/campaigns/{cid}", headers=bearer(gm))
+        assert_throttled(r)
+        # Three charges of a budget of two (one every 5 s): the bucket has room again in 10 s, not 5.
+        assert int(r.headers["Retry-After"]) >= 9
+
+
+async def reconciled(buckets: RedisBuckets) -> None:
+    """Wait until the replica has sent its charges to Redis (and taken the others' back)."""
+    deadline = asyncio.get_running_loop().time() + 5
+    while (buckets.pending or buckets.reconciling) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
+    assert not buckets.pending, "the charges never went to Redis"
+
+
+async def test_a_request_is_decided_without_a_round_trip_to_redis_and_its_charge_follows_in_one_script():
+    redis = _CountingRedis()
+    buckets = RedisBuckets(redis, every=0.01)
+    token, address = Bucket("token:t", Rate(1, 5)), Bucket("address:a", Rate(1, 5))
+    for _ in range(3):
+        assert await buckets.take([token, address]) == 0
+    assert redis.calls == []  # decided here: nothing went to Redis on the requests' way
+    await asyncio.sleep(0.1)
+    assert len(redis.calls) == 1  # one script for everything charged meanwhile
+    keys, args = redis.calls[0]
+    assert keys == ["rk:rate:token:t", "rk:rate:address:a"] and args == [3_000_000, 3_000_000]
+
+
+async def test_charges_of_another_replica_fill_this_replicas_bucket_at_the_next_reconciliation():
+    redis = _CountingRedis(full_in={"rk:rate:token:t": 4.5})  # another replica spent 4.5 of 5
+    buckets = RedisBuckets(redis, every=0.01)
+    token = Bucket("token:t", Rate(1, 5))
+    assert await buckets.take([token]) == 0  # this replica did not know yet
+    await buckets.reconcile()
+    assert await buckets.take([token]) > 0  # now it does: 4.5 + its own 1 of 5
+
+
+async def test_a_refused_request_charges_nothing_but_asks_redis_about_its_buckets():
+    redis = _CountingRedis()
+    buckets = RedisBuckets(redis, every=0.01)
+    tight = Bucket("token:t", Rate(0.1, 1))
+    assert await buckets.take([tight]) == 0
+    assert await buckets.take([tight]) > 0
+    assert buckets.pending == {"token:t": 10_000_000}  # the admitted request's step; the refused one's 0
 
 
 async def test_a_bucket_refills_at_its_rate():
@@ -134,6 +196,27 @@ async def test_a_refused_request_charges_none_of_its_buckets():
     assert await buckets.take([roomy, tight]) == 0
     assert await buckets.take([roomy, tight]) > 0
     assert buckets.full_at["roomy"] == pytest.approx(1.0)
+
+
+class _CountingRedis:
+    """Redis as the reconciling script sees it: the buckets' times of being full, in microseconds on a fixed
+    clock; records each call."""
+
+    NOW = 1_000_000_000_000
+
+    def __init__(self, full_in: dict[str, float] | None = None) -> None:
+        self.full = {k: self.NOW + round(s * 1e6) for k, s in (full_in or {}).items()}
+        self.calls: list[tuple[list[str], list[int]]] = []
+
+    def register_script(self, _source):
+        async def script(keys, args):
+            self.calls.append((keys, args))
+            for key, step in zip(keys, args):
+                if step:
+                    self.full[key] = max(self.full.get(key, 0), self.NOW) + step
+            return [self.NOW, *(self.full.get(key, 0) for key in keys)]
+
+        return script
 
 
 class _DroppedRedis:
@@ -158,10 +241,12 @@ class _DroppedRedis:
     ],
     ids=["connection-error", "closed-transport"],
 )
-async def test_an_unreachable_redis_lets_requests_through_unlimited_instead_of_failing_them(exc, caplog):
+async def test_an_unreachable_redis_leaves_each_replica_limiting_on_its_own(exc, caplog):
     buckets = RedisBuckets(_DroppedRedis(exc))
     assert await buckets.take([Bucket("t", Rate(1, 1))]) == 0.0
-    assert "rate limits are not enforced" in caplog.text
+    await buckets.reconcile()
+    assert "rate limits are kept by each replica alone" in caplog.text
+    assert await buckets.take([Bucket("t", Rate(1, 1))]) > 0  # not failing open: this process still counts
 
 
 def test_rate_limits_are_settings_read_from_the_environment():
