@@ -28,7 +28,21 @@ import time
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable, Iterable, cast
 
-from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text, and_, delete, or_, select, update
+from sqlalchemy import (
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    and_,
+    bindparam,
+    delete,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.sql.dml import UpdateBase
@@ -84,6 +98,7 @@ class SqlLiveStore:
         self._insert = _INSERTS[dialect]
         self.table = table if table is not None else define_live_entries(MetaData())
         self._clock = clock
+        self._put_newer = self._newer_upsert()
 
     async def create_table(self) -> None:
         """For tests and tools; the service itself gets the table from the Alembic migration."""
@@ -161,18 +176,37 @@ class SqlLiveStore:
         self, key: str, version: int, value: JSON, ttl: float | None = None, *, conn: Conn | None = None
     ) -> bool:
         check_put(version, ttl)
-        data = encode(value)
         now = self._clock()
-        expires_at = None if ttl is None else now + ttl
-        c = self.table.c
-        insert = self._insert(self.table).values(key=key, value=data, version=version, expires_at=expires_at)
-        stmt = insert.on_conflict_do_update(
-            index_elements=[c.key],
-            set_={"value": data, "version": version, "expires_at": expires_at},
-            where=or_(c.version < version, and_(c.expires_at.is_not(None), c.expires_at <= now)),
-        )
+        params = {
+            "key": key,
+            "value": encode(value),
+            "version": version,
+            "expires_at": None if ttl is None else now + ttl,
+        }
         async with self._conn(conn, write=True) as db:
-            return await _affected(db, stmt) == 1
+            return cast(CursorResult[Any], await db.execute(self._put_newer, {**params, "now": now})).rowcount == 1
+
+    def _newer_upsert(self) -> Any:
+        """put_newer's statement, built once: every move of a campaign writes its live copy with it (building it
+        cost as much as running it)."""
+        c = self.table.c
+        insert = self._insert(self.table).values(
+            key=bindparam("key"),
+            value=bindparam("value"),
+            version=bindparam("version"),
+            expires_at=bindparam("expires_at"),
+        )
+        return insert.on_conflict_do_update(
+            index_elements=[c.key],
+            set_={
+                "value": insert.excluded.value,
+                "version": insert.excluded.version,
+                "expires_at": insert.excluded.expires_at,
+            },
+            where=or_(
+                c.version < insert.excluded.version, and_(c.expires_at.is_not(None), c.expires_at <= bindparam("now"))
+            ),
+        )
 
     async def delete(self, key: str, expected_version: int | None = None, *, conn: Conn | None = None) -> bool:
         now = self._clock()
