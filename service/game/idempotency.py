@@ -38,7 +38,7 @@ from typing import Any, TypeVar, cast
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import CursorResult, delete, update
+from sqlalchemy import CursorResult, Table, and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from service.game.auth import authenticate, check_operator_key
@@ -109,6 +109,31 @@ class _Claim:
     lease: str
     ttl: float
     recorded: bool = False
+
+
+# Built once, with bound parameters: a keyed request runs three or four of them, and building one cost as much as
+# running it (the ORM's identity map and unit of work bought nothing for a row read once and written once).
+_records = cast(Table, IdempotencyRecord.__table__)
+_this_key = and_(_records.c.owner == bindparam("p_owner"), _records.c.key_hash == bindparam("p_key_hash"))
+_FIND = select(
+    _records.c.request_mac, _records.c.lease, _records.c.lease_until, _records.c.reply, _records.c.expires_at
+).where(_this_key)
+_INSERT = insert(_records)
+_FRESH: dict[str, Any] = {
+    "request_mac": bindparam("p_request_mac"),
+    "lease": bindparam("p_lease"),
+    "lease_until": bindparam("p_lease_until"),
+    "reply": None,
+    "expires_at": bindparam("p_expires_at"),
+}
+_TAKE_OVER = update(_records).where(_this_key, _records.c.lease == bindparam("p_old_lease")).values(**_FRESH)
+_COMPLETE = (
+    update(_records)
+    .where(_this_key, _records.c.lease == bindparam("p_lease"), _records.c.reply.is_(None))
+    .values(reply=bindparam("p_reply"), expires_at=bindparam("p_expires_at"))
+)
+_RELEASE = delete(_records).where(_this_key, _records.c.lease == bindparam("p_lease"), _records.c.reply.is_(None))
+_PURGE = delete(_records).where(_records.c.expires_at <= bindparam("p_now"))
 
 
 _current: ContextVar[_Claim | None] = ContextVar("idempotency_claim", default=None)
@@ -223,15 +248,8 @@ async def complete(s, body: T) -> T:
         return body
     slot = claim.slot
     done = await s.execute(
-        update(IdempotencyRecord)
-        .where(
-            IdempotencyRecord.owner == slot.owner,
-            IdempotencyRecord.key_hash == slot.key_hash,
-            IdempotencyRecord.lease == claim.lease,
-            IdempotencyRecord.reply.is_(None),
-        )
-        .values(reply=slot.seal(body), expires_at=clock() + claim.ttl)
-        .execution_options(synchronize_session=False)
+        _COMPLETE,
+        {**_key_params(slot), "p_lease": claim.lease, "p_reply": slot.seal(body), "p_expires_at": clock() + claim.ttl},
     )
     if done.rowcount != 1:
         raise LeaseLost()
@@ -246,17 +264,28 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
     claim = _Claim(slot, lease, settings.idempotency_ttl_seconds)
     now = clock()
     fresh = {
-        "request_mac": request_mac,
-        "lease": lease,
-        "lease_until": now + settings.idempotency_lease_seconds,
-        "reply": None,
-        "expires_at": now + settings.idempotency_ttl_seconds,
+        "p_request_mac": request_mac,
+        "p_lease": lease,
+        "p_lease_until": now + settings.idempotency_lease_seconds,
+        "p_expires_at": now + settings.idempotency_ttl_seconds,
     }
+    key = _key_params(slot)
     try:
         async with svc.write() as s:
-            rec = await s.get(IdempotencyRecord, (slot.owner, slot.key_hash))
+            rec = (await s.execute(_FIND, key)).first()
             if rec is None:
-                s.add(IdempotencyRecord(owner=slot.owner, key_hash=slot.key_hash, **fresh))
+                await s.execute(
+                    _INSERT,
+                    {
+                        "owner": slot.owner,
+                        "key_hash": slot.key_hash,
+                        "request_mac": request_mac,
+                        "lease": lease,
+                        "lease_until": fresh["p_lease_until"],
+                        "reply": None,
+                        "expires_at": fresh["p_expires_at"],
+                    },
+                )
                 return claim, None
             expired = rec.expires_at <= now
             if not expired:
@@ -272,16 +301,7 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
                 if rec.lease_until > now:
                     raise _in_progress(rec.lease_until - now)
             # Expired, or claimed by a request that died: take it over, unless another retry just did.
-            taken = await s.execute(
-                update(IdempotencyRecord)
-                .where(
-                    IdempotencyRecord.owner == slot.owner,
-                    IdempotencyRecord.key_hash == slot.key_hash,
-                    IdempotencyRecord.lease == rec.lease,
-                )
-                .values(**fresh)
-                .execution_options(synchronize_session=False)
-            )
+            taken = await s.execute(_TAKE_OVER, {**key, **fresh, "p_old_lease": rec.lease})
             # An UPDATE answers with a CursorResult, which execute() is not typed to return.
             if cast(CursorResult[Any], taken).rowcount != 1:
                 raise _in_progress()
@@ -292,23 +312,15 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
 
 async def _stored(svc: Services, slot: _Slot) -> Any:
     async with svc.read() as s:
-        rec = await s.get(IdempotencyRecord, (slot.owner, slot.key_hash))
+        rec = (await s.execute(_FIND, _key_params(slot))).first()
         return slot.open(rec.reply) if rec is not None and rec.reply is not None else None
 
 
 async def _release(svc: Services, claim: _Claim) -> None:
     """A command that failed changed nothing: free its key so the client may retry. A run whose reply
     did commit (and failed afterwards) keeps it."""
-    slot = claim.slot
     async with svc.write() as s:
-        await s.execute(
-            delete(IdempotencyRecord).where(
-                IdempotencyRecord.owner == slot.owner,
-                IdempotencyRecord.key_hash == slot.key_hash,
-                IdempotencyRecord.lease == claim.lease,
-                IdempotencyRecord.reply.is_(None),
-            )
-        )
+        await s.execute(_RELEASE, {**_key_params(claim.slot), "p_lease": claim.lease})
 
 
 async def _purge_now_and_then(svc: Services) -> None:
@@ -318,4 +330,8 @@ async def _purge_now_and_then(svc: Services) -> None:
         return
     _last_purge[svc.engine] = now
     async with svc.write() as s:
-        await s.execute(delete(IdempotencyRecord).where(IdempotencyRecord.expires_at <= now))
+        await s.execute(_PURGE, {"p_now": now})
+
+
+def _key_params(slot: _Slot) -> dict[str, str]:
+    return {"p_owner": slot.owner, "p_key_hash": slot.key_hash}
