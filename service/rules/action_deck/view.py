@@ -3,19 +3,19 @@ bennies, NPC sheets beyond what the table shows, or the dice and trait dice of N
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from service.rules.action_deck import surprise
 from service.rules.base import Actor
 from service.rules.move import hide_id_secrets
+from service.rules.jsoncopy import json_copy
 
 PUBLIC_SHEET = ("id", "name", "side", "shaken", "stunned", "eliminated")
 PUBLIC_TEST = ("id", "kind", "roller_id", "group", "purpose", "state", "tn", "result", "opposed_id", "role")
 
 
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    out = copy.deepcopy(state)
+    out = json_copy(state)
     table = out.get("table") or {}
     deck = table.get("deck")
     if deck is not None:

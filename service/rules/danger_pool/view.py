@@ -3,16 +3,16 @@ used; GM notes are GM-only; a betrayer's plan is known to the GM and that player
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from service.rules.base import Actor
 from service.rules.move import hide_id_secrets
 from service.rules.danger_pool.lifecycle import public_scene
+from service.rules.jsoncopy import json_copy
 
 
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    out = copy.deepcopy(state)
+    out = json_copy(state)
     if actor.is_gm:
         return out
     table = hide_id_secrets(out.get("table") or {})

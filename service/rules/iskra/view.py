@@ -3,13 +3,13 @@ NPC numbers, hidden modifiers, others' Ready triggers, true Ether levels and exp
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from service.rules.base import Actor
 from service.rules.move import hide_id_secrets
 from service.rules.iskra import checks, derived
 from service.rules.iskra.options import Options
+from service.rules.jsoncopy import json_copy
 
 NPC_SECRET = ("attributes", "health", "health_max", "focus_points", "focus_max", "recovery", "xp", "xp_earned_total")
 
@@ -27,7 +27,7 @@ def _test(t: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    out = copy.deepcopy(state)
+    out = json_copy(state)
     options = Options.model_validate(out.get("options") or {})
     if actor.is_gm:
         _derived(out, options)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from service.rules.base import Actor
@@ -10,10 +9,11 @@ from service.rules.move import hide_id_secrets
 from service.rules.stepdice.awaiting import compute
 from service.rules.stepdice.options import Options
 from service.rules.stepdice.enemies import public
+from service.rules.jsoncopy import json_copy
 
 
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    out = copy.deepcopy(state)
+    out = json_copy(state)
     if "table" in out and "awaiting" not in out["table"]:
         # A table stored before `awaiting` was kept gets it here, until its next move stores it.
         out["table"]["awaiting"] = compute(out, Options.model_validate(out.get("options") or {}))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from service.rules.base import Actor
@@ -11,10 +10,11 @@ from service.rules.trikus import redact, seats
 from service.rules.trikus.constants import TIERS
 from service.rules.trikus.options import Options
 from service.rules.trikus.sheet import exhausted
+from service.rules.jsoncopy import json_copy
 
 
 def _sheet(sheet: dict[str, Any], cid: str, actor: Actor, options: Options) -> dict[str, Any]:
-    out = copy.deepcopy(sheet)
+    out = json_copy(sheet)
     if actor.is_gm:
         if options.opt2_gm_blind_to_dark_sides:
             out["dark_sides"] = redact.dark_sides(out["dark_sides"])  # L258: hidden from the GM
@@ -28,7 +28,7 @@ def _sheet(sheet: dict[str, Any], cid: str, actor: Actor, options: Options) -> d
 def _activity(act: dict[str, Any] | None, actor: Actor, options: Options) -> dict[str, Any] | None:
     if act is None or act.get("contest") is None:
         return act
-    out = copy.deepcopy(act)
+    out = json_copy(act)
     if not actor.is_gm and options.boom_visibility == "players_must_notice":
         b = out["contest"]["boom"]
         # Players must notice triples themselves (L356, A42); they see only what has been claimed.
@@ -51,7 +51,7 @@ def party(state: dict[str, Any]) -> dict[str, Any]:
 def view(state: dict[str, Any], actor: Actor) -> dict[str, Any]:
     options = Options.model_validate(state.get("options") or {})
     chars = state.get("characters", {})
-    table = copy.deepcopy(state.get("table") or {})
+    table = json_copy(state.get("table") or {})
     table["activity"] = _activity(table.get("activity"), actor, options)
     if not actor.is_gm:
         table["gm_notes"] = []  # spec 8.2: GM's private notes
