@@ -68,3 +68,13 @@ def test_middleware_benchmark_runs_and_prints_both_figures():
     for row in ("a read (~6,000 B JSON, logged, gzipped)", "/healthz"):
         line = next(line for line in out.stdout.splitlines() if line.strip().startswith(row))
         assert "whole app" in line and "router alone" in line and "layers" in line, line
+
+
+def test_instruction_count_benchmark_runs_and_prints_a_count_for_each_scenario():
+    """Under callgrind, two requests per scenario after one, on the embedded defaults."""
+    out = run_script(
+        "benchmarks/instructions.py", "--requests", "2", "--warm-up", "1", "--backends", "embedded", timeout=300
+    )
+    for scenario in ("GET state", "Step Dice move", "keyed move"):
+        line = next(line for line in out.stdout.splitlines() if line.strip().startswith(scenario))
+        assert float(line.split()[-1]) > 0, line
