@@ -2,7 +2,8 @@
 
 Requests/s and CPU time per request move by 10-30% from one run to the next on a busy 2-core VM, so a 5% change
 in what a request costs cannot be told from noise with them. Callgrind counts the instructions the process runs,
-which the machine's load does not change: the same code and inputs give the same count within about 1%.
+which the machine's load does not change: the same code gives the same count within about 2% (random ids, the
+garbage collector's timing).
 
 For each backend (PostgreSQL + Redis, the embedded defaults) one process, run under
 `valgrind --tool=callgrind`, builds the app in process, makes a Step Dice table with a character and a scene, warms
@@ -143,7 +144,9 @@ def measure(root: Path, backend: str, requests: int, warm_up: int) -> dict[str, 
             "--warm-up",
             str(warm_up),
         ]
-        done = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+        # A fixed hash seed takes one source of variation away: how dicts and sets of strings collide.
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"the measured process failed ({root}, {backend}):\n{done.stderr[-3000:]}")
         counts: dict[str, float] = {}
