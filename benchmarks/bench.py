@@ -48,7 +48,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 from api_bench import free_port  # noqa: E402  (sibling scripts, not a package)
 from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
-from workload import WORKLOADS, Workload  # noqa: E402
+from workload import WORKLOADS, Table, Workload, new_table  # noqa: E402
 import yardstick  # noqa: E402
 
 ROLL_GQL = (
@@ -60,13 +60,6 @@ ACT_GQL = (
     "events { seq type data { __typename } } } }"
 )
 EXPRESSIONS = ["1d20", "3d10", "4d6kh3", "10d10e10"]
-
-
-@dataclass
-class Table:
-    id: str
-    gm: str
-    character: str
 
 
 @dataclass
@@ -271,21 +264,6 @@ class Backend:
 
 
 # ---- setting tables up -----------------------------------------------------------------------------------------
-
-
-async def new_table(c: httpx.AsyncClient, w: Workload) -> Table:
-    r = await c.post("/v1/campaigns", json={"name": "bench", "system": w.system, "dice_mode": w.dice_mode})
-    r.raise_for_status()
-    cid, gm = r.json()["campaign"]["id"], r.json()["gm_token"]
-    h = {"Authorization": f"Bearer {gm}"}
-    r = await c.post(f"/v1/campaigns/{cid}/characters", json={"sheet": w.sheet}, headers=h)
-    r.raise_for_status()
-    character = r.json()["id"]
-    for action in w.setup(character):
-        r = await c.post(f"/v1/campaigns/{cid}/actions", json={"action": action}, headers=h)
-        if r.status_code != 200:
-            raise SystemExit(f"{w.system} setup move {action['type']} refused: {r.text[:500]}")
-    return Table(cid, gm, character)
 
 
 def _camel(name: str) -> str:

@@ -61,7 +61,7 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
 
     from service.app import create_app
     from service.settings import Rate, Settings
-    from workload import WORKLOADS
+    from workload import WORKLOADS, new_table
 
     limits = {"rate_per_token": Rate(1_000_000, 1_000_000), "rate_per_address": Rate(1_000_000, 1_000_000)}
     admin = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -87,19 +87,8 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://rulekeeper.test") as c:
-                r = await c.post(
-                    "/v1/campaigns", json={"name": "instructions", "system": w.system, "dice_mode": w.dice_mode}
-                )
-                r.raise_for_status()
-                cid, gm = r.json()["campaign"]["id"], r.json()["gm_token"]
-                auth = {"Authorization": f"Bearer {gm}"}
-                r = await c.post(f"/v1/campaigns/{cid}/characters", json={"sheet": w.sheet}, headers=auth)
-                r.raise_for_status()
-                character = r.json()["id"]
-                for action in w.setup(character):
-                    (
-                        await c.post(f"/v1/campaigns/{cid}/actions", json={"action": action}, headers=auth)
-                    ).raise_for_status()
+                table = await new_table(c, w)
+                cid, auth, character = table.id, {"Authorization": f"Bearer {table.gm}"}, table.character
                 (action,) = w.cycle(character)
                 move = {"action": action, "dice": (w.dice or {}).get(action["type"])}
                 keys = iter(range(10**9))

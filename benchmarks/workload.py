@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
+
 Action = dict[str, Any]
 
 STEP_DICE_WARRIOR = {
@@ -137,3 +139,27 @@ WORKLOADS = [
         dice={"declare_action": [6, 6, 5, 4, 3]},
     ),
 ]
+
+
+@dataclass
+class Table:
+    """A table set up for a workload: the campaign, its GM's token and the character the cycle plays."""
+
+    id: str
+    gm: str
+    character: str
+
+
+async def new_table(c: httpx.AsyncClient, w: Workload) -> Table:
+    r = await c.post("/v1/campaigns", json={"name": "bench", "system": w.system, "dice_mode": w.dice_mode})
+    r.raise_for_status()
+    cid, gm = r.json()["campaign"]["id"], r.json()["gm_token"]
+    h = {"Authorization": f"Bearer {gm}"}
+    r = await c.post(f"/v1/campaigns/{cid}/characters", json={"sheet": w.sheet}, headers=h)
+    r.raise_for_status()
+    character = r.json()["id"]
+    for action in w.setup(character):
+        r = await c.post(f"/v1/campaigns/{cid}/actions", json={"action": action}, headers=h)
+        if r.status_code != 200:
+            raise SystemExit(f"{w.system} setup move {action['type']} refused: {r.text[:500]}")
+    return Table(cid, gm, character)
