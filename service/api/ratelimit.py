@@ -1,11 +1,12 @@
 """Rate limits: per bearer token, per client address, and a stricter budget for failed authentication.
 
 Every request (and WebSocket handshake, and each operation started on a WebSocket: see
-service.api.graphql.app) except /healthz and /readyz takes one from its address's bucket and, when it
-carries a bearer token, one from the token's bucket, in one call to the bucket store (decided in this process;
-with Redis, shared with the other replicas in the background: service/store/buckets.py). Each token the service refuses then takes one from the address's failed-authentication
-bucket; once that one is empty, the address's requests that carry a token are refused until it refills,
-whichever API they use. A refusal is a 429 problem with Retry-After.
+service.api.graphql.app) except /healthz and /readyz takes one from its address's bucket and, when it carries
+a bearer token, one from the token's bucket, in one call to the bucket store (decided in this process; with
+Redis, shared with the other replicas in the background: service/store/buckets.py). Each token the service
+refuses then takes one from the address's failed-authentication bucket; once that one is empty, the address's
+requests that carry a token are refused until it refills, whichever API they use. A refusal is a 429 problem
+with Retry-After.
 
 The client address is the connection's peer as the ASGI server reports it; behind a proxy, let the
 server take it from X-Forwarded-For of trusted proxies only (uvicorn --proxy-headers with

@@ -61,10 +61,10 @@ _INSERTS: dict[str, Callable[[Table], sqlite.Insert | postgresql.Insert]] = {
 Conn = AsyncConnection | AsyncSession
 
 
-async def _affected(db: Conn, stmt: UpdateBase) -> int:
+async def _affected(db: Conn, stmt: UpdateBase, params: dict[str, Any] | None = None) -> int:
     """How many rows a write changed: an INSERT, UPDATE or DELETE answers with a cursor result on either kind of
     connection, though a session's execute() is typed for any statement."""
-    return cast(CursorResult[Any], await db.execute(stmt)).rowcount
+    return cast(CursorResult[Any], await db.execute(stmt, params)).rowcount
 
 
 def define_live_entries(metadata: MetaData) -> Table:
@@ -182,11 +182,12 @@ class SqlLiveStore:
             "value": encode(value),
             "version": version,
             "expires_at": None if ttl is None else now + ttl,
+            "now": now,
         }
         async with self._conn(conn, write=True) as db:
-            return cast(CursorResult[Any], await db.execute(self._put_newer, {**params, "now": now})).rowcount == 1
+            return await _affected(db, self._put_newer, params) == 1
 
-    def _newer_upsert(self) -> Any:
+    def _newer_upsert(self) -> UpdateBase:
         """put_newer's statement, built once: every move of a campaign writes its live copy with it (building it
         cost as much as running it)."""
         c = self.table.c
