@@ -111,10 +111,11 @@ class RedisBuckets:
     A request is decided against this process's own copy (a MemoryBuckets), with no round trip on its way; what it
     charged, and which buckets it consulted, go to Redis at most RECONCILE_SECONDS later, with everything else
     charged meanwhile, in one script call. Its answer, each bucket as every replica has charged it, is merged into
-    the copy (the fuller of the two wins). So the replicas share one budget over time; but a replica decides from what
-    it knew at its last reconciliation, so a burst spread over N replicas at once can reach N times a bucket's burst
-    before they all know. What they admitted beyond it is paid back: a GCRA bucket charged past its capacity refuses
-    for that much longer. When Redis cannot be reached, each replica goes on limiting on its own, and a warning is logged."""
+    the copy (the fuller of the two wins). So the replicas share one budget over time; but a replica decides from
+    what it knew at its last reconciliation, so a burst spread over N replicas at once can reach N times a bucket's
+    burst before they all know. What they admitted beyond it is paid back: a GCRA bucket charged past its capacity
+    refuses for that much longer. When Redis cannot be reached, each replica goes on limiting on its own, and a
+    warning is logged."""
 
     def __init__(
         self, client: aioredis.Redis, prefix: str = "rk:rate:", every: float = RECONCILE_SECONDS, clock=time.monotonic
@@ -160,6 +161,11 @@ class RedisBuckets:
         keys = list(sent)
         try:
             now_us, *full_us = await self.script(keys=[self.prefix + k for k in keys], args=[sent[k] for k in keys])
+        except asyncio.CancelledError:
+            # Stopped mid-call (close): the charges go with the last reconciliation instead.
+            for key, step in sent.items():
+                self.pending[key] = self.pending.get(key, 0) + step
+            raise
         # RuntimeError: under uvloop, redis-py writing to a connection Redis has just dropped raises "unable to
         # perform operation on <TCPTransport closed=True>" instead of a ConnectionError (seen in the fault test, as
         # a 500 on a move while Redis was killed).

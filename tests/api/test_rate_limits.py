@@ -170,6 +170,16 @@ async def test_charges_of_another_replica_fill_this_replicas_bucket_at_the_next_
     assert await buckets.take([token]) > 0  # now it does: 4.5 + its own 1 of 5
 
 
+async def test_charges_in_flight_when_the_replica_stops_go_with_its_last_reconciliation():
+    redis = _HangingOnceRedis()
+    buckets = RedisBuckets(redis, every=0.0)
+    assert await buckets.take([Bucket("token:t", Rate(1, 5))]) == 0
+    await asyncio.wait_for(redis.hanging.wait(), 5)  # the reconciliation is in flight, its call unanswered
+    assert buckets.pending == {}
+    await asyncio.wait_for(buckets.close(), 5)
+    assert redis.calls == [(["rk:rate:token:t"], [1_000_000])]
+
+
 async def test_a_refused_request_charges_nothing_but_asks_redis_about_its_buckets():
     redis = _CountingRedis()
     buckets = RedisBuckets(redis, every=0.01)
@@ -215,6 +225,28 @@ class _CountingRedis:
                 if step:
                     self.full[key] = max(self.full.get(key, 0), self.NOW) + step
             return [self.NOW, *(self.full.get(key, 0) for key in keys)]
+
+        return script
+
+    async def aclose(self) -> None:
+        pass
+
+
+class _HangingOnceRedis(_CountingRedis):
+    """Its first script call never answers (a Redis gone quiet): the caller has to give up on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hanging = asyncio.Event()
+
+    def register_script(self, source):
+        counting = super().register_script(source)
+
+        async def script(keys, args):
+            if not self.hanging.is_set():
+                self.hanging.set()
+                await asyncio.Event().wait()
+            return await counting(keys, args)
 
         return script
 
