@@ -10,8 +10,10 @@ sealed with AES-GCM. All three keys are derived from the Idempotency-Key togethe
 secret, which the database never holds (only its hash), so a leaked table reveals no reply (no GM or
 player token in one), and another caller derives other keys and finds nothing.
 
-When: the key is claimed in a transaction of its own before the command runs, so two copies of a request
-cannot both apply (the second gets 409). The command seals its reply inside its own write transaction
+When: a move claims its key in its own write transaction, once the caller is authenticated and the campaign
+locked (`claim_in_command`): a second copy waits for the lock and then finds the first's reply, and a refused
+move leaves nothing to free. Every other command claims the key in a transaction of its own before it runs, so
+two copies of a request cannot both apply (the second gets 409). The command seals its reply inside its own write transaction
 (`complete`), so the reply exists exactly when the effects committed. A claim whose request died expires
 after the lease and a retry takes it over by compare-and-set; should the original wake up, its `complete`
 finds the lease gone and its transaction rolls back. Records expire after the TTL and are purged now and
@@ -70,6 +72,15 @@ def _in_progress(seconds_left: float = 1) -> GameError:
     )
 
 
+def _reused() -> GameError:
+    return GameError(
+        422,
+        "idempotency_key_reused",
+        _("this Idempotency-Key was used for a different request"),
+        field="Idempotency-Key",
+    )
+
+
 class LeaseLost(GameError):
     """The claim ran out and a retry took the key over: this run must not commit."""
 
@@ -109,6 +120,29 @@ class _Claim:
     lease: str
     ttl: float
     recorded: bool = False
+    # Claimed in the command's own transaction: no row is written until `complete` writes it with the reply, over
+    # `taken_over`'s row when an expired record or a dead claim held the key.
+    request_mac: str | None = None
+    taken_over: str | None = None
+
+
+@dataclass
+class _InCommand:
+    """A key the command claims in its own transaction (`claim_in_command`), with what its slot is made of."""
+
+    key: str
+    fingerprint: bytes
+    secret: str
+    ttl: float
+    claim: _Claim | None = None
+
+
+class _Replay(Exception):
+    """Ends a command whose key already has a reply: its transaction rolls back, and run_once answers the reply."""
+
+    def __init__(self, stored: Any) -> None:
+        super().__init__()
+        self.stored = stored
 
 
 # Built once, with bound parameters: a keyed request runs three or four of them, and building one cost as much as
@@ -127,6 +161,11 @@ _FRESH: dict[str, Any] = {
     "expires_at": bindparam("p_expires_at"),
 }
 _TAKE_OVER = update(_records).where(_this_key, _records.c.lease == bindparam("p_old_lease")).values(**_FRESH)
+_TAKE_OVER_WITH_REPLY = (
+    update(_records)
+    .where(_this_key, _records.c.lease == bindparam("p_old_lease"))
+    .values(**{**_FRESH, "reply": bindparam("p_reply")})
+)
 _COMPLETE = (
     update(_records)
     .where(_this_key, _records.c.lease == bindparam("p_lease"), _records.c.reply.is_(None))
@@ -136,7 +175,7 @@ _RELEASE = delete(_records).where(_this_key, _records.c.lease == bindparam("p_le
 _PURGE = delete(_records).where(_records.c.expires_at <= bindparam("p_now"))
 
 
-_current: ContextVar[_Claim | None] = ContextVar("idempotency_claim", default=None)
+_current: ContextVar[_Claim | _InCommand | None] = ContextVar("idempotency_claim", default=None)
 _last_purge: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -201,11 +240,17 @@ async def run_once(
     fingerprint: bytes,
     run: Callable[[], Awaitable[T]],
     replay: Callable[[Any], T],
+    *,
+    in_command: bool = False,
 ) -> T:
     """Run the command once per key: `run` the first time, `replay(stored reply)` on every retry.
 
     `campaign_id` is the campaign the request writes to (None for campaign creation); `fingerprint`
-    names the operation, path and body, so the key cannot be reused for another request."""
+    names the operation, path and body, so the key cannot be reused for another request. `in_command`: the
+    command claims the key itself, in its write transaction (`claim_in_command`), rather than in one of its own
+    first; only for a command on a campaign."""
+    if in_command and campaign_id is not None:
+        return await _run_in_command(svc, token, key, fingerprint, run, replay)
     owner, secret, anonymous = await _caller(svc, token, campaign_id)
     # Outside a campaign (creating or importing one) keys are held to the anonymous length whether or not the
     # deployment sets an operator key, so the contract can state one rule.
@@ -239,18 +284,102 @@ async def run_once(
     return result
 
 
+async def _run_in_command(
+    svc: Services,
+    token: str | None,
+    key: str,
+    fingerprint: bytes,
+    run: Callable[[], Awaitable[T]],
+    replay: Callable[[Any], T],
+) -> T:
+    await _purge_now_and_then(svc)
+    pending = _InCommand(key, fingerprint, token or "", svc.settings.idempotency_ttl_seconds)
+    context = _current.set(pending)
+    try:
+        result = await run()
+    except _Replay as replayed:
+        return replay(replayed.stored)
+    finally:
+        _current.reset(context)
+    # A refused command raised above and left no record: its transaction wrote none (or rolled back).
+    if pending.claim is None or not pending.claim.recorded:
+        raise RuntimeError("the command did not claim its key and record its idempotent reply")
+    return result
+
+
+async def claim_in_command(s, owner: str) -> None:
+    """Claim the running request's key in the command's own write transaction `s`, for a command run with
+    `run_once(..., in_command=True)`: call it once the caller is authenticated (`owner` is its credential) and
+    the campaign locked, before any die is drawn. A retry of a request whose reply committed ends here, and is
+    answered that reply; a copy that was waiting for the lock finds the first copy's reply the same way.
+    Without a key, or for a command that claimed its key before it ran, it does nothing."""
+    pending = _current.get()
+    if not isinstance(pending, _InCommand):
+        return
+    _check_key(pending.key, anonymous=False)
+    slot = _slot(owner, pending.secret, pending.key)
+    request_mac = slot.mac(pending.fingerprint)
+    rec = (await s.execute(_FIND, _key_params(slot))).first()
+    now = clock()
+    if rec is not None and rec.expires_at > now:
+        if not hmac.compare_digest(rec.request_mac, request_mac):
+            raise _reused()
+        if rec.reply is not None:
+            raise _Replay(slot.open(rec.reply))
+        if rec.lease_until > now:  # claimed by a request running elsewhere that claims before it runs
+            raise _in_progress(rec.lease_until - now)
+    pending.claim = _Claim(
+        slot,
+        secrets.token_hex(16),
+        pending.ttl,
+        request_mac=request_mac,
+        taken_over=None if rec is None else rec.lease,
+    )
+
+
 async def complete(s, body: T) -> T:
     """Record the reply of the running keyed request in the command's own transaction `s`; returns `body`.
 
     Call it last, with the reply as the caller will receive it. Without a key it does nothing."""
-    claim = _current.get()
+    current = _current.get()
+    claim = current.claim if isinstance(current, _InCommand) else current
     if claim is None:
         return body
     slot = claim.slot
-    done = await s.execute(
-        _COMPLETE,
-        {**_key_params(slot), "p_lease": claim.lease, "p_reply": slot.seal(body), "p_expires_at": clock() + claim.ttl},
-    )
+    now = clock()
+    sealed = {"p_reply": slot.seal(body), "p_expires_at": now + claim.ttl}
+    if claim.request_mac is None:
+        done = await s.execute(_COMPLETE, {**_key_params(slot), "p_lease": claim.lease, **sealed})
+    elif claim.taken_over is None:
+        try:
+            done = await s.execute(
+                _INSERT,
+                {
+                    "owner": slot.owner,
+                    "key_hash": slot.key_hash,
+                    "request_mac": claim.request_mac,
+                    "lease": claim.lease,
+                    "lease_until": now,
+                    "reply": sealed["p_reply"],
+                    "expires_at": sealed["p_expires_at"],
+                },
+            )
+        except IntegrityError:
+            # A request of the same caller that claims before it runs took the key meanwhile (the campaign's lock
+            # keeps out every copy that claims here): the whole transaction rolls back, as when a lease is lost.
+            raise LeaseLost() from None
+    else:
+        done = await s.execute(
+            _TAKE_OVER_WITH_REPLY,
+            {
+                **_key_params(slot),
+                "p_old_lease": claim.taken_over,
+                "p_request_mac": claim.request_mac,
+                "p_lease": claim.lease,
+                "p_lease_until": now,
+                **sealed,
+            },
+        )
     if done.rowcount != 1:
         raise LeaseLost()
     claim.recorded = True
@@ -290,12 +419,7 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
             expired = rec.expires_at <= now
             if not expired:
                 if not hmac.compare_digest(rec.request_mac, request_mac):
-                    raise GameError(
-                        422,
-                        "idempotency_key_reused",
-                        _("this Idempotency-Key was used for a different request"),
-                        field="Idempotency-Key",
-                    )
+                    raise _reused()
                 if rec.reply is not None:
                     return None, slot.open(rec.reply)
                 if rec.lease_until > now:

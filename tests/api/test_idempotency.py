@@ -17,7 +17,7 @@ from apikit import Table, assert_problem, bearer, new_table
 from sqlalchemy import text
 
 from service.game import idempotency
-from service.game.moves import rolls
+from service.game.moves import pipeline, rolls
 from service.settings import Secret, Settings
 
 CAMPAIGN = {"name": "Keyed", "system": "stepdice", "dice_mode": "server"}
@@ -268,6 +268,73 @@ async def test_graphql_act_with_a_key_applies_once(client):
     again = (await client.post("/graphql", json=body, headers=keyed(t.gm, "act-1"))).json()
     assert "errors" not in first and again == first
     assert [e["type"] for e in await t.events()].count("gm_note") == 1
+
+
+# Moves: the key is claimed in the move's own transaction
+
+NOTE = {"type": "gm_note", "text": "rain"}
+
+
+async def notes(t: Table) -> int:
+    return [e["type"] for e in await t.events()].count("gm_note")
+
+
+async def test_copies_of_a_keyed_move_sent_together_apply_once_and_all_answer_its_reply(client):
+    t = await new_table(client)
+    copies = await asyncio.gather(*(t.act(NOTE, headers={"Idempotency-Key": "together"}) for _ in range(3)))
+    assert [r.status_code for r in copies] == [200, 200, 200]
+    assert len({r.json()["version"] for r in copies}) == 1
+    assert sorted(r.headers.get("idempotent-replayed", "") for r in copies) == ["", "true", "true"]
+    assert await notes(t) == 1
+
+
+async def test_a_keyed_move_writes_no_claim_before_it_commits(app, client, monkeypatch):
+    t = await new_table(client)
+    before = await stored_rows(app)
+    entered, resume = asyncio.Event(), asyncio.Event()
+    real = pipeline.apply
+
+    async def stalls(*args, **kwargs):
+        entered.set()
+        await resume.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "apply", stalls)
+    move = asyncio.create_task(t.act(NOTE, headers={"Idempotency-Key": "in-the-move"}))
+    await entered.wait()
+    assert await stored_rows(app) == before
+    resume.set()
+    assert (await move).status_code == 200
+    assert len(await stored_rows(app) - before) == 1
+
+
+async def test_a_keyed_move_the_rules_refuse_leaves_no_record_and_its_key_free(app, client):
+    t = await new_table(client)
+    before = await stored_rows(app)
+    h = {"Idempotency-Key": "refused"}
+    nobody = {"type": "test", "character_id": "nobody", "attribute": "magic", "base_tn": 4}
+    assert_problem(await t.act(nobody, headers=h), 422, "unknown_character", "action.character_id")
+    assert await stored_rows(app) == before
+    again = await t.act(NOTE, headers=h)
+    assert again.status_code == 200 and "idempotent-replayed" not in again.headers
+    assert await notes(t) == 1
+
+
+async def test_a_keyed_move_retried_after_its_record_expired_runs_again(client, monkeypatch, settings):
+    t = await new_table(client)
+    h = {"Idempotency-Key": "expired"}
+    assert (await t.act(NOTE, headers=h)).status_code == 200
+    later(monkeypatch, settings.idempotency_ttl_seconds + 1)
+
+    async def not_purged(svc):
+        return None
+
+    monkeypatch.setattr(idempotency, "_purge_now_and_then", not_purged)  # the expired row is there to take over
+    again = await t.act(NOTE, headers=h)
+    assert again.status_code == 200 and "idempotent-replayed" not in again.headers
+    replayed = await t.act(NOTE, headers=h)
+    assert replayed.headers["idempotent-replayed"] == "true" and replayed.json() == again.json()
+    assert await notes(t) == 2
 
 
 # When: leases and crashes

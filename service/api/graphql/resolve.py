@@ -38,13 +38,23 @@ def ctx(info: Info) -> tuple[Any, str | None]:
 
 
 async def once(
-    info: Info, mutation: str, campaign_id: str, body, command, if_match: str | None = None
+    info: Info,
+    mutation: str,
+    campaign_id: str,
+    body,
+    command,
+    if_match: str | None = None,
+    *,
+    key_in_command: bool = False,
 ) -> dict[str, Any]:
-    """Idempotency-Key on a GraphQL write, as on REST: a retry returns the first result and changes nothing."""
+    """Idempotency-Key on a GraphQL write, as on REST: a retry returns the first result and changes nothing.
+    `key_in_command`: the command claims the key in its own transaction (a move, as REST's postAction)."""
     request = info.context.get("request")
     key = request.headers.get("idempotency-key") if request is not None and hasattr(request, "headers") else None
     if not key:
         return await run(command())
     svc, token = ctx(info)
     stands_for = fingerprint("graphql", mutation, campaign_id, body.model_dump(mode="json"), if_match)
-    return await run(run_once(svc, token, campaign_id, key, stands_for, command, lambda stored: stored))
+    return await run(
+        run_once(svc, token, campaign_id, key, stands_for, command, lambda stored: stored, in_command=key_in_command)
+    )

@@ -328,7 +328,13 @@ class Mutation(DeadlineMutation):
         if_match = None if input.if_match is None else f'"{input.if_match}"'
         campaign_id = str(input.campaign_id)
         out = await once(
-            info, "act", campaign_id, body, lambda: play.act(svc, campaign_id, token, body, if_match), if_match
+            info,
+            "act",
+            campaign_id,
+            body,
+            lambda: play.act(svc, campaign_id, token, body, if_match),
+            if_match,
+            key_in_command=True,
         )
         return await _action_payload(info, out, campaign_id)
 

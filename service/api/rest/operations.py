@@ -31,6 +31,8 @@ class Operation:
     etag: bool = False
     if_match: bool = False
     idempotent_key: bool = False
+    # The command claims the key in its own write transaction (service/game/idempotency.py claim_in_command).
+    key_in_command: bool = False
     query: tuple[tuple[str, str, dict], ...] = ()
     description: str = ""
     extra: dict = field(default_factory=dict)
@@ -257,6 +259,7 @@ OPERATIONS: list[Operation] = [
         etag=True,
         if_match=True,
         idempotent_key=True,
+        key_in_command=True,
         description="`action` is a move of the campaign's rule system; `system`, when sent, must be the "
         "campaign's (409 `system_mismatch` otherwise). The per-system operations below take "
         "only their own system's moves, so a typed client can offer exactly those.",
@@ -274,6 +277,7 @@ OPERATIONS: list[Operation] = [
             etag=True,
             if_match=True,
             idempotent_key=True,
+            key_in_command=True,
             body=action_request(m),
             system=m.id,
             description=f"As postAction, with the move checked against {m.id}'s actions only; a campaign of "

@@ -61,6 +61,7 @@ def endpoint(op: Operation):
                 _fingerprint(op, request, data),
                 run,
                 lambda stored: _replayed(op, stored),
+                in_command=op.key_in_command,
             )
         else:
             status, payload, headers = await run()

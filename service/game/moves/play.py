@@ -100,6 +100,8 @@ async def act(
     async with svc.write(line=campaign_id) as s:
         opened = await open_for_writing(s, token, campaign_id)
         principal, campaign = opened.principal, opened.campaign
+        # Before the move is counted: a retry answered with its first reply is not a move.
+        await idempotency.claim_in_command(s, principal.credential_id)
         counting.system_is(campaign.system)
         try:
             applied = await pipeline.apply(
