@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
+
+
+def operation(request: Request) -> tuple[str | None, dict]:
+    """The GraphQL operation a request of the page carries, and its variables."""
+    if not request.url.endswith("/graphql") or request.method != "POST":
+        return None, {}
+    body = json.loads(request.post_data or "{}")
+    return body.get("operationName"), body.get("variables") or {}
 
 
 def page_url(origin: str, api: str | None = None) -> str:

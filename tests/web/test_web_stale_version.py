@@ -5,18 +5,8 @@ and keeps what was typed in the form, which then goes through as it is."""
 
 from __future__ import annotations
 
-import json
-
 from playwright.sync_api import Request, Route, expect
-from tablekit import create_campaign, move, page_url
-
-
-def operation(request: Request) -> tuple[str | None, dict]:
-    """The GraphQL operation a request of the page carries, and its variables."""
-    if not request.url.endswith("/graphql") or request.method != "POST":
-        return None, {}
-    body = json.loads(request.post_data or "{}")
-    return body.get("operationName"), body.get("variables") or {}
+from tablekit import create_campaign, move, operation, page_url
 
 
 def rereads_the_table(request: Request) -> bool:

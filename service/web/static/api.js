@@ -74,18 +74,21 @@ export class Api {
   }
 
   /**
-   * One of the page's operations over HTTP: its data, or the first error as a Problem.
+   * One of the page's operations over HTTP: its data, or the first error as a Problem. A failed network rejects
+   * with the browser's own error (a TypeError), not a Problem: the service may or may not have heard the request.
    * @template {keyof Operations} N
    * @param {N} name
    * @param {Operations[N][1]} variables
    * @param {string} [token]
+   * @param {string} [key] an Idempotency-Key: the service makes a write sent again with it once
    * @returns {Promise<Operations[N][0]>}
    */
-  async call(name, variables, token) {
+  async call(name, variables, token, key) {
     /** @type {Record<string, string>} */
     const headers = { "Accept-Language": this.language, "Content-Type": "application/json",
                       Accept: "application/graphql-response+json, application/json" };
     if (token) headers.Authorization = `Bearer ${token}`;
+    if (key) headers["Idempotency-Key"] = key;
     const query = await documentOf(name);
     const r = await fetch(`${this.base}/graphql`, { method: "POST", headers,
                                                   body: JSON.stringify({ query, variables, operationName: name }) });
@@ -98,7 +101,37 @@ export class Api {
     return body.data;
   }
 
+  /**
+   * A write whose answer may be lost on the way: sent again with the same Idempotency-Key while the network fails
+   * or the service is briefly unavailable (503), so it is made once however many times it is sent.
+   * @template {keyof Operations} N
+   * @param {N} name
+   * @param {Operations[N][1]} variables
+   * @param {string} token
+   * @param {string} key
+   * @returns {Promise<Operations[N][0]>}
+   */
+  async write(name, variables, token, key, waits = RETRY_WAITS) {
+    for (let i = 0; ; i++) {
+      try {
+        return await this.call(name, variables, token, key);
+      } catch (err) {
+        const unanswered = !(err instanceof Problem) || err.status === 503;
+        if (!unanswered || i >= waits.length) throw err;
+        await new Promise((resolve) => setTimeout(resolve, waits[i]));
+      }
+    }
+  }
+
   socketUrl() { return this.base.replace(/^http/, "ws") + "/graphql"; }
+}
+
+// How long `write` waits before each new attempt, in milliseconds.
+const RETRY_WAITS = [300, 1000, 3000];
+
+/** A fresh Idempotency-Key. From getRandomValues, which a page served over plain HTTP has (randomUUID needs HTTPS). */
+export function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**

@@ -3,7 +3,7 @@
 // Every call goes through the public GraphQL API (api.js, the operations in graphql/). Where the API is: `?api=`
 // or the origin that served the page. The token is only ever in the fragment, which a browser never sends to a
 // server.
-import { Api, Feed, Problem } from "./api.js";
+import { Api, Feed, newKey, Problem } from "./api.js";
 import { el, LANGUAGES, language, loadLabels, setLanguage, t } from "./dom.js";
 import { inputForm, Types } from "./forms.js";
 import { camel, rulesShape } from "./shape.js";
@@ -423,6 +423,11 @@ class Table {
     cancel.addEventListener("click", () => this.formBox.replaceChildren());
     const f = el("form", { class: "panel", "data-testid": `move-${type}` }, el("h3", {}, this.label(type)),
       form.node, dice, el("div", { class: "buttons" }, el("button", { type: "submit" }, t("send")), cancel), out);
+    // A move whose answer never came (the network failed after it was sent) may have been made. Sent again, as it
+    // was, with its Idempotency-Key, it is not made twice: the service answers what it answered the first time.
+    // So the attempt is kept until the service answers, and the same input submitted again is the same attempt.
+    /** @type {{ input: string, variables: any, key: string } | null} */
+    let attempt = null;
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       out.replaceChildren();
@@ -430,11 +435,23 @@ class Table {
         const action = /** @type {any} */ ({ [camel(this.info.system)]: { [field]: form.read() } });
         const faces = /** @type {HTMLInputElement | null} */ (dice?.querySelector("input"))?.value
           .split(/[\s,]+/).filter(Boolean).map(Number);
-        // Made on the table as this page last saw it: a move someone made since is refused (`version_mismatch`),
-        // not made on a table the player has not seen.
-        try { await this.settled(); } catch { /* sent against the version last drawn */ }
-        const done = (await api().call("Act", { input: { campaignId: this.seat.campaign, action,
-          dice: faces?.length ? faces : null, ifMatch: this.version } }, this.seat.token)).act;
+        const input = JSON.stringify([action, faces]);
+        if (attempt?.input !== input) {
+          // Made on the table as this page last saw it: a move someone made since is refused (`version_mismatch`),
+          // not made on a table the player has not seen.
+          try { await this.settled(); } catch { /* sent against the version last drawn */ }
+          attempt = { input, key: newKey(), variables: { input: { campaignId: this.seat.campaign, action,
+            dice: faces?.length ? faces : null, ifMatch: this.version } } };
+        }
+        const sent = attempt;
+        let done;
+        try {
+          done = (await api().write("Act", sent.variables, this.seat.token, sent.key)).act;
+        } catch (err) {
+          if (err instanceof Problem && err.status !== 503) attempt = null;  // answered: this attempt is over
+          throw err;
+        }
+        attempt = null;
         this.version = done.version;
         this.formBox.replaceChildren(el("p", { class: "done", role: "status" }, `${t("done")}: `,
           done.events.map((e) => e.description).join(" · ")));
