@@ -270,6 +270,66 @@ async def test_graphql_act_with_a_key_applies_once(client):
     assert [e["type"] for e in await t.events()].count("gm_note") == 1
 
 
+GQL_WRITES = {
+    "createCampaign": "mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { campaign { id } gmToken } }",
+    "invitePlayer": "mutation($i: InvitePlayerInput!) { invitePlayer(input: $i) { player { id } token } }",
+    "createCharacter": "mutation($i: CreateCharacterInput!) { createCharacter(input: $i) { character { id } } }",
+    "closeDiceSession": "mutation($i: CloseDiceSessionInput!) { closeDiceSession(input: $i) { closed { number } } }",
+    "setTurnDeadlines": "mutation($i: SetTurnDeadlinesInput!) { setTurnDeadlines(input: $i) { settings { turnSeconds } } }",
+    "pauseTurnDeadlines": "mutation($i: TurnDeadlinesCampaignInput!) { pauseTurnDeadlines(input: $i) { paused } }",
+    "resumeTurnDeadlines": "mutation($i: TurnDeadlinesCampaignInput!) { resumeTurnDeadlines(input: $i) { paused } }",
+    "createWebhook": "mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { webhook { id } secret } }",
+    "rotateWebhookSecret": "mutation($i: RotateWebhookSecretInput!) { rotateWebhookSecret(input: $i) { secret } }",
+    "finishCampaign": "mutation($i: CampaignInput!) { finishCampaign(input: $i) { status } }",
+    "importCampaign": "mutation($i: ImportCampaignInput!) { importCampaign(input: $i) { campaign { id } gmToken } }",
+}
+
+
+async def test_every_keyed_graphql_write_answers_its_first_result_again(settings):
+    """As REST's keyed writes: sent twice with one key, each mutation answers the same data and acts once (a
+    second campaign, player, character, closed session, secret or finish would answer differently or be refused)."""
+    async with serve(dataclasses.replace(settings, webhooks_allow_loopback=True)) as client:
+        await _every_keyed_graphql_write(client)
+
+
+async def _every_keyed_graphql_write(client) -> None:
+    async def twice(name: str, i: dict, token: str | None, key: str) -> dict:
+        body = {"query": GQL_WRITES[name], "variables": {"i": i}}
+        first, again = [(await client.post("/graphql", json=body, headers=keyed(token, key))).json() for _ in range(2)]
+        assert "errors" not in first and again == first, (name, first, again)
+        return first["data"][name]
+
+    made = await twice(
+        "createCampaign", {"name": "Keyed", "system": "stepdice", "diceMode": "verifiable"}, None, uuid_key()
+    )
+    t = Table(client=client, id=made["campaign"]["id"], gm=made["gmToken"])
+    c = {"campaignId": t.id}
+    await twice("invitePlayer", {**c, "name": "Ola"}, t.gm, "invite")
+    sheet = {
+        "stepdice": {
+            "name": "Brona",
+            "role": "warrior",
+            "talents": ["Athlete", "Medic"],
+            "equipment": {"weapon": "axe", "items": ["rope", "torch", "whetstone"]},
+        }
+    }
+    await twice("createCharacter", {**c, "sheet": sheet}, t.gm, "character")
+    assert (await twice("closeDiceSession", c, t.gm, "close"))["closed"]["number"] == 1
+    await twice("setTurnDeadlines", {**c, "turnSeconds": 90}, t.gm, "deadlines")
+    await twice("pauseTurnDeadlines", c, t.gm, "pause")
+    await twice("resumeTurnDeadlines", c, t.gm, "resume")
+    hook = await twice("createWebhook", {**c, "url": "http://127.0.0.1:9/hook", "view": "gm"}, t.gm, "hook")
+    rotated = await twice("rotateWebhookSecret", {**c, "webhookId": hook["webhook"]["id"]}, t.gm, "rotate")
+    assert rotated["secret"] != hook["secret"]
+    doc = (await client.get(f"{t.base}/export", headers=bearer(t.gm))).json()
+    assert (await twice("finishCampaign", c, t.gm, "finish"))["status"] == "finished"
+    imported = await twice("importCampaign", {"document": doc}, None, uuid_key())
+    assert imported["campaign"]["id"] != t.id
+    types = [e["type"] for e in await t.events()]
+    for once in ("player_invited", "character_created", "dice_session_closed"):
+        assert types.count(once) == 1, (once, types)
+
+
 # Moves: the key is claimed in the move's own transaction
 
 NOTE = {"type": "gm_note", "text": "rain"}

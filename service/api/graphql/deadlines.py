@@ -61,12 +61,18 @@ class DeadlineMutation:
     @strawberry.mutation(description="Pause every deadline of the campaign (GM); each keeps the time it had left.")
     async def pause_turn_deadlines(self, info: Info, input: TurnDeadlinesCampaignInput) -> TurnDeadlineBoard:
         svc, token = ctx(info)
-        return await run(deadline_admin.pause(svc, str(input.campaign_id), token))
+        campaign_id = str(input.campaign_id)
+        return await once(
+            info, "pauseTurnDeadlines", campaign_id, None, lambda: deadline_admin.pause(svc, campaign_id, token)
+        )
 
     @strawberry.mutation(description="Resume the paused deadlines (GM).")
     async def resume_turn_deadlines(self, info: Info, input: TurnDeadlinesCampaignInput) -> TurnDeadlineBoard:
         svc, token = ctx(info)
-        return await run(deadline_admin.resume(svc, str(input.campaign_id), token))
+        campaign_id = str(input.campaign_id)
+        return await once(
+            info, "resumeTurnDeadlines", campaign_id, None, lambda: deadline_admin.resume(svc, campaign_id, token)
+        )
 
     @strawberry.mutation(description="Give one wait more time (GM).")
     async def extend_turn_deadline(self, info: Info, input: ExtendTurnDeadlineInput) -> TurnDeadline:

@@ -40,7 +40,7 @@ def ctx(info: Info) -> tuple[Any, str | None]:
 async def once(
     info: Info,
     mutation: str,
-    campaign_id: str,
+    campaign_id: str | None,
     body,
     command,
     if_match: str | None = None,
@@ -54,7 +54,8 @@ async def once(
     if not key:
         return await run(command())
     svc, token = ctx(info)
-    stands_for = fingerprint("graphql", mutation, campaign_id, body.model_dump(mode="json"), if_match)
+    data = None if body is None else body.model_dump(mode="json")
+    stands_for = fingerprint("graphql", mutation, campaign_id, data, if_match)
     return await run(
         run_once(svc, token, campaign_id, key, stands_for, command, lambda stored: stored, in_command=key_in_command)
     )

@@ -277,7 +277,7 @@ class Mutation(DeadlineMutation):
         if input.options is not None and chosen_system(input.options) != input.system.value:
             raise _mismatch(input.system.value, chosen_system(input.options), "options")
         body = guard(lambda: parse(CampaignCreate, envelope_body(input)))
-        out = await run(campaigns.create_campaign(svc, body, token))
+        out = await once(info, "createCampaign", None, body, lambda: campaigns.create_campaign(svc, body, token))
         return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation(description="Set the campaign's default language (GM).")
@@ -296,14 +296,24 @@ class Mutation(DeadlineMutation):
     async def invite_player(self, info: Info, input: InvitePlayerInput) -> InvitePlayerPayload:
         svc, token = ctx(info)
         body = guard(lambda: parse(PlayerInvite, envelope_body(input)))
-        return await run(campaigns.invite_player(svc, str(input.campaign_id), token, body))
+        campaign_id = str(input.campaign_id)
+        return await once(
+            info, "invitePlayer", campaign_id, body, lambda: campaigns.invite_player(svc, campaign_id, token, body)
+        )
 
     @strawberry.mutation
     async def create_character(self, info: Info, input: CreateCharacterInput) -> CharacterPayload:
         svc, token = ctx(info)
         await _check_sheet(info, input.campaign_id, input.sheet)
         body = guard(lambda: parse(CharacterCreate, envelope_body(input)))
-        out = await run(campaigns.create_character(svc, str(input.campaign_id), token, body.sheet, body.player_id))
+        campaign_id = str(input.campaign_id)
+        out = await once(
+            info,
+            "createCharacter",
+            campaign_id,
+            body,
+            lambda: campaigns.create_character(svc, campaign_id, token, body.sheet, body.player_id),
+        )
         return await _typed(info, p.CharacterPayload, {"character": out}, input.campaign_id)
 
     @strawberry.mutation
@@ -355,7 +365,10 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation
     async def close_dice_session(self, info: Info, input: CloseDiceSessionInput) -> CloseDiceSessionPayload:
         svc, token = ctx(info)
-        return await run(dicesessions.close_session(svc, str(input.campaign_id), token))
+        campaign_id = str(input.campaign_id)
+        return await once(
+            info, "closeDiceSession", campaign_id, None, lambda: dicesessions.close_session(svc, campaign_id, token)
+        )
 
     @strawberry.mutation(description="Undo the latest moves (GM); the undone moves and their dice stay in the log.")
     async def undo_moves(self, info: Info, input: UndoMovesInput) -> ActionPayload:
@@ -370,7 +383,10 @@ class Mutation(DeadlineMutation):
     @strawberry.mutation(description="Finish the campaign (GM): no new moves; everything stays readable.")
     async def finish_campaign(self, info: Info, input: CampaignInput) -> Campaign:
         svc, token = ctx(info)
-        return _campaign(await run(history.finish(svc, str(input.campaign_id), token)))
+        campaign_id = str(input.campaign_id)
+        return _campaign(
+            await once(info, "finishCampaign", campaign_id, None, lambda: history.finish(svc, campaign_id, token))
+        )
 
     @strawberry.mutation(description="Delete a finished campaign and everything in it (GM).")
     async def delete_campaign(self, info: Info, input: CampaignInput) -> bool:
@@ -384,7 +400,13 @@ class Mutation(DeadlineMutation):
         doc = guard(lambda: parse(transfer.CampaignDocument, input.document))
         request = info.context.get("request")
         client = getattr(request, "client", None)
-        out = await run(transfer.import_campaign(svc, doc, token, client.host if client else ""))
+        out = await once(
+            info,
+            "importCampaign",
+            None,
+            doc,
+            lambda: transfer.import_campaign(svc, doc, token, client.host if client else ""),
+        )
         return {**out, "campaign": _campaign(out["campaign"])}
 
     @strawberry.mutation(description="Register a webhook endpoint (GM); the payload carries its signing secret once.")
@@ -408,7 +430,14 @@ class Mutation(DeadlineMutation):
         svc, token = ctx(info)
         body = guard(lambda: parse(webhooks.SecretRotation, envelope_body(input)))
         keep = body.keep_previous_seconds
-        out = await run(webhooks.rotate_secret(svc, str(input.campaign_id), str(input.webhook_id), token, keep))
+        campaign_id, webhook_id = str(input.campaign_id), str(input.webhook_id)
+        out = await once(
+            info,
+            f"rotateWebhookSecret {webhook_id}",  # a key stands for one webhook's rotation
+            campaign_id,
+            body,
+            lambda: webhooks.rotate_secret(svc, campaign_id, webhook_id, token, keep),
+        )
         return {"webhook": out, "secret": out["secret"]}
 
     @strawberry.mutation(description="Delete a webhook endpoint and its deliveries (GM).")

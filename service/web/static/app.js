@@ -188,7 +188,8 @@ async function setupView() {
       if (!form) return;
       /** @type {Operations["CreateCampaign"][1]["input"]} */
       const input = { .../** @type {any} */ (form.read()), system: /** @type {SystemId} */ (picker.value) };
-      const made = (await api().call("CreateCampaign", { input })).createCampaign;
+      // Keyed: a lost answer is asked for again, and the campaign made (with its GM token) is answered, not a second.
+      const made = (await api().write("CreateCampaign", { input }, "", newKey())).createCampaign;
       location.hash = new URLSearchParams({ campaign: made.campaign.id, token: made.gmToken }).toString();
     } catch (err) {
       out.replaceChildren(problemBox(err));
@@ -522,7 +523,7 @@ class Table {
     if (this.isGm()) {
       const close = el("button", { type: "button", class: "small" }, t("close_session"));
       close.addEventListener("click", async () => {
-        try { await api().call("CloseDiceSession", { input: { campaignId } }, token); } catch (err) { list.append(problemBox(err)); }
+        try { await api().write("CloseDiceSession", { input: { campaignId } }, token, newKey()); } catch (err) { list.append(problemBox(err)); }
         reload();
       });
       panel.append(close);
@@ -540,8 +541,8 @@ class Table {
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
-        const made = (await api().call("InvitePlayer", { input: { campaignId: this.seat.campaign, name: input.value.trim() } },
-                                       this.seat.token)).invitePlayer;
+        const made = (await api().write("InvitePlayer", { input: { campaignId: this.seat.campaign, name: input.value.trim() } },
+                                        this.seat.token, newKey())).invitePlayer;
         links.append(linkBox(`${t("join_link")} ${made.player.name}`, seatLink(this.seat.campaign, made.token), "join-link",
                              `${t("join_qr")} ${made.player.name}`));
         input.value = "";
@@ -571,7 +572,7 @@ class Table {
       try {
         if (!form) return;
         const sheet = /** @type {any} */ ({ [camel(this.info.system)]: form.read() });
-        await api().call("CreateCharacter", { input: { campaignId: this.seat.campaign, sheet } }, this.seat.token);
+        await api().write("CreateCharacter", { input: { campaignId: this.seat.campaign, sheet } }, this.seat.token, newKey());
         await this.refresh();
       } catch (err) {
         out.replaceChildren(problemBox(err));
