@@ -37,6 +37,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+import asyncpg
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -48,6 +49,7 @@ from service.game.context import Services
 from service.game.errors import GameError
 from service.game.tokens import hash_token
 from service.i18n.message import _, _n
+from service.store.records import pgdirect
 from service.store.records.models import IdempotencyRecord
 
 T = TypeVar("T")
@@ -171,6 +173,19 @@ _COMPLETE = (
     .where(_this_key, _records.c.lease == bindparam("p_lease"), _records.c.reply.is_(None))
     .values(reply=bindparam("p_reply"), expires_at=bindparam("p_expires_at"))
 )
+# A move's claim and record (claim_in_command, complete), the two a keyed move adds to its transaction: on
+# PostgreSQL sent on asyncpg directly (service/store/records/pgdirect.py), as the move's own statements are.
+_INSERT_REPLIED = insert(_records).values(
+    owner=bindparam("p_owner"),
+    key_hash=bindparam("p_key_hash"),
+    request_mac=bindparam("p_request_mac"),
+    lease=bindparam("p_lease"),
+    lease_until=bindparam("p_lease_until"),
+    reply=bindparam("p_reply"),
+    expires_at=bindparam("p_expires_at"),
+)
+_DIRECT_FIND = pgdirect.Direct(_FIND)
+_DIRECT_INSERT_REPLIED = pgdirect.Direct(_INSERT_REPLIED)
 _RELEASE = delete(_records).where(_this_key, _records.c.lease == bindparam("p_lease"), _records.c.reply.is_(None))
 _PURGE = delete(_records).where(_records.c.expires_at <= bindparam("p_now"))
 
@@ -319,21 +334,25 @@ async def claim_in_command(s, owner: str) -> None:
     _check_key(pending.key, anonymous=False)
     slot = _slot(owner, pending.secret, pending.key)
     request_mac = slot.mac(pending.fingerprint)
-    rec = (await s.execute(_FIND, _key_params(slot))).first()
+    if pgdirect.on_postgres(s):
+        found = await pgdirect.fetch(s, _DIRECT_FIND, _key_params(slot))
+        rec: Any = found[0] if found else None
+    else:
+        rec = (await s.execute(_FIND, _key_params(slot))).mappings().first()
     now = clock()
-    if rec is not None and rec.expires_at > now:
-        if not hmac.compare_digest(rec.request_mac, request_mac):
+    if rec is not None and rec["expires_at"] > now:
+        if not hmac.compare_digest(rec["request_mac"], request_mac):
             raise _reused()
-        if rec.reply is not None:
-            raise _Replay(slot.open(rec.reply))
-        if rec.lease_until > now:  # claimed by a request running elsewhere that claims before it runs
-            raise _in_progress(rec.lease_until - now)
+        if rec["reply"] is not None:
+            raise _Replay(slot.open(rec["reply"]))
+        if rec["lease_until"] > now:  # claimed by a request running elsewhere that claims before it runs
+            raise _in_progress(rec["lease_until"] - now)
     pending.claim = _Claim(
         slot,
         secrets.token_hex(16),
         pending.ttl,
         request_mac=request_mac,
-        taken_over=None if rec is None else rec.lease,
+        taken_over=None if rec is None else rec["lease"],
     )
 
 
@@ -351,20 +370,20 @@ async def complete(s, body: T) -> T:
     if claim.request_mac is None:
         done = await s.execute(_COMPLETE, {**_key_params(slot), "p_lease": claim.lease, **sealed})
     elif claim.taken_over is None:
+        params = {
+            **_key_params(slot),
+            "p_request_mac": claim.request_mac,
+            "p_lease": claim.lease,
+            "p_lease_until": now,
+            **sealed,
+        }
         try:
-            done = await s.execute(
-                _INSERT,
-                {
-                    "owner": slot.owner,
-                    "key_hash": slot.key_hash,
-                    "request_mac": claim.request_mac,
-                    "lease": claim.lease,
-                    "lease_until": now,
-                    "reply": sealed["p_reply"],
-                    "expires_at": sealed["p_expires_at"],
-                },
-            )
-        except IntegrityError:
+            if pgdirect.on_postgres(s):
+                await pgdirect.fetch(s, _DIRECT_INSERT_REPLIED, params)
+                claim.recorded = True
+                return body
+            done = await s.execute(_INSERT_REPLIED, params)
+        except (IntegrityError, asyncpg.UniqueViolationError):
             # A request of the same caller that claims before it runs took the key meanwhile (the campaign's lock
             # keeps out every copy that claims here): the whole transaction rolls back, as when a lease is lost.
             raise LeaseLost() from None

@@ -368,6 +368,38 @@ async def test_a_keyed_move_writes_no_claim_before_it_commits(app, client, monke
     assert len(await stored_rows(app) - before) == 1
 
 
+async def test_a_key_taken_by_another_write_while_a_move_runs_lets_only_one_of_them_apply(app, client, monkeypatch):
+    """A roll claims its key before it runs, a move in its own transaction: the same key sent to both at once (a
+    client reusing a key) applies one of them. On PostgreSQL the roll's claim commits while the move runs and the
+    move's record then collides with it: the move rolls back and answers 409. On SQLite the roll's claim waits
+    for the move's transaction and then finds a record of another request: 422."""
+    t = await new_table(client, dice_mode="server")
+    before = await stored_rows(app)
+    entered, resume = asyncio.Event(), asyncio.Event()
+    real = pipeline.apply
+
+    async def stalls(*args, **kwargs):
+        entered.set()
+        await resume.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "apply", stalls)
+    move = asyncio.create_task(t.act(NOTE, headers={"Idempotency-Key": "shared"}))
+    await entered.wait()
+    roll = asyncio.create_task(
+        client.post(f"{t.base}/rolls", json={"expression": "1d6"}, headers=keyed(t.gm, "shared"))
+    )
+    for _ in range(50):  # until the roll's claim has committed, where it can (PostgreSQL)
+        if await stored_rows(app) != before:
+            break
+        await asyncio.sleep(0.02)
+    resume.set()
+    moved, rolled_ = await move, await roll
+    answers = sorted([moved.status_code, rolled_.status_code])
+    assert answers in ([200, 409], [200, 422]), (moved.text, rolled_.text)
+    assert await notes(t) + await rolled(t) == 1
+
+
 async def test_a_keyed_move_the_rules_refuse_leaves_no_record_and_its_key_free(app, client):
     t = await new_table(client)
     before = await stored_rows(app)
