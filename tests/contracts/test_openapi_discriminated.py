@@ -3,13 +3,15 @@ system, an event's `data` by the event's `type`, and the closed set of error cod
 
 from __future__ import annotations
 
-from service.api.rest.openapi import build
+import orjson
+
+from service.api.rest.openapi import served
 from service.game.log.serviceevents import SERVICE_EVENTS
 from service.api.systemmodels import MODELS
 from service.game.errorcodes import ERROR_CODES
 from service.rules.registry import SYSTEMS
 
-DOC = build()
+DOC = orjson.loads(served())  # the document the service serves, built once per process
 SCHEMAS = DOC["components"]["schemas"]
 
 
