@@ -9,7 +9,8 @@ Every scenario is closed-loop with 32 connections (--tables), one uvicorn worker
 
 - the ceiling: POST of a small JSON body to a bare Starlette `JSONResponse` (benchmarks/ceiling.py);
 - writes, REST and GraphQL: a free roll (3d10) and each rule system's real moves (benchmarks/workload.py),
-  over 32 tables at once (--tables) (one connection per table) and on one contended table;
+  over 32 tables at once (--tables) (one connection per table) and on one contended table; Step Dice's moves
+  over 32 tables again with an Idempotency-Key of their own each (as the web table sends its moves);
 - reads: the table's state, and the event log (the last 100 events) over the 32 tables;
 - the event log of one campaign holding 10^4 and 10^6 events (inserted in bulk), pages at its start, middle
   and end;
@@ -508,6 +509,17 @@ async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, li
                         [[act_req(w, t, a, graphql) for a in w.cycle(t.character)] for t in tables],
                     )
                 )
+            if w is WORKLOADS[0]:
+                # As the web table sends its moves, and any client that retries safely: each with a key of its own.
+                for graphql in (False, True):
+                    tables = await tables_for(c, w, n)
+                    api = "GraphQL" if graphql else "REST"
+                    scenarios.append(
+                        (
+                            f"{api} {w.system} keyed moves, {n} tables",
+                            [[act_req(w, t, a, graphql).with_key() for a in w.cycle(t.character)] for t in tables],
+                        )
+                    )
             if w.single_move:
                 for graphql in (False, True):
                     api = "GraphQL" if graphql else "REST"

@@ -16,7 +16,8 @@ import statistics
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 WRK_INSTALL = "install wrk for real figures: apt-get install wrk (Debian/Ubuntu) or brew install wrk (macOS)"
@@ -28,6 +29,11 @@ class Req:
     path: str
     headers: dict[str, str]
     body: bytes | None = None
+    # Sent with an Idempotency-Key of its own each time (as a client that retries safely sends every write).
+    keyed: bool = False
+
+    def with_key(self) -> Req:
+        return replace(self, keyed=True)
 
     @staticmethod
     def json(method: str, path: str, body: object | None = None, token: str | None = None) -> Req:
@@ -66,10 +72,13 @@ def _lua_script(cycles: list[list[Req]]) -> str:
     def req(r: Req) -> str:
         headers = "{" + ",".join(f"[{_lua_str(k)}]={_lua_str(v)}" for k, v in r.headers.items()) + "}"
         body = "nil" if r.body is None else _lua_str(r.body)
-        return f"{{{_lua_str(r.method)},{_lua_str(r.path)},{headers},{body}}}"
+        keyed = "true" if r.keyed else "false"
+        return f"{{{_lua_str(r.method)},{_lua_str(r.path)},{headers},{body},{keyed}}}"
 
     seqs = ",\n".join("{" + ",".join(req(r) for r in c) + "}" for c in cycles)
+    # Keys unique to this run: a table used by an earlier scenario or run must not answer a replay.
     return f"""
+local run_id = "{uuid.uuid4().hex}"
 local seqs = {{
 {seqs}
 }}
@@ -82,14 +91,21 @@ function setup(thread)
   table.insert(threads, thread)
 end
 function init(args)
-  local s = seqs[(slot % #seqs) + 1]
+  cycle = seqs[(slot % #seqs) + 1]
   reqs = {{}}
-  for k, r in ipairs(s) do reqs[k] = wrk.format(r[1], r[2], r[3], r[4]) end
+  for k, r in ipairs(cycle) do reqs[k] = wrk.format(r[1], r[2], r[3], r[4]) end
   at = 0
+  keys = 0
 end
 -- The cycle moves on when an answer arrives, not when a request is asked for: wrk may ask once more than it
 -- sends, which would put a connection's moves out of step with its table.
 function request()
+  local r = cycle[at + 1]
+  if r[5] then
+    keys = keys + 1
+    r[3]["Idempotency-Key"] = string.format("%s-%d-%d", run_id, slot, keys)
+    return wrk.format(r[1], r[2], r[3], r[4])
+  end
   return reqs[at + 1]
 end
 -- A GraphQL error comes with status 200: only the body tells.
@@ -145,18 +161,21 @@ async def _python(base: str, cycles: list[list[Req]], connections: int, seconds:
     def encode(r: Req) -> bytes:
         head = [f"{r.method} {r.path} HTTP/1.1", f"Host: {url.netloc}"]
         head += [f"{k}: {v}" for k, v in r.headers.items()]
+        if r.keyed:
+            head.append(f"Idempotency-Key: {uuid.uuid4()}")
         head.append(f"Content-Length: {len(r.body or b'')}")
         return ("\r\n".join(head) + "\r\n\r\n").encode() + (r.body or b"")
 
     async def connection(i: int) -> None:
         nonlocal failed
-        wire = [encode(r) for r in cycles[i % len(cycles)]]
+        cycle = cycles[i % len(cycles)]
+        wire = [encode(r) for r in cycle]
         reader, writer = await asyncio.open_connection(url.hostname, url.port)
         at = 0
         try:
             while time.perf_counter() < stop:
                 t0 = time.perf_counter()
-                writer.write(wire[at])
+                writer.write(encode(cycle[at]) if cycle[at].keyed else wire[at])
                 at = (at + 1) % len(wire)
                 head = await reader.readuntil(b"\r\n\r\n")
                 status = int(head.split(b" ", 2)[1])
