@@ -22,6 +22,12 @@ from service.settings import Secret, Settings
 
 CAMPAIGN = {"name": "Keyed", "system": "stepdice", "dice_mode": "server"}
 ROLL = """mutation($i: RollInput!) { rollExpression(input: $i) { total } }"""
+BRONA = {
+    "name": "Brona",
+    "role": "warrior",
+    "talents": ["Athlete", "Medic"],
+    "equipment": {"weapon": "axe", "protection": "chain shirt", "items": ["rope", "torch", "whetstone"]},
+}
 
 
 class ProcessDied(BaseException):
@@ -241,14 +247,7 @@ async def test_every_keyed_operation_replays_its_first_reply(client):
     await twice(f"{t.base}/players", {"name": "Ola"}, t.gm, "invite")
     await twice(
         f"{t.base}/characters",
-        {
-            "sheet": {
-                "name": "Brona",
-                "role": "warrior",
-                "talents": ["Athlete", "Medic"],
-                "equipment": {"weapon": "axe", "protection": "chain shirt", "items": ["rope", "torch", "whetstone"]},
-            }
-        },
+        {"sheet": BRONA},
         t.gm,
         "character",
     )
@@ -305,15 +304,7 @@ async def _every_keyed_graphql_write(client) -> None:
     t = Table(client=client, id=made["campaign"]["id"], gm=made["gmToken"])
     c = {"campaignId": t.id}
     await twice("invitePlayer", {**c, "name": "Ola"}, t.gm, "invite")
-    sheet = {
-        "stepdice": {
-            "name": "Brona",
-            "role": "warrior",
-            "talents": ["Athlete", "Medic"],
-            "equipment": {"weapon": "axe", "items": ["rope", "torch", "whetstone"]},
-        }
-    }
-    await twice("createCharacter", {**c, "sheet": sheet}, t.gm, "character")
+    await twice("createCharacter", {**c, "sheet": {"stepdice": BRONA}}, t.gm, "character")
     assert (await twice("closeDiceSession", c, t.gm, "close"))["closed"]["number"] == 1
     await twice("setTurnDeadlines", {**c, "turnSeconds": 90}, t.gm, "deadlines")
     await twice("pauseTurnDeadlines", c, t.gm, "pause")
@@ -339,6 +330,21 @@ async def notes(t: Table) -> int:
     return [e["type"] for e in await t.events()].count("gm_note")
 
 
+def stall_moves(monkeypatch) -> tuple[asyncio.Event, asyncio.Event]:
+    """Moves stop once their campaign is open (and a keyed move's key looked up) until `resume` is set; `entered`
+    says one has got there."""
+    entered, resume = asyncio.Event(), asyncio.Event()
+    real = pipeline.apply
+
+    async def stalls(*args, **kwargs):
+        entered.set()
+        await resume.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "apply", stalls)
+    return entered, resume
+
+
 async def test_copies_of_a_keyed_move_sent_together_apply_once_and_all_answer_its_reply(client):
     t = await new_table(client)
     copies = await asyncio.gather(*(t.act(NOTE, headers={"Idempotency-Key": "together"}) for _ in range(3)))
@@ -351,15 +357,7 @@ async def test_copies_of_a_keyed_move_sent_together_apply_once_and_all_answer_it
 async def test_a_keyed_move_writes_no_claim_before_it_commits(app, client, monkeypatch):
     t = await new_table(client)
     before = await stored_rows(app)
-    entered, resume = asyncio.Event(), asyncio.Event()
-    real = pipeline.apply
-
-    async def stalls(*args, **kwargs):
-        entered.set()
-        await resume.wait()
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "apply", stalls)
+    entered, resume = stall_moves(monkeypatch)
     move = asyncio.create_task(t.act(NOTE, headers={"Idempotency-Key": "in-the-move"}))
     await entered.wait()
     assert await stored_rows(app) == before
@@ -375,15 +373,7 @@ async def test_a_key_taken_by_another_write_while_a_move_runs_lets_only_one_of_t
     for the move's transaction and then finds a record of another request: 422."""
     t = await new_table(client, dice_mode="server")
     before = await stored_rows(app)
-    entered, resume = asyncio.Event(), asyncio.Event()
-    real = pipeline.apply
-
-    async def stalls(*args, **kwargs):
-        entered.set()
-        await resume.wait()
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "apply", stalls)
+    entered, resume = stall_moves(monkeypatch)
     move = asyncio.create_task(t.act(NOTE, headers={"Idempotency-Key": "shared"}))
     await entered.wait()
     roll = asyncio.create_task(
