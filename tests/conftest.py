@@ -22,10 +22,13 @@ import redis
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import engines
 import property_examples  # noqa: F401 - registers the `dev` profile before --hypothesis-profile loads it
 from serve_process import START_SECONDS
 from servers import postgres_url, redis_url, server_unavailable
 from service.settings import Settings
+
+engines.install()
 
 # The suite drives the service far faster than any table plays, with one token per campaign, from one
 # address, and on the servers backend every run shares one Redis: rate limits would throttle it at
