@@ -37,7 +37,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-import asyncpg
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -148,44 +147,32 @@ class _Replay(Exception):
 
 
 # Built once, with bound parameters: a keyed request runs three or four of them, and building one cost as much as
-# running it (the ORM's identity map and unit of work bought nothing for a row read once and written once).
+# running it (the ORM's identity map and unit of work bought nothing for a row read once and written once). A
+# claim made before the command runs writes its row with no reply; a move's claim (claim_in_command) writes it once,
+# with the reply, from `complete`.
 _records = cast(Table, IdempotencyRecord.__table__)
 _this_key = and_(_records.c.owner == bindparam("p_owner"), _records.c.key_hash == bindparam("p_key_hash"))
 _FIND = select(
     _records.c.request_mac, _records.c.lease, _records.c.lease_until, _records.c.reply, _records.c.expires_at
 ).where(_this_key)
-_INSERT = insert(_records)
 _FRESH: dict[str, Any] = {
     "request_mac": bindparam("p_request_mac"),
     "lease": bindparam("p_lease"),
     "lease_until": bindparam("p_lease_until"),
-    "reply": None,
+    "reply": bindparam("p_reply"),
     "expires_at": bindparam("p_expires_at"),
 }
+_INSERT = insert(_records).values(owner=bindparam("p_owner"), key_hash=bindparam("p_key_hash"), **_FRESH)
 _TAKE_OVER = update(_records).where(_this_key, _records.c.lease == bindparam("p_old_lease")).values(**_FRESH)
-_TAKE_OVER_WITH_REPLY = (
-    update(_records)
-    .where(_this_key, _records.c.lease == bindparam("p_old_lease"))
-    .values(**{**_FRESH, "reply": bindparam("p_reply")})
-)
 _COMPLETE = (
     update(_records)
     .where(_this_key, _records.c.lease == bindparam("p_lease"), _records.c.reply.is_(None))
     .values(reply=bindparam("p_reply"), expires_at=bindparam("p_expires_at"))
 )
-# A move's claim and record (claim_in_command, complete), the two a keyed move adds to its transaction: on
-# PostgreSQL sent on asyncpg directly (service/store/records/pgdirect.py), as the move's own statements are.
-_INSERT_REPLIED = insert(_records).values(
-    owner=bindparam("p_owner"),
-    key_hash=bindparam("p_key_hash"),
-    request_mac=bindparam("p_request_mac"),
-    lease=bindparam("p_lease"),
-    lease_until=bindparam("p_lease_until"),
-    reply=bindparam("p_reply"),
-    expires_at=bindparam("p_expires_at"),
-)
+# The two statements a keyed move adds to its transaction go on asyncpg directly on PostgreSQL
+# (service/store/records/pgdirect.py), as the move's own statements do.
 _DIRECT_FIND = pgdirect.Direct(_FIND)
-_DIRECT_INSERT_REPLIED = pgdirect.Direct(_INSERT_REPLIED)
+_DIRECT_INSERT = pgdirect.Direct(_INSERT)
 _RELEASE = delete(_records).where(_this_key, _records.c.lease == bindparam("p_lease"), _records.c.reply.is_(None))
 _PURGE = delete(_records).where(_records.c.expires_at <= bindparam("p_now"))
 
@@ -210,6 +197,21 @@ async def _caller(svc: Services, token: str | None, campaign_id: str | None) -> 
     if svc.settings.operator_key is not None:
         return "operator:" + hash_token(token or "")[:32], token or "", False
     return "anonymous", "", True
+
+
+def _retry_of(rec: Any, request_mac: str, now: float) -> str | None:
+    """What the record already held for this caller's key says of this request: the sealed reply of the request
+    it repeats, or None when the key is free to take (no record, or an expired one, or a claim whose request
+    died). Refused: the key stands for another request (422), or that request is still running (409)."""
+    if rec is None or rec["expires_at"] <= now:
+        return None
+    if not hmac.compare_digest(rec["request_mac"], request_mac):
+        raise _reused()
+    if rec["reply"] is not None:
+        return rec["reply"]
+    if rec["lease_until"] > now:
+        raise _in_progress(rec["lease_until"] - now)
+    return None
 
 
 def _check_key(key: str, anonymous: bool) -> None:
@@ -339,14 +341,9 @@ async def claim_in_command(s, owner: str) -> None:
         rec: Any = found[0] if found else None
     else:
         rec = (await s.execute(_FIND, _key_params(slot))).mappings().first()
-    now = clock()
-    if rec is not None and rec["expires_at"] > now:
-        if not hmac.compare_digest(rec["request_mac"], request_mac):
-            raise _reused()
-        if rec["reply"] is not None:
-            raise _Replay(slot.open(rec["reply"]))
-        if rec["lease_until"] > now:  # claimed by a request running elsewhere that claims before it runs
-            raise _in_progress(rec["lease_until"] - now)
+    replied = _retry_of(rec, request_mac, clock())
+    if replied is not None:
+        raise _Replay(slot.open(replied))
     pending.claim = _Claim(
         slot,
         secrets.token_hex(16),
@@ -367,9 +364,10 @@ async def complete(s, body: T) -> T:
     slot = claim.slot
     now = clock()
     sealed = {"p_reply": slot.seal(body), "p_expires_at": now + claim.ttl}
-    if claim.request_mac is None:
+    if claim.request_mac is None:  # claimed before the command ran: the row is there, without its reply
         done = await s.execute(_COMPLETE, {**_key_params(slot), "p_lease": claim.lease, **sealed})
-    elif claim.taken_over is None:
+        rows = done.rowcount
+    else:
         params = {
             **_key_params(slot),
             "p_request_mac": claim.request_mac,
@@ -378,28 +376,18 @@ async def complete(s, body: T) -> T:
             **sealed,
         }
         try:
-            if pgdirect.on_postgres(s):
-                await pgdirect.fetch(s, _DIRECT_INSERT_REPLIED, params)
-                claim.recorded = True
-                return body
-            done = await s.execute(_INSERT_REPLIED, params)
-        except (IntegrityError, asyncpg.UniqueViolationError):
+            if claim.taken_over is not None:
+                rows = (await s.execute(_TAKE_OVER, {**params, "p_old_lease": claim.taken_over})).rowcount
+            elif pgdirect.on_postgres(s):
+                await pgdirect.fetch(s, _DIRECT_INSERT, params)
+                rows = 1
+            else:
+                rows = (await s.execute(_INSERT, params)).rowcount
+        except IntegrityError:
             # A request of the same caller that claims before it runs took the key meanwhile (the campaign's lock
             # keeps out every copy that claims here): the whole transaction rolls back, as when a lease is lost.
             raise LeaseLost() from None
-    else:
-        done = await s.execute(
-            _TAKE_OVER_WITH_REPLY,
-            {
-                **_key_params(slot),
-                "p_old_lease": claim.taken_over,
-                "p_request_mac": claim.request_mac,
-                "p_lease": claim.lease,
-                "p_lease_until": now,
-                **sealed,
-            },
-        )
-    if done.rowcount != 1:
+    if rows != 1:
         raise LeaseLost()
     claim.recorded = True
     return body
@@ -415,36 +403,21 @@ async def _claim(svc: Services, slot: _Slot, request_mac: str) -> tuple[_Claim |
         "p_request_mac": request_mac,
         "p_lease": lease,
         "p_lease_until": now + settings.idempotency_lease_seconds,
+        "p_reply": None,
         "p_expires_at": now + settings.idempotency_ttl_seconds,
     }
     key = _key_params(slot)
     try:
         async with svc.write() as s:
-            rec = (await s.execute(_FIND, key)).first()
+            rec = (await s.execute(_FIND, key)).mappings().first()
             if rec is None:
-                await s.execute(
-                    _INSERT,
-                    {
-                        "owner": slot.owner,
-                        "key_hash": slot.key_hash,
-                        "request_mac": request_mac,
-                        "lease": lease,
-                        "lease_until": fresh["p_lease_until"],
-                        "reply": None,
-                        "expires_at": fresh["p_expires_at"],
-                    },
-                )
+                await s.execute(_INSERT, {**key, **fresh})
                 return claim, None
-            expired = rec.expires_at <= now
-            if not expired:
-                if not hmac.compare_digest(rec.request_mac, request_mac):
-                    raise _reused()
-                if rec.reply is not None:
-                    return None, slot.open(rec.reply)
-                if rec.lease_until > now:
-                    raise _in_progress(rec.lease_until - now)
+            replied = _retry_of(rec, request_mac, now)
+            if replied is not None:
+                return None, slot.open(replied)
             # Expired, or claimed by a request that died: take it over, unless another retry just did.
-            taken = await s.execute(_TAKE_OVER, {**key, **fresh, "p_old_lease": rec.lease})
+            taken = await s.execute(_TAKE_OVER, {**key, **fresh, "p_old_lease": rec["lease"]})
             # An UPDATE answers with a CursorResult, which execute() is not typed to return.
             if cast(CursorResult[Any], taken).rowcount != 1:
                 raise _in_progress()

@@ -8,7 +8,9 @@ column changes it), runs in the transaction the session opened (BEGIN is sent he
 it), and the session commits or rolls it back as usual. SQLAlchemy keeps everything else, and migrations.
 
 A connection that fails under a direct statement is invalidated in the pool and reported as a ConnectionError:
-the request answers 503 with Retry-After, as a failure under SQLAlchemy does (service/game/context.py).
+the request answers 503 with Retry-After, as a failure under SQLAlchemy does (service/game/context.py). A
+statement a constraint refuses raises SQLAlchemy's IntegrityError, as it would through SQLAlchemy, so callers
+need not know which way it went.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 import asyncpg
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as _asyncpg_dialect
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 _DIALECT = _asyncpg_dialect()
@@ -74,6 +77,8 @@ async def fetch(
         hook(direct.sql, args)
     try:
         return await (await _driver(conn, begin)).fetch(direct.sql, *args)
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise IntegrityError(direct.sql, args, exc) from exc
     except _CONNECTION_LOST as exc:
         await conn.invalidate()
         raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc
@@ -85,6 +90,8 @@ async def execute(s: AsyncSession, sql: str, args: Sequence[Any]) -> None:
         hook(sql, args)
     try:
         await (await _driver(conn)).execute(sql, *args)
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise IntegrityError(sql, args, exc) from exc
     except _CONNECTION_LOST as exc:
         await conn.invalidate()
         raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc
