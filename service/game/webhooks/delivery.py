@@ -28,7 +28,7 @@ from typing import Any, cast
 from datetime import datetime, timezone
 
 import httpx
-from sqlalchemy import CursorResult, case, delete, func, or_, select, update
+from sqlalchemy import CursorResult, Float, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
 from service import metrics
@@ -117,6 +117,38 @@ def pick(candidates: list[Candidate], room: int, per_campaign: dict[str, int], s
     return chosen
 
 
+def _waiting(now: Any) -> tuple[Any, ...]:
+    """A delivery that may be sent once due: pending, of an active endpoint, unleased, its endpoint's earliest."""
+    d, w = WebhookDelivery, Webhook
+    earlier = aliased(WebhookDelivery)
+    first = (
+        ~select(earlier.id)
+        .where(earlier.webhook_id == d.webhook_id, earlier.status == "pending", earlier.seq < d.seq)
+        .exists()
+    )
+    return (d.status == "pending", w.status == "active", d.lease_until <= now, first)
+
+
+# When an endpoint backed off as a whole (`retry_at`) or its delivery is next due, whichever is later.
+_DUE_AT = case(
+    (Webhook.retry_at > WebhookDelivery.next_attempt_at, Webhook.retry_at), else_=WebhookDelivery.next_attempt_at
+)
+# Every poll runs these two, and nearly every poll stops there: built once, not at every poll (they cost more
+# to build than to run on an empty queue).
+_NEXT_DUE = (
+    select(func.min(_DUE_AT))
+    .select_from(WebhookDelivery)
+    .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
+    .where(*_waiting(bindparam("now", type_=Float)))
+)
+# A paused endpoint's deliveries wait on purpose: they are not a queue falling behind.
+_QUEUE = (
+    select(func.count(), func.min(WebhookDelivery.created_at))
+    .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
+    .where(WebhookDelivery.status == "pending", Webhook.status == "active")
+)
+
+
 class Worker:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
@@ -193,27 +225,10 @@ class Worker:
         also say when the next one falls due, so the loop can sleep until then."""
         now = outbox.clock()
         d, w = WebhookDelivery, Webhook
-        earlier = aliased(WebhookDelivery)
-        first = (
-            ~select(earlier.id)
-            .where(earlier.webhook_id == d.webhook_id, earlier.status == "pending", earlier.seq < d.seq)
-            .exists()
-        )
-        waiting = (d.status == "pending", w.status == "active", d.lease_until <= now, first)
-        due_at = case((w.retry_at > d.next_attempt_at, w.retry_at), else_=d.next_attempt_at)
         # A read first: when nothing is due, no write transaction (SQLite's one writer stays free).
         async with self.svc.read() as s:
-            next_at = await s.scalar(
-                select(func.min(due_at)).select_from(d).join(w, w.id == d.webhook_id).where(*waiting)
-            )
-            # A paused endpoint's deliveries wait on purpose: they are not a queue falling behind.
-            depth, oldest = (
-                await s.execute(
-                    select(func.count(), func.min(d.created_at))
-                    .join(w, w.id == d.webhook_id)
-                    .where(d.status == "pending", w.status == "active")
-                )
-            ).one()
+            next_at = await s.scalar(_NEXT_DUE, {"now": now})
+            depth, oldest = (await s.execute(_QUEUE)).one()
         metrics.WEBHOOK_QUEUE.set(depth)
         metrics.WEBHOOK_OLDEST_PENDING.set(_age(oldest))
         if next_at is None or next_at > now:
@@ -224,7 +239,7 @@ class Worker:
             busy[job.campaign_id] = busy.get(job.campaign_id, 0) + 1
             slow_busy += job.slow
         full = [cid for cid, n in busy.items() if n >= self.per_campaign]
-        conditions = [*waiting, due_at <= now]
+        conditions = [*_waiting(now), _DUE_AT <= now]
         if full:
             conditions.append(d.campaign_id.not_in(full))
         if slow_busy >= self.slow_lane:
