@@ -25,7 +25,7 @@ from service.i18n.message import _
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.live.sql import SqlLiveStore
-from service.store.records.models import Campaign, Character, SnapshotRecord
+from service.store.records.models import Campaign, CharacterRow, campaign_characters, SnapshotRecord
 
 log = logging.getLogger("rulekeeper.tables")
 
@@ -73,14 +73,14 @@ async def _cached(svc: Services, s, campaign: Campaign, writing: bool) -> dict[s
     return value["table"]
 
 
-def by_joining(characters: Iterable[Character]) -> dict[str, Any]:
+def by_joining(characters: Iterable[CharacterRow]) -> dict[str, Any]:
     """Sheets by id in the order the characters joined, as a replay of the move log adds them: an engine may
     take seat order from it (Trikus does), so the live table and its replay must agree."""
     return {c.id: c.sheet for c in sorted(characters, key=lambda c: (c.created_at, c.id))}
 
 
 async def load(
-    svc: Services, s, campaign: Campaign, *, writing: bool = True, characters: list[Character] | None = None
+    svc: Services, s, campaign: Campaign, *, writing: bool = True, characters: list[CharacterRow] | None = None
 ) -> dict[str, Any]:
     """The whole engine state at the campaign's current version: options, characters, table.
     `writing=False` from a read-only session: a rebuilt table is put back into Redis (never over a newer
@@ -99,7 +99,7 @@ async def load(
         metrics.TABLE_LOOKUPS.labels("miss" if table is None else "hit").inc()
     if table is not None:
         if characters is None:
-            characters = list(await s.scalars(select(Character).where(Character.campaign_id == campaign.id)))
+            characters = await campaign_characters(s, campaign.id)
         return {"options": campaign.options, "characters": by_joining(characters), "table": table}
     if not await has_history(s, campaign):
         return await _adopt(svc, s, campaign, writing)
@@ -124,7 +124,7 @@ async def _adopt(svc: Services, s, campaign: Campaign, writing: bool) -> dict[st
     """A campaign from before the move log: its table lived only in the live store, under that store's own
     version. That table becomes the campaign's first snapshot; history before it cannot be replayed."""
     system = SYSTEMS[campaign.system]
-    chars = by_joining(await s.scalars(select(Character).where(Character.campaign_id == campaign.id)))
+    chars = by_joining(await campaign_characters(s, campaign.id))
     state = system.initial_state(system.Options.model_validate(campaign.options))
     version = 0
     try:

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from service.rules.base import Actor
-from service.store.records.models import Campaign, Character
+from service.store.records.models import Campaign, CharacterRow
 
 _Stamp = tuple[int, str, tuple[tuple[str, int, str | None], ...], bytes]
 
@@ -35,7 +35,7 @@ class Views:
         self._entries: OrderedDict[str, tuple[_Stamp, float, dict[Actor, bytes]]] = OrderedDict()
 
     @staticmethod
-    def _stamp(campaign: Campaign, characters: Iterable[Character]) -> _Stamp:
+    def _stamp(campaign: Campaign, characters: Iterable[CharacterRow]) -> _Stamp:
         sheets = tuple(sorted((c.id, c.version, c.player_id) for c in characters))
         return (
             campaign.table_version,
@@ -47,7 +47,7 @@ class Views:
     async def view(
         self,
         campaign: Campaign,
-        characters: list[Character],
+        characters: list[CharacterRow],
         viewer: Actor,
         compute: Callable[[], Awaitable[dict[str, Any]]],
         max_age: float,

@@ -26,12 +26,20 @@ from service.i18n import context as i18n_context
 from service.i18n.message import _
 from service.store.records import pgdirect
 from service.store.records.clocks import CampaignClock
-from service.store.records.models import Campaign, Character, Credential, Player, Webhook
+from service.store.records.models import (
+    CHARACTER_COLUMNS,
+    Campaign,
+    Character,
+    CharacterRow,
+    Credential,
+    Player,
+    Webhook,
+)
 
 _campaigns, _credentials, _characters = Campaign.__table__, Credential.__table__, Character.__table__
 _players, _clocks = Player.__table__, CampaignClock.__table__
 _CAMPAIGN_COLUMNS = [c.key for c in _campaigns.columns]
-_CHARACTER_COLUMNS = [c.key for c in _characters.columns]
+_CHARACTER_LABELS = [f"character_{name}" for name in CHARACTER_COLUMNS]
 _CLOCK_COLUMNS = [c.key for c in _clocks.columns]
 
 
@@ -82,7 +90,7 @@ class Opened:
     # Built from the row, not loaded into the session: changing it writes nothing by itself.
     campaign: Campaign
     # None when not asked for; else every character of the campaign, likewise outside the session.
-    characters: list[Character] | None
+    characters: list[CharacterRow] | None
 
 
 async def open_for_writing(s: AsyncSession, token: str | None, campaign_id: str, *, characters: bool = True) -> Opened:
@@ -114,7 +122,7 @@ async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement,
     chars = None
     if characters:
         chars = [
-            Character(**{k: row[f"character_{k}"] for k in _CHARACTER_COLUMNS})
+            CharacterRow(*(row[label] for label in _CHARACTER_LABELS))
             for row in rows
             if row["character_id"] is not None
         ]

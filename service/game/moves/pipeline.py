@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import select
 
 from service.dice.types import DiceError, DiceSource
 from service.game.auth import Principal
@@ -43,7 +42,7 @@ from service.game.moves.dicesource import BUG, consume_refused, dice_for, drawn,
 from service.i18n.message import _
 from service.rules.base import Actor, RuleSystem, RuleViolation
 from service.rules.registry import SYSTEMS
-from service.store.records.models import Campaign, Character, DiceSession, EventRecord
+from service.store.records.models import Campaign, CharacterRow, campaign_characters, DiceSession, EventRecord
 
 
 @dataclass(frozen=True)
@@ -137,7 +136,7 @@ def _action_field(field: str | None) -> str | None:
     return field if field.startswith(("action", "dice")) else f"action.{field}"
 
 
-def changed_sheets(characters: list[Character], before: dict, after: dict) -> dict[str, dict]:
+def changed_sheets(characters: list[CharacterRow], before: dict, after: dict) -> dict[str, dict]:
     """Step `sheets`: the sheets this move changes, checked before anything is written."""
     known = {c.id for c in characters}
     out = {}
@@ -183,7 +182,7 @@ async def apply(
     principal: Principal,
     raw_action: dict[str, Any],
     *,
-    characters: list[Character] | None = None,
+    characters: list[CharacterRow] | None = None,
     faces: list[int] | None = None,
     system: str | None = None,
     expected: int | None = None,
@@ -194,7 +193,7 @@ async def apply(
     every character of the campaign, when the caller has them already."""
     action = check(campaign, raw_action, system=system, expected=expected)
     if characters is None:
-        characters = list(await s.scalars(select(Character).where(Character.campaign_id == campaign.id)))
+        characters = await campaign_characters(s, campaign.id)
     state = await tables.load(svc, s, campaign, characters=characters)
     dice, dice_session = await dice_for(s, campaign, faces)
     actor = principal.actor()
