@@ -135,6 +135,37 @@ export function newKey() {
 }
 
 /**
+ * One form's write, kept until the service answers it. A write whose answer never came (every attempt of `write`
+ * failed on the network) may have been made; submitted again with the same input, it is the same attempt, sent with
+ * the same variables and Idempotency-Key, so the service answers what it made instead of making it twice. Input
+ * that differs is a new attempt, and so is any input once the service has answered (a refusal included).
+ * @template V, T
+ */
+export class Attempt {
+  /** @type {{ input: string, variables: V, key: string } | null} */
+  #kept = null;
+
+  /**
+   * @param {string} input what the user asked for, as text: the same text is the same attempt
+   * @param {() => V | Promise<V>} variables built for a new attempt only
+   * @param {(variables: V, key: string) => Promise<T>} send
+   * @returns {Promise<T>}
+   */
+  async send(input, variables, send) {
+    if (this.#kept?.input !== input) this.#kept = { input, variables: await variables(), key: newKey() };
+    const kept = this.#kept;
+    try {
+      const answer = await send(kept.variables, kept.key);
+      this.#kept = null;
+      return answer;
+    } catch (err) {
+      if (err instanceof Problem && err.status !== 503) this.#kept = null;  // answered: this attempt is over
+      throw err;
+    }
+  }
+}
+
+/**
  * @typedef {object} FeedOptions
  * @property {Api} api
  * @property {string} token

@@ -3,7 +3,7 @@
 // Every call goes through the public GraphQL API (api.js, the operations in graphql/). Where the API is: `?api=`
 // or the origin that served the page. The token is only ever in the fragment, which a browser never sends to a
 // server.
-import { Api, Feed, newKey, Problem } from "./api.js";
+import { Api, Attempt, Feed, Problem } from "./api.js";
 import { el, LANGUAGES, language, loadLabels, setLanguage, t } from "./dom.js";
 import { inputForm, Types } from "./forms.js";
 import { camel, rulesShape } from "./shape.js";
@@ -180,6 +180,8 @@ async function setupView() {
   const submit = el("button", { type: "submit" }, t("create"));
   const f = el("form", { class: "panel" }, el("h2", {}, t("new_campaign")),
     el("div", { class: "field" }, el("label", { for: "system" }, t("system")), picker), slot, submit, out);
+  /** @type {Attempt<Operations["CreateCampaign"][1], Operations["CreateCampaign"][0]>} */
+  const creating = new Attempt();
   f.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     out.replaceChildren();
@@ -189,7 +191,8 @@ async function setupView() {
       /** @type {Operations["CreateCampaign"][1]["input"]} */
       const input = { .../** @type {any} */ (form.read()), system: /** @type {SystemId} */ (picker.value) };
       // Keyed: a lost answer is asked for again, and the campaign made (with its GM token) is answered, not a second.
-      const made = (await api().write("CreateCampaign", { input }, "", newKey())).createCampaign;
+      const made = (await creating.send(JSON.stringify(input), () => ({ input }),
+                                        (variables, key) => api().write("CreateCampaign", variables, "", key))).createCampaign;
       location.hash = new URLSearchParams({ campaign: made.campaign.id, token: made.gmToken }).toString();
     } catch (err) {
       out.replaceChildren(problemBox(err));
@@ -424,11 +427,9 @@ class Table {
     cancel.addEventListener("click", () => this.formBox.replaceChildren());
     const f = el("form", { class: "panel", "data-testid": `move-${type}` }, el("h3", {}, this.label(type)),
       form.node, dice, el("div", { class: "buttons" }, el("button", { type: "submit" }, t("send")), cancel), out);
-    // A move whose answer never came (the network failed after it was sent) may have been made. Sent again, as it
-    // was, with its Idempotency-Key, it is not made twice: the service answers what it answered the first time.
-    // So the attempt is kept until the service answers, and the same input submitted again is the same attempt.
-    /** @type {{ input: string, variables: any, key: string } | null} */
-    let attempt = null;
+    // A move whose answer never came may have been made: the same input submitted again is the same attempt.
+    /** @type {Attempt<Operations["Act"][1], Operations["Act"][0]>} */
+    const attempt = new Attempt();
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       out.replaceChildren();
@@ -436,23 +437,12 @@ class Table {
         const action = /** @type {any} */ ({ [camel(this.info.system)]: { [field]: form.read() } });
         const faces = /** @type {HTMLInputElement | null} */ (dice?.querySelector("input"))?.value
           .split(/[\s,]+/).filter(Boolean).map(Number);
-        const input = JSON.stringify([action, faces]);
-        if (attempt?.input !== input) {
+        const done = (await attempt.send(JSON.stringify([action, faces]), async () => {
           // Made on the table as this page last saw it: a move someone made since is refused (`version_mismatch`),
           // not made on a table the player has not seen.
           try { await this.settled(); } catch { /* sent against the version last drawn */ }
-          attempt = { input, key: newKey(), variables: { input: { campaignId: this.seat.campaign, action,
-            dice: faces?.length ? faces : null, ifMatch: this.version } } };
-        }
-        const sent = attempt;
-        let done;
-        try {
-          done = (await api().write("Act", sent.variables, this.seat.token, sent.key)).act;
-        } catch (err) {
-          if (err instanceof Problem && err.status !== 503) attempt = null;  // answered: this attempt is over
-          throw err;
-        }
-        attempt = null;
+          return { input: { campaignId: this.seat.campaign, action, dice: faces?.length ? faces : null, ifMatch: this.version } };
+        }, (variables, key) => api().write("Act", variables, this.seat.token, key))).act;
         this.version = done.version;
         this.formBox.replaceChildren(el("p", { class: "done", role: "status" }, `${t("done")}: `,
           done.events.map((e) => e.description).join(" · ")));
@@ -522,8 +512,13 @@ class Table {
     this.reloadDice = reload;
     if (this.isGm()) {
       const close = el("button", { type: "button", class: "small" }, t("close_session"));
+      /** @type {Attempt<Operations["CloseDiceSession"][1], Operations["CloseDiceSession"][0]>} */
+      const closing = new Attempt();
       close.addEventListener("click", async () => {
-        try { await api().write("CloseDiceSession", { input: { campaignId } }, token, newKey()); } catch (err) { list.append(problemBox(err)); }
+        try {
+          await closing.send(campaignId, () => ({ input: { campaignId } }),
+                             (variables, key) => api().write("CloseDiceSession", variables, token, key));
+        } catch (err) { list.append(problemBox(err)); }
         reload();
       });
       panel.append(close);
@@ -538,11 +533,14 @@ class Table {
     const f = el("form", { class: "panel" }, el("h3", {}, t("invite")),
       el("div", { class: "field" }, el("label", { for: "invite-name" }, t("player_name")), input),
       el("button", { type: "submit" }, t("invite_button")), links);
+    /** @type {Attempt<Operations["InvitePlayer"][1], Operations["InvitePlayer"][0]>} */
+    const inviting = new Attempt();
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
-        const made = (await api().write("InvitePlayer", { input: { campaignId: this.seat.campaign, name: input.value.trim() } },
-                                        this.seat.token, newKey())).invitePlayer;
+        const name = input.value.trim();
+        const made = (await inviting.send(name, () => ({ input: { campaignId: this.seat.campaign, name } }),
+                                          (variables, key) => api().write("InvitePlayer", variables, this.seat.token, key))).invitePlayer;
         links.append(linkBox(`${t("join_link")} ${made.player.name}`, seatLink(this.seat.campaign, made.token), "join-link",
                              `${t("join_qr")} ${made.player.name}`));
         input.value = "";
@@ -566,13 +564,16 @@ class Table {
     }).catch((err) => slot.replaceChildren(problemBox(err)));
     const f = el("form", { class: "panel", "data-testid": "character-form" }, el("h3", {}, t("new_character")), slot,
       el("button", { type: "submit" }, t("create_character")), out);
+    /** @type {Attempt<Operations["CreateCharacter"][1], Operations["CreateCharacter"][0]>} */
+    const creating = new Attempt();
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       out.replaceChildren();
       try {
         if (!form) return;
         const sheet = /** @type {any} */ ({ [camel(this.info.system)]: form.read() });
-        await api().write("CreateCharacter", { input: { campaignId: this.seat.campaign, sheet } }, this.seat.token, newKey());
+        await creating.send(JSON.stringify(sheet), () => ({ input: { campaignId: this.seat.campaign, sheet } }),
+                            (variables, key) => api().write("CreateCharacter", variables, this.seat.token, key));
         await this.refresh();
       } catch (err) {
         out.replaceChildren(problemBox(err));
