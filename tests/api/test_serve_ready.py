@@ -21,9 +21,12 @@ from webhook_receiver import free_port
 
 @pytest.fixture(autouse=True)
 def unfrozen():
-    """_SaysWhenReady freezes the heap it finds (service/cli.py settle_heap): this process's goes back after."""
+    """_SaysWhenReady freezes the heap it finds and sets the collector's thresholds (service/cli.py settle_heap):
+    this process's go back after."""
+    thresholds = gc.get_threshold()
     yield
     gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 async def test_serving_on_is_logged_only_after_the_startup_completes(caplog):
