@@ -70,6 +70,7 @@ async def test_once_started_what_startup_made_is_out_of_the_collectors_full_pass
     await _SaysWhenReady(app, "serving on test")({"type": "lifespan"}, receive, send)
     assert gc.get_freeze_count() > 0
     assert made_at_startup not in gc.get_objects()  # frozen objects are in no generation the collector walks
+    assert gc.get_threshold()[0] == 10_000  # the youngest generation, collected less often
 
 
 def test_the_service_answers_as_soon_as_it_says_serving_on(tmp_path):
