@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import logging
 import os
 import shutil
@@ -20,9 +19,8 @@ _MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 class _SaysWhenReady:
-    """Once the application's startup has completed (on PostgreSQL the migrations take seconds): settles the
-    heap (`settle_heap`) and logs "serving on", a line that says the service answers, not that it is about to
-    start."""
+    """Logs "serving on" once the application's startup has completed (on PostgreSQL the migrations take
+    seconds): a line that says the service answers, not that it is about to start."""
 
     def __init__(self, app, message: str) -> None:
         self.app, self.message = app, message
@@ -35,31 +33,9 @@ class _SaysWhenReady:
         async def tell(message) -> None:
             await send(message)
             if message["type"] == "lifespan.startup.complete":
-                settle_heap()
                 logging.getLogger("rulekeeper").info("%s", self.message)
 
         await self.app(scope, receive, tell)
-
-
-def settle_heap() -> None:
-    """Keep what start-up made (the modules, the rule systems' models, the GraphQL schema: about 290,000
-    objects) out of the garbage collector's full passes, which otherwise walk all of it: each took about 170 ms
-    here, more than once a second under load, and every request in flight waited for it. GET state over 32
-    connections: p99 184-188 ms with them, 27-37 ms without; 1,550-1,610 against 2,360-2,470 requests/s.
-
-    Those objects live as long as the process, so nothing is lost by never scanning them; the cycles start-up
-    left are collected first, and whatever the service allocates later is collected as before. Only in a served
-    process: the tests build an app per test in one process, and freezing there would keep every earlier app
-    alive.
-
-    The youngest generation is collected after 10,000 new objects instead of 700: a GraphQL request makes
-    thousands and frees nearly all of them itself, so the collector ran several times per request for little.
-    GraphQL Step Dice moves over 32 tables: 481 -> 522 requests/s, 2.07 -> 1.88 ms of CPU each (medians of three
-    rounds, every round above; REST moves and GET state unchanged). At most that many young objects wait in a cycle
-    for their collection."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
 
 
 def serving_app():

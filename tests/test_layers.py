@@ -52,7 +52,15 @@ LAYERS = [
     ("transports", ("service.api",)),
     (
         "composition",
-        ("service.app", "service.asgi", "service.cli", "service.contracts", "service.health", "service.web"),
+        (
+            "service.app",
+            "service.asgi",
+            "service.cli",
+            "service.contracts",
+            "service.health",
+            "service.heap",
+            "service.web",
+        ),
     ),
 ]
 TRANSPORTS = ("service.api.rest", "service.api.graphql")

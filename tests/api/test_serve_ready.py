@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 import subprocess
@@ -12,21 +11,10 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
 from service.cli import _SaysWhenReady
 from serve_process import START_SECONDS
 from webhook_receiver import free_port
-
-
-@pytest.fixture(autouse=True)
-def unfrozen():
-    """_SaysWhenReady freezes the heap it finds and sets the collector's thresholds (service/cli.py settle_heap):
-    this process's go back after."""
-    thresholds = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
 
 
 async def test_serving_on_is_logged_only_after_the_startup_completes(caplog):
@@ -53,24 +41,6 @@ async def test_serving_on_is_logged_only_after_the_startup_completes(caplog):
         await running
     assert sent == [{"type": "lifespan.startup.complete"}]
     assert caplog.text.count("serving on test") == 1
-
-
-async def test_once_started_what_startup_made_is_out_of_the_collectors_full_passes():
-    async def app(scope, receive, send):
-        await send({"type": "lifespan.startup.complete"})
-
-    async def send(message):
-        pass
-
-    async def receive():
-        return {"type": "lifespan.startup"}
-
-    gc.unfreeze()
-    made_at_startup = object.__new__(type("MadeAtStartup", (), {}))
-    await _SaysWhenReady(app, "serving on test")({"type": "lifespan"}, receive, send)
-    assert gc.get_freeze_count() > 0
-    assert made_at_startup not in gc.get_objects()  # frozen objects are in no generation the collector walks
-    assert gc.get_threshold()[0] == 10_000  # the youngest generation, collected less often
 
 
 def test_the_service_answers_as_soon_as_it_says_serving_on(tmp_path):
