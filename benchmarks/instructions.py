@@ -85,6 +85,12 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
     try:
         app = create_app(settings)
         async with app.router.lifespan_context(app):
+            try:  # as a served app settles its heap once started (service/heap.py; not in older checkouts)
+                from service.heap import settle
+            except ImportError:
+                pass
+            else:
+                settle()
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://rulekeeper.test") as c:
                 table = await new_table(c, w)
