@@ -44,6 +44,17 @@ class Views:
             orjson.dumps(campaign.options, option=orjson.OPT_SORT_KEYS),
         )
 
+    def kept(
+        self, campaign: Campaign, characters: list[CharacterRow], viewer: Actor, max_age: float
+    ) -> dict[str, Any] | None:
+        """The viewer's view of the table at the campaign's current version when one is kept here, else None."""
+        entry = self._current(campaign, characters, max_age)
+        hit = entry[2].get(viewer) if entry is not None else None
+        if hit is None:
+            return None
+        self._entries.move_to_end(campaign.id)
+        return orjson.loads(hit)
+
     async def view(
         self,
         campaign: Campaign,
@@ -53,19 +64,30 @@ class Views:
         max_age: float,
     ) -> dict[str, Any]:
         """The viewer's view of the table at the campaign's current version: from here, or `compute()`d and kept."""
-        stamp = self._stamp(campaign, characters)
-        entry = self._entries.get(campaign.id)
-        now = time.monotonic()
-        if entry is not None and entry[0] == stamp and now - entry[1] < max_age:
+        entry = self._current(campaign, characters, max_age)
+        if entry is not None:
             self._entries.move_to_end(campaign.id)
             hit = entry[2].get(viewer)
             if hit is not None:
                 return orjson.loads(hit)
         else:
-            entry = (stamp, now, {})
+            entry = (self._stamp(campaign, characters), time.monotonic(), {})
             self._entries[campaign.id] = entry
             while len(self._entries) > self.max_campaigns:
                 self._entries.popitem(last=False)
         seen = await compute()
         entry[2][viewer] = orjson.dumps(seen, option=orjson.OPT_NON_STR_KEYS)
         return seen
+
+    def _current(
+        self, campaign: Campaign, characters: list[CharacterRow], max_age: float
+    ) -> tuple[_Stamp, float, dict[Actor, bytes]] | None:
+        """The campaign's entry if it holds views of this very table and is young enough."""
+        entry = self._entries.get(campaign.id)
+        if (
+            entry is not None
+            and entry[0] == self._stamp(campaign, characters)
+            and time.monotonic() - entry[1] < max_age
+        ):
+            return entry
+        return None

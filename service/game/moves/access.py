@@ -9,11 +9,11 @@ session, and everything a move changes is written by service/game/log/write.py."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import and_, bindparam, exists, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.util import identity_key
 
@@ -91,28 +91,49 @@ class Opened:
     campaign: Campaign
     # None when not asked for; else every character of the campaign, likewise outside the session.
     characters: list[CharacterRow] | None
+    # Whether the campaign keeps a turn clock (its deadlines annotate what the table awaits).
+    timed: bool = False
 
 
 async def open_for_writing(s: AsyncSession, token: str | None, campaign_id: str, *, characters: bool = True) -> Opened:
     """As `authenticate` then `locked_campaign` (and the campaign's characters): a 401 without a token that
     belongs to this campaign. A campaign that does not exist has no token, so that is a 401 too."""
-    return await _open(s, token, campaign_id, _WITH_CHARACTERS if characters else _WITHOUT_CHARACTERS, characters)
+    statement = _WITH_CHARACTERS if characters else _WITHOUT_CHARACTERS
+    return await _in_session(s, await _rows(s, token, campaign_id, statement), characters)
 
 
-async def open_for_reading(s: AsyncSession, token: str | None, campaign_id: str) -> Opened:
-    """The same, without the lock: for reading the table."""
-    return await _open(s, token, campaign_id, _READING, True)
+async def open_for_reading(s: AsyncSession, token: str | None, campaign_id: str, *, rows: Any = None) -> Opened:
+    """The same, without the lock: for reading the table. `rows`: `read_alone`'s, when it was asked first."""
+    if rows is None:
+        rows = await _rows(s, token, campaign_id, _READING)
+    return await _in_session(s, rows, True)
 
 
-async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement, characters: bool) -> Opened:
+async def read_alone(engine: AsyncEngine, token: str | None, campaign_id: str) -> tuple[Opened, Any] | None:
+    """`open_for_reading`'s statement and checks with no session, on PostgreSQL: the opened campaign and its
+    rows (for `open_for_reading(rows=...)` should the read need a session after all). None elsewhere."""
+    if not pgdirect.engine_on_postgres(engine):
+        return None
+    rows = await pgdirect.fetch_alone(engine, _DIRECT[id(_READING)], _params(token, campaign_id))
+    return _opened(rows, True), rows
+
+
+def _params(token: str | None, campaign_id: str) -> dict[str, str]:
     if not token:
         raise unauthorized()
-    params = {"token_hash": hash_token(token), "campaign_id": campaign_id}
+    return {"token_hash": hash_token(token), "campaign_id": campaign_id}
+
+
+async def _rows(s: AsyncSession, token: str | None, campaign_id: str, statement) -> Any:
+    params = _params(token, campaign_id)
     if pgdirect.on_postgres(s):
         # A reader's statement needs no transaction of its own: it takes no lock.
-        rows: Any = await pgdirect.fetch(s, _DIRECT[id(statement)], params, begin=statement is not _READING)
-    else:
-        rows = (await (await s.connection()).execute(statement, params)).mappings().all()
+        return await pgdirect.fetch(s, _DIRECT[id(statement)], params, begin=statement is not _READING)
+    return (await (await s.connection()).execute(statement, params)).mappings().all()
+
+
+def _opened(rows: Any, characters: bool) -> Opened:
+    """Who asks and the campaign, from the rows (the characters' rows only when asked for): a 401 for none."""
     if not rows:
         refused()
         raise unauthorized(_("the bearer token is not valid for this campaign"))
@@ -126,23 +147,30 @@ async def _open(s: AsyncSession, token: str | None, campaign_id: str, statement,
             for row in rows
             if row["character_id"] is not None
         ]
+    player_id = first["credential_player_id"]
+    own = frozenset(c.id for c in chars if c.player_id == player_id) if player_id and chars is not None else frozenset()
+    principal = Principal(first["credential_id"], campaign.id, first["role"], player_id, own)
+    return Opened(principal, campaign, chars, timed=first["clock_campaign_id"] is not None)
+
+
+async def _in_session(s: AsyncSession, rows: Any, characters: bool) -> Opened:
+    """`_opened`, with what the rows tell the session: no webhooks to look for, the clock as if loaded there, and
+    the player's own characters when the characters were not read."""
+    opened = _opened(rows, characters)
+    first, campaign, principal = rows[0], opened.campaign, opened.principal
     if not first["hooks"]:
         outbox.no_webhooks(s, campaign.id)
     deadline_sync.remember(s, campaign.id, _clock(s, first))
-    player_id = first["credential_player_id"]
-    own: frozenset[str] = frozenset()
-    if player_id:
-        if chars is None:
-            conn = await s.connection()
-            own = frozenset(
-                (
-                    await conn.execute(_PLAYERS_CHARACTERS, {"campaign_id": campaign_id, "player_id": player_id})
-                ).scalars()
-            )
-        else:
-            own = frozenset(c.id for c in chars if c.player_id == player_id)
-    principal = Principal(first["credential_id"], campaign.id, first["role"], player_id, own)
-    return Opened(principal, campaign, chars)
+    if principal.player_id and not characters:
+        conn = await s.connection()
+        own = frozenset(
+            (
+                await conn.execute(_PLAYERS_CHARACTERS, {"campaign_id": campaign.id, "player_id": principal.player_id})
+            ).scalars()
+        )
+        principal = Principal(principal.credential_id, campaign.id, principal.role, principal.player_id, own)
+        opened = replace(opened, principal=principal)
+    return opened
 
 
 def _clock(s: AsyncSession, row: Any) -> CampaignClock | None:

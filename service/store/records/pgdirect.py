@@ -19,14 +19,22 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import asyncpg
+from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_dbapi
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as _asyncpg_dialect
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+from sqlalchemy.util import greenlet_spawn
 
 _DIALECT = _asyncpg_dialect()
 _CONNECTION_LOST = (
     asyncpg.exceptions.ConnectionDoesNotExistError,
     asyncpg.exceptions.InterfaceError,
+    # The protocol out of step, so the connection is unusable: seen on a statement sent right after the server
+    # terminated the backend, while the protocol was still consuming the termination's notice.
+    asyncpg.exceptions.InternalClientError,
+    # The same two, raised through SQLAlchemy's adapter when it sends BEGIN for a direct statement (_driver).
+    AsyncAdapt_asyncpg_dbapi.InterfaceError,
+    AsyncAdapt_asyncpg_dbapi.InternalClientError,
     asyncpg.exceptions.PostgresConnectionError,
     ConnectionError,
     OSError,
@@ -52,8 +60,11 @@ class Direct:
 
 
 def on_postgres(s: AsyncSession) -> bool:
-    bind = s.bind
-    return bind is not None and bind.dialect.name == "postgresql" and bind.dialect.driver == "asyncpg"
+    return s.bind is not None and engine_on_postgres(s.bind)
+
+
+def engine_on_postgres(engine: AsyncEngine | AsyncConnection) -> bool:
+    return engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg"
 
 
 async def _driver(conn: AsyncConnection, begin: bool = True) -> asyncpg.Connection:
@@ -80,8 +91,36 @@ async def fetch(
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise IntegrityError(direct.sql, args, exc) from exc
     except _CONNECTION_LOST as exc:
-        await conn.invalidate()
+        await _lost(conn, exc)
         raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc
+
+
+async def _lost(conn: AsyncConnection, exc: BaseException) -> None:
+    """As SQLAlchemy does when one of its own statements finds the connection gone: this connection is dropped and
+    every other the pool opened before now is replaced at its next checkout, since a database that restarted
+    dropped them all (else each would fail one request of its own)."""
+    raw = await conn.get_raw_connection()
+    raw._pool._invalidate(raw, exc, _checkin=False)
+    await conn.invalidate()
+
+
+async def fetch_alone(engine: AsyncEngine, direct: Direct, params: Mapping[str, Any]) -> list[asyncpg.Record]:
+    """The statement's rows on a pooled connection of its own, with no session, no transaction and no ORM: for a
+    lone read that may answer its request by itself (service/game/moves/play.py: a view of the table kept in this
+    process). A session's set-up, checkout and close cost a read about as much CPU as the rest of it did."""
+    args = direct.args(params)
+    for hook in STATEMENT_HOOKS:
+        hook(direct.sql, args)
+    raw = await engine.raw_connection()
+    try:
+        adapted: Any = raw.dbapi_connection  # SQLAlchemy's asyncpg adapter; nothing here begins a transaction
+        return await adapted._connection.fetch(direct.sql, *args)
+    except _CONNECTION_LOST as exc:
+        await greenlet_spawn(raw._pool._invalidate, raw, exc)
+        raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc
+    finally:
+        # Back to the pool, through its reset (a rollback of nothing here), which may await the driver.
+        await greenlet_spawn(raw.close)
 
 
 async def execute(s: AsyncSession, sql: str, args: Sequence[Any]) -> None:
@@ -93,5 +132,5 @@ async def execute(s: AsyncSession, sql: str, args: Sequence[Any]) -> None:
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise IntegrityError(sql, args, exc) from exc
     except _CONNECTION_LOST as exc:
-        await conn.invalidate()
+        await _lost(conn, exc)
         raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc

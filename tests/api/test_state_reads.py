@@ -1,0 +1,159 @@
+"""A read of the table served from the view this process keeps (service/game/log/views.py): on PostgreSQL the
+campaign's row confirms it without a session (service/game/moves/play.py get_state), and it is still only ever
+the newest table, as the caller may see it, with its deadlines."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
+from apikit import WARRIOR, Table, bearer
+
+TURNS = {"turn_seconds": 60, "choice_seconds": 30, "warning_seconds": 10}
+
+
+async def table(client: httpx.AsyncClient, **extra) -> Table:
+    body = {"name": "Reads", "system": "stepdice", "dice_mode": "server", **extra}
+    r = await client.post("/v1/campaigns", json=body)
+    assert r.status_code == 201, r.text
+    return Table(client=client, id=r.json()["campaign"]["id"], gm=r.json()["gm_token"])
+
+
+async def state(t: Table, token: str | None = None) -> dict:
+    r = await t.client.get(f"{t.base}/state", headers=bearer(token or t.gm))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+class CountingSessions:
+    """The app's session factory, counting the sessions it opens."""
+
+    def __init__(self, sessions) -> None:
+        self.sessions, self.opened = sessions, 0
+
+    def __call__(self, *args, **kwargs):
+        self.opened += 1
+        return self.sessions(*args, **kwargs)
+
+
+async def test_a_kept_view_is_read_without_a_session_on_postgresql(app, client, settings):
+    t = await table(client)
+    await t.ok({"type": "gm_note", "text": "the view is kept from the first read"})
+    first = await state(t)
+    svc = app.state.services
+    svc.sessions = counting = CountingSessions(svc.sessions)
+    assert await state(t) == first
+    on_postgres = settings.database_url.startswith("postgresql")
+    assert counting.opened == (0 if on_postgres else 1)
+
+
+async def test_a_move_made_through_another_replica_is_read_at_once_not_the_kept_view(app, client, settings):
+    from service.app import create_app
+
+    t = await table(client)
+    await t.ok({"type": "gm_note", "text": "kept here"})
+    kept = await state(t)
+    assert kept["version"] == 1 and not kept["state"]["table"].get("encounter")
+    other = create_app(settings)
+    async with other.router.lifespan_context(other):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=other), base_url="http://other.test") as c:
+            r = await c.post(f"{t.base}/actions", json={"action": {"type": "create_encounter"}}, headers=bearer(t.gm))
+            assert r.status_code == 200, r.text
+    now = await state(t)
+    assert now["version"] == 2
+    assert now["state"]["table"]["encounter"]
+
+
+async def test_each_caller_is_served_the_view_of_their_own_seat(app, client):
+    """Spec 8: players see an enemy's public side only, from a kept view as from a computed one."""
+    t = await table(client)
+    pid, token = await t.invite("Brona")
+    await t.character(WARRIOR, player_id=pid)
+    await t.ok({"type": "create_encounter"})
+    await t.ok({"type": "add_enemy", "enemy_id": "m", "name": "Goblin", "kind": "minion", "position": {"x": 3, "y": 0}})
+    seen = []
+    for _ in range(2):  # computed, then kept
+        gm, player = await state(t), await state(t, token)
+        seen.append((gm, player))
+        enemy = [who["state"]["table"]["encounter"]["enemies"]["m"] for who in (gm, player)]
+        assert enemy[0] != enemy[1] and set(enemy[1]) < set(enemy[0])
+    assert seen[0] == seen[1]
+
+
+async def test_a_token_of_another_campaign_is_refused_a_kept_view(app, client):
+    t, other = await table(client), await table(client)
+    await t.ok({"type": "gm_note", "text": "kept"})
+    await state(t)
+    r = await client.get(f"{t.base}/state", headers=bearer(other.gm))
+    assert r.status_code == 401 and r.json()["code"] == "unauthorized"
+
+
+async def test_a_kept_view_awaiting_a_timed_move_still_says_until_when(app, client):
+    t = await table(client, dice_mode="table", turn_deadlines=TURNS)
+    pid, token = await t.invite("Brona")
+    w = (await t.character(WARRIOR, player_id=pid))["id"]
+    await t.ok({"type": "create_encounter"})
+    await t.ok({"type": "add_character", "character_id": w, "position": {"x": 0, "y": 0}})
+    await t.ok({"type": "add_enemy", "enemy_id": "m", "name": "Goblin", "kind": "minion", "position": {"x": 3, "y": 0}})
+    await t.ok({"type": "start_encounter"})
+    await t.ok({"type": "begin_turn", "character_id": w}, token=token)
+    for _ in range(2):  # computed, then kept
+        awaiting = (await state(t, token))["state"]["table"]["awaiting"]
+        assert next(e for e in awaiting if e.get("character_id") == w)["until"] is not None
+
+
+async def drop_every_connection(database_url: str) -> None:
+    """What a restart of PostgreSQL does to the service's pool: every connection it holds is gone."""
+    import asyncpg
+
+    admin = await asyncpg.connect(database_url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+
+
+@asynccontextmanager
+async def service_on_postgresql(database_url: str, redis_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    from service.app import create_app
+    from service.settings import Settings
+
+    settings = Settings(
+        database_url=database_url, redis_url=redis_url, webhooks_secrets_key="a key for sealing webhook secrets"
+    )
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="http://rk.test") as c:
+            yield c
+
+
+async def test_after_the_database_dropped_every_connection_one_read_is_a_503_and_the_next_is_served(
+    postgres_database, redis_server
+):
+    async with service_on_postgresql(postgres_database, redis_server) as c:
+        t = await table(c)
+        await t.ok({"type": "gm_note", "text": "kept"})
+        kept = await state(t)
+        await drop_every_connection(postgres_database)
+        # The read finds its connection gone: nothing to retry on, so a 503 the client may retry at once.
+        r = await c.get(f"{t.base}/state", headers=bearer(t.gm))
+        assert r.status_code == 503 and r.headers["retry-after"] == "1", r.text
+        # Every connection opened before the loss is replaced, not found dead by a request of its own.
+        assert await state(t) == kept
+
+
+async def test_after_the_database_dropped_every_connection_one_move_is_a_503_and_the_next_is_made(
+    postgres_database, redis_server
+):
+    async with service_on_postgresql(postgres_database, redis_server) as c:
+        t = await table(c)
+        for _ in range(3):
+            await t.ok({"type": "gm_note", "text": "before"})
+        await drop_every_connection(postgres_database)
+        r = await t.act({"type": "gm_note", "text": "lost"})
+        assert r.status_code == 503 and r.headers["retry-after"] == "1", r.text
+        assert (await t.ok({"type": "gm_note", "text": "after"}))["version"] == 4
