@@ -6,7 +6,7 @@ import hmac
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import and_, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from service.game.errors import GameError, forbidden, unauthorized
@@ -15,6 +15,7 @@ from service.i18n import context as i18n_context
 from service.i18n.message import _
 from service.rules.base import Actor
 from service.settings import Settings
+from service.store.records import pgdirect
 from service.store.records.models import Campaign, Character, Credential, Player
 
 
@@ -79,6 +80,48 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
         )
         chars = frozenset(rows)
     return Principal(cred.id, cred.campaign_id, cred.role, cred.player_id, chars)
+
+
+_credentials, _campaigns, _players, _characters = (
+    Credential.__table__,
+    Campaign.__table__,
+    Player.__table__,
+    Character.__table__,
+)
+# `authenticate` as one Core statement: a row per character of the caller's (one with none for the GM).
+_WHO = pgdirect.Direct(
+    select(
+        _credentials.c.id,
+        _credentials.c.role,
+        _credentials.c.player_id,
+        _campaigns.c.language.label("campaign_language"),
+        _players.c.language.label("player_language"),
+        _characters.c.id.label("character_id"),
+    )
+    .join(_campaigns, _campaigns.c.id == _credentials.c.campaign_id)
+    .outerjoin(_players, _players.c.id == _credentials.c.player_id)
+    .outerjoin(
+        _characters,
+        and_(
+            _characters.c.campaign_id == _credentials.c.campaign_id, _characters.c.player_id == _credentials.c.player_id
+        ),
+    )
+    .where(_credentials.c.token_hash == bindparam("token_hash"), _credentials.c.campaign_id == bindparam("campaign_id"))
+)
+
+
+async def authenticate_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) -> Principal:
+    """`authenticate` on a connection of its own (PostgreSQL), in one round trip."""
+    if not token:
+        raise unauthorized()
+    rows = await conn.fetch(_WHO, {"token_hash": hash_token(token), "campaign_id": campaign_id})
+    if not rows:
+        refused()
+        raise unauthorized(_("the bearer token is not valid for this campaign"))
+    first = rows[0]
+    i18n_context.note_preferences(player=first["player_language"], campaign=first["campaign_language"])
+    chars = frozenset(r["character_id"] for r in rows if r["character_id"] is not None)
+    return Principal(first["id"], campaign_id, first["role"], first["player_id"], chars)
 
 
 def require_gm(principal: Principal) -> None:

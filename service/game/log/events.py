@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,6 +17,7 @@ from service.game.auth import Principal
 from service.game.errors import not_found
 from service.i18n.describe import describe
 from service.rules.base import Actor, Event, seen_by
+from service.store.records import pgdirect
 from service.store.records.models import Campaign, EventRecord, utcnow
 
 MAX_PAGE = 500
@@ -155,6 +157,31 @@ async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit:
     return list(await conn.execute(_AFTER, {"campaign_id": campaign_id, "after": after, "limit": limit}))
 
 
+_AFTER_DIRECT = pgdirect.Direct(_AFTER)
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """An event as `view` reads it, from a row fetched on asyncpg directly (whose records have no attributes)."""
+
+    campaign_id: str
+    seq: int
+    type: str
+    data: dict[str, Any]
+    redacted: dict[str, Any] | None
+    visibility: str
+    actor_role: str
+    actor_player_id: str | None
+    request_id: str | None
+    created_at: datetime
+
+
+async def rows_after_alone(conn: pgdirect.Alone, campaign_id: str, after: int, limit: int) -> list[EventRow]:
+    """`rows_after` on a connection of its own (PostgreSQL)."""
+    rows = await conn.fetch(_AFTER_DIRECT, {"campaign_id": campaign_id, "after": after, "limit": limit})
+    return [EventRow(*row) for row in rows]
+
+
 def page(rows: list[Any], principal: Principal, after: int, limit: int) -> dict[str, Any]:
     """One page of the log as this principal sees it. The cursor moves past hidden events too, so resuming
     from `next_after` neither repeats nor skips anything."""
@@ -166,3 +193,9 @@ def page(rows: list[Any], principal: Principal, after: int, limit: int) -> dict[
 async def read(session: AsyncSession, principal: Principal, after: int, limit: int) -> dict[str, Any]:
     limit = max(1, min(limit, MAX_PAGE))
     return page(await rows_after(session, principal.campaign_id, after, limit), principal, after, limit)
+
+
+async def read_alone(conn: pgdirect.Alone, principal: Principal, after: int, limit: int) -> dict[str, Any]:
+    """`read` on a connection of its own (PostgreSQL)."""
+    limit = max(1, min(limit, MAX_PAGE))
+    return page(await rows_after_alone(conn, principal.campaign_id, after, limit), principal, after, limit)

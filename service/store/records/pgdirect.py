@@ -15,7 +15,8 @@ need not know which way it went.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -104,23 +105,40 @@ async def _lost(conn: AsyncConnection, exc: BaseException) -> None:
     await conn.invalidate()
 
 
-async def fetch_alone(engine: AsyncEngine, direct: Direct, params: Mapping[str, Any]) -> list[asyncpg.Record]:
-    """The statement's rows on a pooled connection of its own, with no session, no transaction and no ORM: for a
-    lone read that may answer its request by itself (service/game/moves/play.py: a view of the table kept in this
-    process). A session's set-up, checkout and close cost a read about as much CPU as the rest of it did."""
-    args = direct.args(params)
-    for hook in STATEMENT_HOOKS:
-        hook(direct.sql, args)
+class Alone:
+    """A pooled connection of its own, with no session, no transaction and no ORM: for reads whose statements
+    answer the request by themselves (service/game/moves/play.py: a view of the table kept in this process;
+    service/game/campaigns/records.py: a page of the log). A session's set-up, checkout and close cost such a
+    read about as much CPU as the rest of it did. Each statement stands alone (no snapshot is shared)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = connection
+
+    async def fetch(self, direct: Direct, params: Mapping[str, Any]) -> list[asyncpg.Record]:
+        args = direct.args(params)
+        for hook in STATEMENT_HOOKS:
+            hook(direct.sql, args)
+        return await self._connection.fetch(direct.sql, *args)
+
+
+@asynccontextmanager
+async def alone(engine: AsyncEngine) -> AsyncIterator[Alone]:
     raw = await engine.raw_connection()
     try:
         adapted: Any = raw.dbapi_connection  # SQLAlchemy's asyncpg adapter; nothing here begins a transaction
-        return await adapted._connection.fetch(direct.sql, *args)
+        yield Alone(adapted._connection)
     except _CONNECTION_LOST as exc:
         await greenlet_spawn(raw._pool._invalidate, raw, exc)
         raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc
     finally:
         # Back to the pool, through its reset (a rollback of nothing here), which may await the driver.
         await greenlet_spawn(raw.close)
+
+
+async def fetch_alone(engine: AsyncEngine, direct: Direct, params: Mapping[str, Any]) -> list[asyncpg.Record]:
+    """One statement's rows on a connection of its own (`alone`)."""
+    async with alone(engine) as conn:
+        return await conn.fetch(direct, params)
 
 
 async def execute(s: AsyncSession, sql: str, args: Sequence[Any]) -> None:

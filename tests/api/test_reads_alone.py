@@ -1,6 +1,7 @@
-"""A read of the table served from the view this process keeps (service/game/log/views.py): on PostgreSQL the
-campaign's row confirms it without a session (service/game/moves/play.py get_state), and it is still only ever
-the newest table, as the caller may see it, with its deadlines."""
+"""Reads that need no session on PostgreSQL (service/store/records/pgdirect.py: Alone): the table from the view
+this process keeps (service/game/log/views.py), which the campaign's row confirms (service/game/moves/play.py
+get_state), still only ever the newest table, as the caller may see it, with its deadlines; and a page of the
+log (service/game/campaigns/records.py read_events), the same page a session reads."""
 
 from __future__ import annotations
 
@@ -49,6 +50,33 @@ async def test_a_kept_view_is_read_without_a_session_on_postgresql(app, client, 
     assert counting.opened == (0 if on_postgres else 1)
 
 
+async def test_a_page_of_the_log_is_read_without_a_session_on_postgresql_and_is_the_page_a_session_reads(
+    app, client, settings
+):
+    from service.game.auth import authenticate
+    from service.game.log import events as log
+
+    t = await table(client, dice_mode="table")
+    pid, token = await t.invite("Brona")
+    await t.character(WARRIOR, player_id=pid)
+    await t.ok({"type": "create_encounter"})
+    await t.ok({"type": "add_enemy", "enemy_id": "b", "name": "Shadow", "kind": "boss", "position": {"x": 3, "y": 0}})
+    svc = app.state.services
+    expected = {}
+    for who in (t.gm, token):
+        async with svc.read() as s:
+            expected[who] = await log.read(s, await authenticate(s, who, t.id), 0, 100)
+    svc.sessions = counting = CountingSessions(svc.sessions)
+    pages = {}
+    for who in (t.gm, token):
+        r = await client.get(f"{t.base}/events", params={"after": 0, "limit": 100}, headers=bearer(who))
+        assert r.status_code == 200, r.text
+        pages[who] = r.json()
+    assert pages == expected and pages[t.gm] != pages[token]  # the boss's target number is the GM's alone
+    on_postgres = settings.database_url.startswith("postgresql")
+    assert counting.opened == (0 if on_postgres else 2)
+
+
 async def test_a_move_made_through_another_replica_is_read_at_once_not_the_kept_view(app, client, settings):
     from service.app import create_app
 
@@ -82,12 +110,13 @@ async def test_each_caller_is_served_the_view_of_their_own_seat(app, client):
     assert seen[0] == seen[1]
 
 
-async def test_a_token_of_another_campaign_is_refused_a_kept_view(app, client):
+async def test_a_token_of_another_campaign_is_refused_a_kept_view_and_the_log(app, client):
     t, other = await table(client), await table(client)
     await t.ok({"type": "gm_note", "text": "kept"})
     await state(t)
-    r = await client.get(f"{t.base}/state", headers=bearer(other.gm))
-    assert r.status_code == 401 and r.json()["code"] == "unauthorized"
+    for read in ("state", "events"):
+        r = await client.get(f"{t.base}/{read}", headers=bearer(other.gm))
+        assert r.status_code == 401 and r.json()["code"] == "unauthorized"
 
 
 async def test_a_kept_view_awaiting_a_timed_move_still_says_until_when(app, client):
