@@ -10,6 +10,7 @@ from sqlalchemy import event as sa_event
 from apikit import bearer, new_table
 from service.game.log import feed
 from service.notify import LocalNotifier
+from service.store.records import pgdirect
 
 
 class Recording(LocalNotifier):
@@ -61,11 +62,14 @@ async def test_idle_subscribers_do_not_touch_the_database(app, client):
     waiting = [asyncio.ensure_future(anext(s)) for s in streams]
     statements: list[str] = []
     listener = lambda *args: statements.append(args[2])  # noqa: E731
+    direct = lambda sql, args: statements.append(sql)  # noqa: E731  (statements sent on asyncpg directly)
     sa_event.listen(svc.engine.sync_engine, "before_cursor_execute", listener)
+    pgdirect.STATEMENT_HOOKS.append(direct)
     try:
         await asyncio.sleep(1.2)
     finally:
         sa_event.remove(svc.engine.sync_engine, "before_cursor_execute", listener)
+        pgdirect.STATEMENT_HOOKS.remove(direct)
     # The webhook delivery and turn deadline workers look for due work on their own clocks; subscribers add nothing.
     assert [q for q in statements if "webhook" not in q and "turn_deadlines" not in q] == []
     for w in waiting:
@@ -98,6 +102,27 @@ async def test_one_move_is_read_once_for_every_subscriber_of_the_campaign(app, c
     got = await asyncio.wait_for(asyncio.gather(*waiting), 5)
     assert [e["seq"] for e in got] == [seq] * 5
     assert reads == [(t.id, top)]
+    for s in streams:
+        await s.aclose()
+
+
+async def test_on_postgresql_a_subscriber_is_served_without_a_session(app, client, settings):
+    """Who is asking and the log's pages, read as GET …/events reads them (service/store/records/pgdirect.py)."""
+    svc = app.state.services
+    t = await new_table(client)
+    _, player = await t.invite("Ala")
+    sessions, opened = svc.sessions, []
+
+    def counting(*args, **kwargs):
+        opened.append(1)
+        return sessions(*args, **kwargs)
+
+    top, logs = await last_seq(t), [await t.events(), await t.events(player)]
+    svc.sessions = counting
+    streams = [feed.follow(svc, t.id, tok, 0) for tok in (t.gm, player)]
+    assert [await drain(s, top) for s in streams] == logs
+    # On SQLite, each subscriber (drained one after the other): a session for who is asking, one for the page.
+    assert len(opened) == (0 if settings.database_url.startswith("postgresql") else 2 * 2)
     for s in streams:
         await s.aclose()
 

@@ -14,9 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service import metrics
 from service.game.log import events as log
-from service.game.auth import Principal, authenticate
-from service.game.context import Services
-from service.store.records.models import Campaign, EventRecord
+from service.game.auth import Principal, authenticate, authenticate_alone
+from service.game.context import Services, unavailable_as_503
+from service.store.records import pgdirect
+from service.store.records.models import Campaign
 
 PAGE = 100
 # Only if the notifier's sweep itself stopped working would a subscriber need this: a last resort.
@@ -62,11 +63,15 @@ async def latest_seqs(svc: Services, campaign_ids: list[str]) -> dict[str, int]:
 
 
 async def _who(svc: Services, campaign_id: str, token: str | None) -> Principal:
+    if pgdirect.engine_on_postgres(svc.engine):
+        with unavailable_as_503():
+            async with pgdirect.alone(svc.engine) as conn:
+                return await authenticate_alone(conn, token, campaign_id)
     async with svc.read() as s:
         return await authenticate(s, token, campaign_id)
 
 
-async def _rows_after(svc: Services, campaign_id: str, cursor: int) -> list[EventRecord]:
+async def _rows_after(svc: Services, campaign_id: str, cursor: int) -> list[Any]:
     key = (svc.engine, campaign_id, cursor)
     read = _reads.get(key)
     if read is None:
@@ -83,7 +88,12 @@ def _finished(key: tuple[AsyncEngine, str, int], read: asyncio.Future) -> None:
         read.exception()  # retrieved here, so a failure nobody waits for any more is not logged as lost
 
 
-async def _read(svc: Services, campaign_id: str, cursor: int) -> list[EventRecord]:
+async def _read(svc: Services, campaign_id: str, cursor: int) -> list[Any]:
+    """The page after `cursor` (as `GET …/events` reads it: with no session on PostgreSQL)."""
+    if pgdirect.engine_on_postgres(svc.engine):
+        with unavailable_as_503():
+            async with pgdirect.alone(svc.engine) as conn:
+                return await log.rows_after_alone(conn, campaign_id, cursor, PAGE)
     async with svc.read() as s:
         return await log.rows_after(s, campaign_id, cursor, PAGE)
 
