@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -53,43 +54,16 @@ class Principal:
         return Actor(role="gm" if self.is_gm else "player", player_id=self.player_id, character_ids=self.character_ids)
 
 
-async def authenticate(session: AsyncSession, token: str | None, campaign_id: str) -> Principal:
-    """401 without a token that belongs to this campaign. A token of another campaign is a 401 too:
-    saying 403 would tell its holder that the campaign exists."""
-    if not token:
-        raise unauthorized()
-    # The languages come with the credential, in the same round trip: the reply is in the player's or the
-    # campaign's language unless the request's Accept-Language says otherwise (service/i18n/negotiate.py).
-    row = (
-        await session.execute(
-            select(Credential, Campaign.language, Player.language)
-            .join(Campaign, Campaign.id == Credential.campaign_id)
-            .outerjoin(Player, Player.id == Credential.player_id)
-            .where(Credential.token_hash == hash_token(token))
-        )
-    ).first()
-    if row is None or row[0].campaign_id != campaign_id:
-        refused()
-        raise unauthorized(_("the bearer token is not valid for this campaign"))
-    cred = row[0]
-    i18n_context.note_preferences(player=row[2], campaign=row[1])
-    chars: frozenset[str] = frozenset()
-    if cred.player_id:
-        rows = await session.scalars(
-            select(Character.id).where(Character.campaign_id == campaign_id, Character.player_id == cred.player_id)
-        )
-        chars = frozenset(rows)
-    return Principal(cred.id, cred.campaign_id, cred.role, cred.player_id, chars)
-
-
 _credentials, _campaigns, _players, _characters = (
     Credential.__table__,
     Campaign.__table__,
     Player.__table__,
     Character.__table__,
 )
-# `authenticate` as one Core statement: a row per character of the caller's (one with none for the GM).
-_WHO = pgdirect.Direct(
+# Who holds the token, in one round trip: a row per character of the caller's (one with none for the GM). The
+# languages come along: the reply is in the player's or the campaign's language unless the request's
+# Accept-Language says otherwise (service/i18n/negotiate.py).
+_WHO = (
     select(
         _credentials.c.id,
         _credentials.c.role,
@@ -108,16 +82,37 @@ _WHO = pgdirect.Direct(
     )
     .where(_credentials.c.token_hash == bindparam("token_hash"), _credentials.c.campaign_id == bindparam("campaign_id"))
 )
+_WHO_DIRECT = pgdirect.Direct(_WHO)
+
+
+async def authenticate(session: AsyncSession, token: str | None, campaign_id: str) -> Principal:
+    """401 without a token that belongs to this campaign. A token of another campaign is a 401 too:
+    saying 403 would tell its holder that the campaign exists."""
+    params = credential_params(token, campaign_id)
+    return _principal((await (await session.connection()).execute(_WHO, params)).mappings().all(), campaign_id)
 
 
 async def authenticate_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) -> Principal:
-    """`authenticate` on a connection of its own (PostgreSQL), in one round trip."""
+    """`authenticate` on a connection of its own (PostgreSQL: Services.alone)."""
+    return _principal(await conn.fetch(_WHO_DIRECT, credential_params(token, campaign_id)), campaign_id)
+
+
+def credential_params(token: str | None, campaign_id: str) -> dict[str, str]:
+    """The parameters of a statement that finds the token's credential in this campaign: a 401 without a token."""
     if not token:
         raise unauthorized()
-    rows = await conn.fetch(_WHO, {"token_hash": hash_token(token), "campaign_id": campaign_id})
+    return {"token_hash": hash_token(token), "campaign_id": campaign_id}
+
+
+def invalid_token() -> GameError:
+    """The 401 for a token that is not one of this campaign's, counted against the client."""
+    refused()
+    return unauthorized(_("the bearer token is not valid for this campaign"))
+
+
+def _principal(rows: Any, campaign_id: str) -> Principal:
     if not rows:
-        refused()
-        raise unauthorized(_("the bearer token is not valid for this campaign"))
+        raise invalid_token()
     first = rows[0]
     i18n_context.note_preferences(player=first["player_language"], campaign=first["campaign_language"])
     chars = frozenset(r["character_id"] for r in rows if r["character_id"] is not None)

@@ -22,6 +22,7 @@ from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
 from service.store.live.base import LiveStore
 from service.store.live.local import LocalTables
+from service.store.records import pgdirect
 
 log = logging.getLogger("rulekeeper")
 
@@ -54,6 +55,19 @@ class Services:
         with unavailable_as_503():
             async with self.sessions() as session:
                 yield session
+
+    @property
+    def reads_alone(self) -> bool:
+        """Whether `alone()` is there: on PostgreSQL (asyncpg)."""
+        return pgdirect.engine_on_postgres(self.engine)
+
+    @asynccontextmanager
+    async def alone(self) -> AsyncIterator[pgdirect.Alone]:
+        """A pooled connection with no session, for reads whose statements answer by themselves
+        (service/store/records/pgdirect.py: Alone); only where `reads_alone`."""
+        with unavailable_as_503():
+            async with pgdirect.alone(self.engine) as conn:
+                yield conn
 
     @asynccontextmanager
     async def write(self, line: str | None = None) -> AsyncIterator[AsyncSession]:

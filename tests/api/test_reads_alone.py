@@ -162,7 +162,7 @@ async def service_on_postgresql(database_url: str, redis_url: str) -> AsyncItera
 
 
 REQUESTS = {
-    # On asyncpg directly: a read alone (pgdirect.fetch_alone), a move inside the session's transaction.
+    # On asyncpg directly: a read alone (Services.alone), a move inside the session's transaction.
     "read of a kept view": lambda c, t: c.get(f"{t.base}/state", headers=bearer(t.gm)),
     "move": lambda c, t: t.act({"type": "gm_note", "text": "after"}),
     # Through SQLAlchemy's own statements.

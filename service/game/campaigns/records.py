@@ -16,7 +16,7 @@ from service.game import idempotency
 from service.game.log import moves as movelog, tables
 from service.game.moves import pipeline
 from service.game.auth import Principal, authenticate, authenticate_alone, check_operator_key, require_gm
-from service.game.context import Services, unavailable_as_503
+from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
 from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite, integral_numbers
 from service.game.tokens import hash_token, new_token
@@ -24,7 +24,6 @@ from service.i18n.message import _
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
-from service.store.records import pgdirect
 from service.store.records.models import Campaign, Character, Credential, DiceSession, Player, utcnow
 
 SYSTEM_ACTOR = Actor(role="gm")
@@ -312,11 +311,9 @@ async def get_character(svc: Services, campaign_id: str, character_id: str, toke
 
 
 async def read_events(svc: Services, campaign_id: str, token: str | None, after: int, limit: int) -> dict[str, Any]:
-    if pgdirect.engine_on_postgres(svc.engine):
-        # Two statements, each answering by itself: no session (service/store/records/pgdirect.py: Alone).
-        with unavailable_as_503():
-            async with pgdirect.alone(svc.engine) as conn:
-                return await log.read_alone(conn, await authenticate_alone(conn, token, campaign_id), after, limit)
+    if svc.reads_alone:  # two statements, each answering by itself: no session
+        async with svc.alone() as conn:
+            return await log.read_alone(conn, await authenticate_alone(conn, token, campaign_id), after, limit)
     async with svc.read() as s:
         principal = await authenticate(s, token, campaign_id)
         return await log.read(s, principal, after, limit)

@@ -15,8 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from service import metrics
 from service.game.log import events as log
 from service.game.auth import Principal, authenticate, authenticate_alone
-from service.game.context import Services, unavailable_as_503
-from service.store.records import pgdirect
+from service.game.context import Services
 from service.store.records.models import Campaign
 
 PAGE = 100
@@ -63,10 +62,9 @@ async def latest_seqs(svc: Services, campaign_ids: list[str]) -> dict[str, int]:
 
 
 async def _who(svc: Services, campaign_id: str, token: str | None) -> Principal:
-    if pgdirect.engine_on_postgres(svc.engine):
-        with unavailable_as_503():
-            async with pgdirect.alone(svc.engine) as conn:
-                return await authenticate_alone(conn, token, campaign_id)
+    if svc.reads_alone:
+        async with svc.alone() as conn:
+            return await authenticate_alone(conn, token, campaign_id)
     async with svc.read() as s:
         return await authenticate(s, token, campaign_id)
 
@@ -90,10 +88,9 @@ def _finished(key: tuple[AsyncEngine, str, int], read: asyncio.Future) -> None:
 
 async def _read(svc: Services, campaign_id: str, cursor: int) -> list[Any]:
     """The page after `cursor` (as `GET …/events` reads it: with no session on PostgreSQL)."""
-    if pgdirect.engine_on_postgres(svc.engine):
-        with unavailable_as_503():
-            async with pgdirect.alone(svc.engine) as conn:
-                return await log.rows_after_alone(conn, campaign_id, cursor, PAGE)
+    if svc.reads_alone:
+        async with svc.alone() as conn:
+            return await log.rows_after_alone(conn, campaign_id, cursor, PAGE)
     async with svc.read() as s:
         return await log.rows_after(s, campaign_id, cursor, PAGE)
 

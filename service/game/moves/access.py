@@ -13,17 +13,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import and_, bindparam, exists, select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.util import identity_key
 
 from service.game.deadlines import sync as deadline_sync
 from service.game.webhooks import outbox
-from service.game.auth import Principal, refused
-from service.game.errors import unauthorized
-from service.game.tokens import hash_token
+from service.game.auth import Principal, credential_params, invalid_token
 from service.i18n import context as i18n_context
-from service.i18n.message import _
 from service.store.records import pgdirect
 from service.store.records.clocks import CampaignClock
 from service.store.records.models import (
@@ -109,23 +106,15 @@ async def open_for_reading(s: AsyncSession, token: str | None, campaign_id: str,
     return await _in_session(s, rows, True)
 
 
-async def read_alone(engine: AsyncEngine, token: str | None, campaign_id: str) -> tuple[Opened, Any] | None:
-    """`open_for_reading`'s statement and checks with no session, on PostgreSQL: the opened campaign and its
-    rows (for `open_for_reading(rows=...)` should the read need a session after all). None elsewhere."""
-    if not pgdirect.engine_on_postgres(engine):
-        return None
-    rows = await pgdirect.fetch_alone(engine, _DIRECT[id(_READING)], _params(token, campaign_id))
+async def read_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) -> tuple[Opened, Any]:
+    """`open_for_reading`'s statement and checks with no session (PostgreSQL: Services.alone): the opened campaign
+    and its rows, for `open_for_reading(rows=...)` should the read need a session after all."""
+    rows = await conn.fetch(_DIRECT[id(_READING)], credential_params(token, campaign_id))
     return _opened(rows, True), rows
 
 
-def _params(token: str | None, campaign_id: str) -> dict[str, str]:
-    if not token:
-        raise unauthorized()
-    return {"token_hash": hash_token(token), "campaign_id": campaign_id}
-
-
 async def _rows(s: AsyncSession, token: str | None, campaign_id: str, statement) -> Any:
-    params = _params(token, campaign_id)
+    params = credential_params(token, campaign_id)
     if pgdirect.on_postgres(s):
         # A reader's statement needs no transaction of its own: it takes no lock.
         return await pgdirect.fetch(s, _DIRECT[id(statement)], params, begin=statement is not _READING)
@@ -135,8 +124,7 @@ async def _rows(s: AsyncSession, token: str | None, campaign_id: str, statement)
 def _opened(rows: Any, characters: bool) -> Opened:
     """Who asks and the campaign, from the rows (the characters' rows only when asked for): a 401 for none."""
     if not rows:
-        refused()
-        raise unauthorized(_("the bearer token is not valid for this campaign"))
+        raise invalid_token()
     first = rows[0]
     campaign = Campaign(**{k: first[k] for k in _CAMPAIGN_COLUMNS})
     i18n_context.note_preferences(player=first["player_language"], campaign=campaign.language)

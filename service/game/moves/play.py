@@ -9,7 +9,7 @@ from typing import Any
 from service import metrics
 from service.game.moves import counting
 from service.game import idempotency
-from service.game.context import Services, unavailable_as_503
+from service.game.context import Services
 from service.game.deadlines import sync as deadline_sync
 from service.game.errors import GameError
 from service.game.inputs import ActionRequest
@@ -49,20 +49,19 @@ def parse_if_match(value: str | None) -> int | None:
 async def get_state(svc: Services, campaign_id: str, token: str | None, version: int | None = None) -> dict[str, Any]:
     """The table as this caller may see it: now, or as it stood at an earlier `version`."""
     alone = None
-    if version is None:
+    if version is None and svc.reads_alone:
         # Most reads are of a view kept in this process (service/game/log/views.py), which the campaign's row alone
         # confirms: on PostgreSQL that read needs no session. A table awaiting a timed move is annotated with its
         # deadlines, which a session reads.
-        with unavailable_as_503():
-            alone = await read_alone(svc.engine, token, campaign_id)
-        if alone is not None:
-            opened = alone[0]
-            kept = svc.views.kept(
-                opened.campaign, opened.characters or [], opened.principal.actor(), svc.settings.table_idle_ttl
-            )
-            table = kept.get("table") if kept is not None else None
-            if kept is not None and not (opened.timed and isinstance(table, dict) and table.get("awaiting")):
-                return {"version": opened.campaign.table_version, "system": opened.campaign.system, "state": kept}
+        async with svc.alone() as conn:
+            alone = await read_alone(conn, token, campaign_id)
+        opened = alone[0]
+        kept = svc.views.kept(
+            opened.campaign, opened.characters or [], opened.principal.actor(), svc.settings.table_idle_ttl
+        )
+        table = kept.get("table") if kept is not None else None
+        if kept is not None and not (opened.timed and isinstance(table, dict) and table.get("awaiting")):
+            return {"version": opened.campaign.table_version, "system": opened.campaign.system, "state": kept}
     async with svc.read() as s:
         opened = await open_for_reading(s, token, campaign_id, rows=alone[1] if alone is not None else None)
         principal, campaign = opened.principal, opened.campaign

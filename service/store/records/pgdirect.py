@@ -135,12 +135,6 @@ async def alone(engine: AsyncEngine) -> AsyncIterator[Alone]:
         await greenlet_spawn(raw.close)
 
 
-async def fetch_alone(engine: AsyncEngine, direct: Direct, params: Mapping[str, Any]) -> list[asyncpg.Record]:
-    """One statement's rows on a connection of its own (`alone`)."""
-    async with alone(engine) as conn:
-        return await conn.fetch(direct, params)
-
-
 async def execute(s: AsyncSession, sql: str, args: Sequence[Any]) -> None:
     conn = await s.connection()
     for hook in STATEMENT_HOOKS:
