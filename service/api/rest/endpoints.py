@@ -88,7 +88,7 @@ async def assign_character(c: Call) -> Reply:
 
 async def get_state(c: Call) -> Reply:
     version = c.query_int("version", -1, minimum=0, maximum=MAX_SEQ)
-    out = await play.get_state(c.svc, c.path["campaign_id"], c.token, None if version < 0 else version)
+    out = await play.get_state(c.svc, c.path["campaign_id"], c.token, None if version < 0 else version, spliced=True)
     return 200, out, {"ETag": play.etag(out["version"])}
 
 

@@ -18,14 +18,31 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
 from service.rules.base import Actor
-from service.store.records.models import Campaign, CharacterRow
+from service.store.records.models import CharacterRow
 
 _Stamp = tuple[int, str, tuple[tuple[str, int, str | None], ...], bytes]
+
+
+class Row(Protocol):
+    """What a kept view is checked against: the campaign's row, as an ORM instance (a move, a read through a
+    session) or as plain values (a read's first look, service/game/moves/access.py `read_alone`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def table_version(self) -> int: ...
+
+    @property
+    def table_token(self) -> str: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
 
 
 class Views:
@@ -35,7 +52,7 @@ class Views:
         self._entries: OrderedDict[str, tuple[_Stamp, float, dict[Actor, bytes]]] = OrderedDict()
 
     @staticmethod
-    def _stamp(campaign: Campaign, characters: Iterable[CharacterRow]) -> _Stamp:
+    def _stamp(campaign: Row, characters: Iterable[CharacterRow]) -> _Stamp:
         sheets = tuple(sorted((c.id, c.version, c.player_id) for c in characters))
         return (
             campaign.table_version,
@@ -44,20 +61,19 @@ class Views:
             orjson.dumps(campaign.options, option=orjson.OPT_SORT_KEYS),
         )
 
-    def kept(
-        self, campaign: Campaign, characters: list[CharacterRow], viewer: Actor, max_age: float
-    ) -> dict[str, Any] | None:
-        """The viewer's view of the table at the campaign's current version when one is kept here, else None."""
+    def kept(self, campaign: Row, characters: list[CharacterRow], viewer: Actor, max_age: float) -> bytes | None:
+        """The viewer's view of the table at the campaign's current version when one is kept here, as its JSON
+        bytes (a REST reply splices them in as they are), else None."""
         entry = self._current(campaign, characters, max_age)
         hit = entry[2].get(viewer) if entry is not None else None
         if hit is None:
             return None
         self._entries.move_to_end(campaign.id)
-        return orjson.loads(hit)
+        return hit
 
     async def view(
         self,
-        campaign: Campaign,
+        campaign: Row,
         characters: list[CharacterRow],
         viewer: Actor,
         compute: Callable[[], Awaitable[dict[str, Any]]],
@@ -80,7 +96,7 @@ class Views:
         return seen
 
     def _current(
-        self, campaign: Campaign, characters: list[CharacterRow], max_age: float
+        self, campaign: Row, characters: list[CharacterRow], max_age: float
     ) -> tuple[_Stamp, float, dict[Actor, bytes]] | None:
         """The campaign's entry if it holds views of this very table and is young enough."""
         entry = self._entries.get(campaign.id)

@@ -24,8 +24,10 @@ from service.i18n import context as i18n_context
 from service.store.records import pgdirect
 from service.store.records.clocks import CampaignClock
 from service.store.records.models import (
+    CAMPAIGN_COLUMNS,
     CHARACTER_COLUMNS,
     Campaign,
+    CampaignRow,
     Character,
     CharacterRow,
     Credential,
@@ -35,7 +37,6 @@ from service.store.records.models import (
 
 _campaigns, _credentials, _characters = Campaign.__table__, Credential.__table__, Character.__table__
 _players, _clocks = Player.__table__, CampaignClock.__table__
-_CAMPAIGN_COLUMNS = [c.key for c in _campaigns.columns]
 _CHARACTER_LABELS = [f"character_{name}" for name in CHARACTER_COLUMNS]
 _CLOCK_COLUMNS = [c.key for c in _clocks.columns]
 
@@ -92,6 +93,16 @@ class Opened:
     timed: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Glance:
+    """A read's first look, with no session (`read_alone`): as `Opened`, with the campaign's row as plain values."""
+
+    principal: Principal
+    campaign: CampaignRow
+    characters: list[CharacterRow]
+    timed: bool
+
+
 async def open_for_writing(s: AsyncSession, token: str | None, campaign_id: str, *, characters: bool = True) -> Opened:
     """As `authenticate` then `locked_campaign` (and the campaign's characters): a 401 without a token that
     belongs to this campaign. A campaign that does not exist has no token, so that is a 401 too."""
@@ -106,11 +117,15 @@ async def open_for_reading(s: AsyncSession, token: str | None, campaign_id: str,
     return await _in_session(s, rows, True)
 
 
-async def read_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) -> tuple[Opened, Any]:
-    """`open_for_reading`'s statement and checks with no session (PostgreSQL: Services.alone): the opened campaign
-    and its rows, for `open_for_reading(rows=...)` should the read need a session after all."""
+async def read_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) -> tuple[Glance, Any]:
+    """`open_for_reading`'s statement and checks with no session (PostgreSQL: Services.alone): what they found and
+    the rows, for `open_for_reading(rows=...)` should the read need a session after all."""
     rows = await conn.fetch(_DIRECT[id(_READING)], credential_params(token, campaign_id))
-    return _opened(rows, True), rows
+    if not rows:
+        raise invalid_token()
+    campaign = CampaignRow(*(rows[0][k] for k in CAMPAIGN_COLUMNS))
+    principal, characters, timed = _looked(rows, campaign)
+    return Glance(principal, campaign, characters or [], timed), rows
 
 
 async def _rows(s: AsyncSession, token: str | None, campaign_id: str, statement) -> Any:
@@ -125,8 +140,16 @@ def _opened(rows: Any, characters: bool) -> Opened:
     """Who asks and the campaign, from the rows (the characters' rows only when asked for): a 401 for none."""
     if not rows:
         raise invalid_token()
+    campaign = Campaign(**{k: rows[0][k] for k in CAMPAIGN_COLUMNS})
+    principal, chars, timed = _looked(rows, campaign, characters)
+    return Opened(principal, campaign, chars, timed=timed)
+
+
+def _looked(
+    rows: Any, campaign: Campaign | CampaignRow, characters: bool = True
+) -> tuple[Principal, list[CharacterRow] | None, bool]:
+    """Who asks, the characters (when asked for) and whether a turn clock is kept, from the (non-empty) rows."""
     first = rows[0]
-    campaign = Campaign(**{k: first[k] for k in _CAMPAIGN_COLUMNS})
     i18n_context.note_preferences(player=first["player_language"], campaign=campaign.language)
     chars = None
     if characters:
@@ -138,7 +161,7 @@ def _opened(rows: Any, characters: bool) -> Opened:
     player_id = first["credential_player_id"]
     own = frozenset(c.id for c in chars if c.player_id == player_id) if player_id and chars is not None else frozenset()
     principal = Principal(first["credential_id"], campaign.id, first["role"], player_id, own)
-    return Opened(principal, campaign, chars, timed=first["clock_campaign_id"] is not None)
+    return principal, chars, first["clock_campaign_id"] is not None
 
 
 async def _in_session(s: AsyncSession, rows: Any, characters: bool) -> Opened:

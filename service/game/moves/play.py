@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
+
 from service import metrics
 from service.game.moves import counting
 from service.game import idempotency
@@ -46,8 +48,11 @@ def parse_if_match(value: str | None) -> int | None:
     return None if value == "*" else int(value.removeprefix("W/").strip('"'))
 
 
-async def get_state(svc: Services, campaign_id: str, token: str | None, version: int | None = None) -> dict[str, Any]:
-    """The table as this caller may see it: now, or as it stood at an earlier `version`."""
+async def get_state(
+    svc: Services, campaign_id: str, token: str | None, version: int | None = None, *, spliced: bool = False
+) -> dict[str, Any]:
+    """The table as this caller may see it: now, or as it stood at an earlier `version`. `spliced`: a view kept in
+    this process may come as its JSON bytes (an orjson.Fragment), for a reply that orjson writes."""
     alone = None
     if version is None and svc.reads_alone:
         # Most reads are of a view kept in this process (service/game/log/views.py), which the campaign's row alone
@@ -55,13 +60,16 @@ async def get_state(svc: Services, campaign_id: str, token: str | None, version:
         # deadlines, which a session reads.
         async with svc.alone() as conn:
             alone = await read_alone(conn, token, campaign_id)
-        opened = alone[0]
-        kept = svc.views.kept(
-            opened.campaign, opened.characters or [], opened.principal.actor(), svc.settings.table_idle_ttl
-        )
-        table = kept.get("table") if kept is not None else None
-        if kept is not None and not (opened.timed and isinstance(table, dict) and table.get("awaiting")):
-            return {"version": opened.campaign.table_version, "system": opened.campaign.system, "state": kept}
+        glance = alone[0]
+        kept = svc.views.kept(glance.campaign, glance.characters, glance.principal.actor(), svc.settings.table_idle_ttl)
+        if kept is not None:
+            reply = {"version": glance.campaign.table_version, "system": glance.campaign.system}
+            if spliced and not glance.timed:
+                return {**reply, "state": orjson.Fragment(kept)}
+            state = orjson.loads(kept)
+            table = state.get("table")
+            if not (glance.timed and isinstance(table, dict) and table.get("awaiting")):
+                return {**reply, "state": state}
     async with svc.read() as s:
         opened = await open_for_reading(s, token, campaign_id, rows=alone[1] if alone is not None else None)
         principal, campaign = opened.principal, opened.campaign
