@@ -77,6 +77,40 @@ async def test_a_page_of_the_log_is_read_without_a_session_on_postgresql_and_is_
     assert counting.opened == (0 if on_postgres else 2)
 
 
+async def test_a_campaign_and_its_characters_are_read_without_a_session_on_postgresql_as_a_session_reads_them(
+    app, client, settings, monkeypatch
+):
+    from service.game.context import Services
+
+    t = await table(client)
+    seats = [await t.invite(name) for name in ("Brona", "Szept")]
+    for pid, _ in seats:
+        await t.character(WARRIOR, player_id=pid)
+    r = await client.put(f"{t.base}/players/{seats[1][0]}/language", json={"language": "pl"}, headers=bearer(seats[1][1]))
+    assert r.status_code == 200, r.text
+    readers = (t.gm, seats[0][1], seats[1][1])
+
+    async def reads() -> list:
+        out = []
+        for who in readers:
+            for path in ("", "/characters"):
+                r = await client.get(f"{t.base}{path}", headers=bearer(who))
+                assert r.status_code == 200, r.text
+                out.append(r.json())
+        return out
+
+    svc = app.state.services
+    svc.sessions = counting = CountingSessions(svc.sessions)
+    alone = await reads()
+    on_postgres = settings.database_url.startswith("postgresql")
+    assert counting.opened == (0 if on_postgres else 6)
+    monkeypatch.setattr(Services, "reads_alone", property(lambda self: False))
+    assert await reads() == alone
+    assert [c["you"]["role"] for c in alone[::2]] == ["gm", "player", "player"]
+    assert [p["language"] for p in alone[0]["players"]] == [None, "pl"]
+    assert len(alone[1]["items"]) == 2
+
+
 async def test_a_move_made_through_another_replica_is_read_at_once_not_the_kept_view(app, client, settings):
     from service.app import create_app
 
@@ -110,12 +144,12 @@ async def test_each_caller_is_served_the_view_of_their_own_seat(app, client):
     assert seen[0] == seen[1]
 
 
-async def test_a_token_of_another_campaign_is_refused_a_kept_view_and_the_log(app, client):
+async def test_a_token_of_another_campaign_is_refused_a_kept_view_the_log_the_campaign_and_its_characters(app, client):
     t, other = await table(client), await table(client)
     await t.ok({"type": "gm_note", "text": "kept"})
     await state(t)
-    for read in ("state", "events"):
-        r = await client.get(f"{t.base}/{read}", headers=bearer(other.gm))
+    for read in ("/state", "/events", "", "/characters"):
+        r = await client.get(f"{t.base}{read}", headers=bearer(other.gm))
         assert r.status_code == 401 and r.json()["code"] == "unauthorized"
 
 

@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from service.dice import verifiable
 from service.game.log import events as log
@@ -24,7 +24,20 @@ from service.i18n.message import _
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
-from service.store.records.models import Campaign, Character, Credential, DiceSession, Player, utcnow
+from service.store.records import pgdirect
+from service.store.records.models import (
+    CAMPAIGN_CHARACTERS,
+    CAMPAIGN_COLUMNS,
+    CHARACTER_COLUMNS,
+    Campaign,
+    CampaignRow,
+    Character,
+    CharacterRow,
+    Credential,
+    DiceSession,
+    Player,
+    utcnow,
+)
 
 SYSTEM_ACTOR = Actor(role="gm")
 
@@ -33,7 +46,7 @@ def _id() -> str:
     return str(uuid.uuid4())
 
 
-def campaign_view(c: Campaign) -> dict[str, Any]:
+def campaign_view(c: Campaign | CampaignRow) -> dict[str, Any]:
     return {
         "id": c.id,
         "name": c.name,
@@ -49,7 +62,7 @@ def campaign_view(c: Campaign) -> dict[str, Any]:
     }
 
 
-def character_view(c: Character, campaign: Campaign, actor: Actor) -> dict[str, Any]:
+def character_view(c: Character | CharacterRow, campaign: Campaign | CampaignRow, actor: Actor) -> dict[str, Any]:
     """A character as this actor may see it: the rule system's own view filters the sheet
     (hidden item traits, dark sides the GM must not read, …)."""
     system = SYSTEMS[campaign.system]
@@ -151,17 +164,47 @@ async def _campaign(s, campaign_id: str) -> Campaign:
     return c
 
 
+# The reads of a campaign and of its characters, as statements that answer by themselves: on PostgreSQL they run
+# with no session (Services.alone), as the table's and the log's reads do.
+_campaigns, _players, _characters = Campaign.__table__, Player.__table__, Character.__table__
+_CAMPAIGN_ROW = pgdirect.Direct(
+    select(*(_campaigns.c[name] for name in CAMPAIGN_COLUMNS)).where(_campaigns.c.id == bindparam("campaign_id"))
+)
+_PLAYERS = pgdirect.Direct(
+    select(_players.c.id, _players.c.name, _players.c.language)
+    .where(_players.c.campaign_id == bindparam("campaign_id"))
+    .order_by(_players.c.created_at)
+)
+_CHARACTERS = pgdirect.Direct(CAMPAIGN_CHARACTERS.order_by(_characters.c.created_at))
+
+
+async def _campaign_alone(conn: pgdirect.Alone, campaign_id: str) -> CampaignRow:
+    rows = await conn.fetch(_CAMPAIGN_ROW, {"campaign_id": campaign_id})
+    if not rows:
+        raise not_found("campaign", "campaign_id")
+    return CampaignRow(*(rows[0][name] for name in CAMPAIGN_COLUMNS))
+
+
 async def get_campaign(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
-    async with svc.read() as s:
-        p = await authenticate(s, token, campaign_id)
-        c = await _campaign(s, campaign_id)
-        players = list(
-            await s.scalars(select(Player).where(Player.campaign_id == campaign_id).order_by(Player.created_at))
-        )
-        out = campaign_view(c)
-        out["players"] = [player_view(x) for x in players]
-        out["you"] = {"role": p.role, "player_id": p.player_id, "character_ids": sorted(p.character_ids)}
-        return out
+    if svc.reads_alone:
+        async with svc.alone() as conn:
+            p = await authenticate_alone(conn, token, campaign_id)
+            c: Campaign | CampaignRow = await _campaign_alone(conn, campaign_id)
+            players = [dict(r) for r in await conn.fetch(_PLAYERS, {"campaign_id": campaign_id})]
+    else:
+        async with svc.read() as s:
+            p = await authenticate(s, token, campaign_id)
+            c = await _campaign(s, campaign_id)
+            players = [
+                player_view(x)
+                for x in await s.scalars(
+                    select(Player).where(Player.campaign_id == campaign_id).order_by(Player.created_at)
+                )
+            ]
+    out = campaign_view(c)
+    out["players"] = players
+    out["you"] = {"role": p.role, "player_id": p.player_id, "character_ids": sorted(p.character_ids)}
+    return out
 
 
 async def invite_player(svc: Services, campaign_id: str, token: str | None, body: PlayerInvite) -> dict[str, Any]:
@@ -291,13 +334,20 @@ async def assign_character(
 
 
 async def list_characters(svc: Services, campaign_id: str, token: str | None) -> list[dict[str, Any]]:
+    if svc.reads_alone:
+        async with svc.alone() as conn:
+            principal = await authenticate_alone(conn, token, campaign_id)
+            campaign = await _campaign_alone(conn, campaign_id)
+            rows = await conn.fetch(_CHARACTERS, {"campaign_id": campaign_id})
+        actor = principal.actor()
+        return [character_view(CharacterRow(*(r[n] for n in CHARACTER_COLUMNS)), campaign, actor) for r in rows]
     async with svc.read() as s:
         principal = await authenticate(s, token, campaign_id)
         c = await _campaign(s, campaign_id)
-        rows = await s.scalars(
+        characters = await s.scalars(
             select(Character).where(Character.campaign_id == campaign_id).order_by(Character.created_at)
         )
-        return [character_view(r, c, principal.actor()) for r in rows]
+        return [character_view(r, c, principal.actor()) for r in characters]
 
 
 async def get_character(svc: Services, campaign_id: str, character_id: str, token: str | None) -> dict[str, Any]:
