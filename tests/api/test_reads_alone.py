@@ -86,7 +86,9 @@ async def test_a_campaign_and_its_characters_are_read_without_a_session_on_postg
     seats = [await t.invite(name) for name in ("Brona", "Szept")]
     for pid, _ in seats:
         await t.character(WARRIOR, player_id=pid)
-    r = await client.put(f"{t.base}/players/{seats[1][0]}/language", json={"language": "pl"}, headers=bearer(seats[1][1]))
+    r = await client.put(
+        f"{t.base}/players/{seats[1][0]}/language", json={"language": "pl"}, headers=bearer(seats[1][1])
+    )
     assert r.status_code == 200, r.text
     readers = (t.gm, seats[0][1], seats[1][1])
 
