@@ -121,18 +121,38 @@ async def test_introspection_is_not_refused_for_its_depth():
     assert not result.errors
 
 
-async def test_limits_keep_the_parser_and_validation_caches_hitting(client):
+async def test_limits_keep_the_parser_and_validation_caches_hitting(client, monkeypatch):
     """STACK-NOTES: the two caches are worth six times the throughput; a rule made per request would
     make every validation a miss (the rules are part of the cache key)."""
     from strawberry.extensions.parser_cache import _get_parse_cache
-    from strawberry.extensions.validation_cache import _get_validate_cache
 
-    parsed, validated = _get_parse_cache(256), _get_validate_cache(256)
+    from service.api.graphql import validated
+
+    validations = []
+
+    def counted(*args):
+        validations.append(args)
+        return validate_document(*args)
+
+    validate_document = validated.validate_document
+    monkeypatch.setattr(validated, "validate_document", counted)
+    parsed = _get_parse_cache(256)
     query = {"query": "{ systems { id name } }"}
     await client.post("/graphql", json=query)
-    hits = parsed.cache_info().hits, validated.cache_info().hits
+    hits, validated_once = parsed.cache_info().hits, len(validations)
     await client.post("/graphql", json=query)
-    assert (parsed.cache_info().hits, validated.cache_info().hits) == (hits[0] + 1, hits[1] + 1)
+    assert parsed.cache_info().hits == hits + 1
+    assert validated_once <= 1 and len(validations) == validated_once  # the second one was not validated again
+
+
+async def test_the_validation_verdict_is_kept_per_query_text_and_each_text_gets_its_own(client):
+    """graphql/validated.py keys the verdict by the query's text: another text is validated for itself."""
+    ok = await client.post("/graphql", json={"query": "{ systems { id } }"})
+    assert ok.status_code == 200 and "errors" not in ok.json(), ok.text
+    wrong = await client.post("/graphql", json={"query": "{ systems { id nope } }"})
+    assert [e["extensions"]["code"] for e in wrong.json()["errors"]] == ["graphql_validation_failed"], wrong.text
+    again = await client.post("/graphql", json={"query": "{ systems { id } }"})
+    assert again.json() == ok.json()
 
 
 async def test_refusals_over_http_are_graphql_errors_with_a_code(client):

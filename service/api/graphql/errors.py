@@ -58,7 +58,7 @@ class ErrorCodes(MaskErrors):
 
     def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
         """Every message in the request's language. Rendered here, on every result, because a validation
-        error comes out of the ValidationCache as it was first made, whoever asked first."""
+        error comes out of the validation cache (graphql/validated.py) as it was first made, whoever asked first."""
         return [self.anonymise_error(e) if self.should_mask_error(e) else self.translated(e) for e in errors]
 
     @staticmethod

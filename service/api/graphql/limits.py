@@ -1,6 +1,6 @@
 """What one GraphQL document may ask for: depth, aliases and cost, and literal values the stores can hold.
 
-Checked as a validation rule, so the ValidationCache keeps the verdict per document text and a
+Checked as a validation rule, so the validation cache (graphql/validated.py) keeps the verdict per document text and a
 repeated query pays nothing. The rule class is made once per schema: a new class per request would
 make every request a cache miss (the cache key includes the rules).
 
@@ -46,7 +46,7 @@ overlapping_fields_can_be_merged.MAX_COMPLEXITY_BUDGET = 10_000
 
 # List fields whose size a client chooses: (argument, its default, the largest it may be). A page weighs
 # as many as it may return; every other field weighs 1. A variable weighs the largest it may be, so the
-# verdict does not depend on the variables (and the ValidationCache stays valid).
+# verdict does not depend on the variables (and the validation cache stays valid).
 PAGED: dict[tuple[str, str], tuple[str | None, int, int]] = {
     ("Query", "events"): ("first", 100, 500),
     ("Subscription", "campaignEvents"): (None, 100, 100),  # each poll reads up to 100 events

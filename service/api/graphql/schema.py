@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ValidationCache
+from strawberry.extensions import AddValidationRules, MaxTokensLimiter
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
@@ -43,6 +43,7 @@ from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
 from service.api.graphql.errors import Schema as ErrorSchema
 from service.api.graphql.limits import DocumentLimits, document_rule
 from service.api.graphql.resolve import ctx, guard, once, run
+from service.api.graphql.validated import ValidationCacheByText
 from service.game.campaigns import records as campaigns, dicesessions, history, languages
 from service.game.log import feed
 from service.game.moves import play, rolls
@@ -499,7 +500,7 @@ CONFIG = StrawberryConfig(default_resolver=_field, scalar_map={CampaignDocument:
 
 @functools.lru_cache(maxsize=8)
 def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int) -> strawberry.Schema:
-    """The schema with its limits (one per set of limits: see graphql/limits.py on the ValidationCache)."""
+    """The schema with its limits (one per set of limits: see graphql/limits.py on the validation cache)."""
     rule = document_rule(DocumentLimits(max_depth=max_depth, max_aliases=max_aliases, max_cost=max_cost))
     built = ErrorSchema(
         query=Query,
@@ -511,7 +512,7 @@ def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int
             lambda: MaxTokensLimiter(max_token_count=max_tokens),
             lambda: AddValidationRules([rule]),
             lambda: ParserCacheReportingErrors(maxsize=256),
-            lambda: ValidationCache(maxsize=256),
+            lambda: ValidationCacheByText(maxsize=256),
             ErrorCodes,
         ],
     )
