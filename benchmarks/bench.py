@@ -357,6 +357,14 @@ def act_req(w: Workload, t: Table, action: dict, graphql: bool) -> Req:
     return Req.json("POST", f"/v1/campaigns/{t.id}/actions", body, t.gm)
 
 
+def web_table_req(t: Table) -> Req:
+    """The Step Dice table's query as the web table sends it (static/api.js: the operation and its fragments)."""
+    from service.web.operations import as_sent
+
+    body = {"query": as_sent("StepDiceTable"), "operationName": "StepDiceTable", "variables": {"campaignId": t.id}}
+    return Req.json("POST", "/graphql", body, token=t.gm)
+
+
 def roll_req(t: Table, graphql: bool) -> Req:
     if graphql:
         return Req.json(
@@ -549,11 +557,18 @@ async def prepare(base: str, backend: Backend, args) -> tuple[list[tuple[str, li
                     )
         scenarios += [
             (f"GET state, {n} tables", [[Req.json("GET", f"/v1/campaigns/{t.id}/state", token=t.gm)] for t in rollers]),
+            # What the web table sends for its table (service/web/static/graphql): every field of it, the seat and
+            # the characters, each at its GraphQL type.
+            (f"GraphQL web table read, {n} tables", [[web_table_req(t)] for t in rollers]),
             (
                 f"GET events (last 100), {n} tables",
                 [[Req.json("GET", f"/v1/campaigns/{t.id}/events?after=0&limit=100", token=t.gm)] for t in rollers],
             ),
         ]
+        web = web_table_req(rollers[0])
+        r = await c.post(web.path, content=web.body, headers=web.headers)
+        if r.status_code != 200 or "errors" in r.json():
+            raise SystemExit(f"the web table's query was refused: {r.text[:500]}")
         logs = {size: await tables_for(c, step, 1, check=False) for size in args.log_sizes}
     return scenarios, {"logs": {size: ts[0] for size, ts in logs.items()}}
 

@@ -4,41 +4,13 @@ limits the service sets by default, each as the page sends it: the operation wit
 from __future__ import annotations
 
 import pytest
-from graphql import FragmentDefinitionNode, OperationDefinitionNode, parse, print_ast, validate
-from graphql.language import Lexer, Source, TokenKind, Visitor, visit
+from graphql import parse, validate
+from graphql.language import Lexer, Source, TokenKind
 
 from service.api.graphql.limits import DocumentLimits, measure
 from service.api.graphql.schema import schema
 from service.settings import Settings
-from service.web import STATIC
-
-DOCUMENTS = sorted((STATIC / "graphql").glob("*.graphql"))
-DOC = parse("\n".join(p.read_text() for p in DOCUMENTS))
-FRAGMENTS = {d.name.value: d for d in DOC.definitions if isinstance(d, FragmentDefinitionNode)}
-OPERATIONS = {d.name.value: d for d in DOC.definitions if isinstance(d, OperationDefinitionNode) and d.name}
-
-
-def spreads(node) -> list[str]:
-    found: list[str] = []
-
-    class Spreads(Visitor):
-        def enter_fragment_spread(self, spread, *_args) -> None:
-            found.append(spread.name.value)
-
-    visit(node, Spreads())
-    return found
-
-
-def as_sent(name: str) -> str:
-    """What static/api.js sends for `name`: the operation and every fragment it reaches."""
-    need: list[str] = []
-    todo = spreads(OPERATIONS[name])
-    while todo:
-        fragment = todo.pop()
-        if fragment not in need:
-            need.append(fragment)
-            todo += spreads(FRAGMENTS[fragment])
-    return "\n".join([print_ast(OPERATIONS[name]), *(print_ast(FRAGMENTS[f]) for f in need)])
+from service.web.operations import DOCUMENTS, FRAGMENTS, OPERATIONS, as_sent, spreads
 
 
 def tokens(text: str) -> int:
