@@ -41,7 +41,8 @@ from service.notify import open_notifier
 from service.settings import Settings
 from service.store.buckets import open_buckets
 from service.store.live import open_live_store
-from service.store.records.db import make_engine, migrate, sessionmaker
+from service.store.records.db import JSON_CODEC, make_engine, migrate, sessionmaker
+from service.store.records.litedirect import reader_engine
 from service.web import web_routes
 
 log = logging.getLogger("rulekeeper")
@@ -112,7 +113,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await migrate(engine)
         live = open_live_store(settings.redis_url, engine)
         notifier = open_notifier(settings.redis_url, database_url=settings.database_url)
-        services = Services(settings=sealed, engine=engine, sessions=sessionmaker(engine), live=live, notifier=notifier)
+        services = Services(
+            settings=sealed,
+            engine=engine,
+            sessions=sessionmaker(engine),
+            live=live,
+            notifier=notifier,
+            reader=reader_engine(settings.database_url, JSON_CODEC),
+        )
         await sealkey.seal_plain(services.sessions, sealed)
         await notifier.start(functools.partial(feed.latest_seqs, services))
         app.state.services = services
@@ -139,6 +147,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await app.state.rate_buckets.close()
             await live.close()
             await engine.dispose()
+            if services.reader is not None:
+                services.reader.dispose()
             metrics.process_exited(os.getpid())
             log.info("rulekeeper stopped")
 

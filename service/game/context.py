@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 
+from sqlalchemy import Engine
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -22,7 +23,7 @@ from service.notify import LocalNotifier, Notifier
 from service.settings import Settings
 from service.store.live.base import LiveStore
 from service.store.live.local import LocalTables
-from service.store.records import pgdirect
+from service.store.records import litedirect, pgdirect
 
 log = logging.getLogger("rulekeeper")
 
@@ -45,6 +46,8 @@ class Services:
     views: Views = field(default_factory=Views)
     # A campaign's writers in this process, in line before they take a connection (service/game/moves/queue.py).
     writers: WriterQueue = field(default_factory=WriterQueue)
+    # On an embedded database in a file: a synchronous engine for the reads that need no session (`alone`).
+    reader: Engine | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -58,16 +61,20 @@ class Services:
 
     @property
     def reads_alone(self) -> bool:
-        """Whether `alone()` is there: on PostgreSQL (asyncpg)."""
-        return pgdirect.engine_on_postgres(self.engine)
+        """Whether `alone()` is there: on PostgreSQL (asyncpg), and on an embedded database in a file."""
+        return self.reader is not None or pgdirect.engine_on_postgres(self.engine)
 
     @asynccontextmanager
     async def alone(self) -> AsyncIterator[pgdirect.Alone]:
         """A pooled connection with no session, for reads whose statements answer by themselves
-        (service/store/records/pgdirect.py: Alone); only where `reads_alone`."""
+        (service/store/records/pgdirect.py: Alone; litedirect.py on SQLite); only where `reads_alone`."""
         with unavailable_as_503():
-            async with pgdirect.alone(self.engine) as conn:
-                yield conn
+            if self.reader is not None:
+                async with litedirect.alone(self.reader) as lite:
+                    yield lite
+            else:
+                async with pgdirect.alone(self.engine) as conn:
+                    yield conn
 
     @asynccontextmanager
     async def write(self, line: str | None = None) -> AsyncIterator[AsyncSession]:

@@ -1,4 +1,5 @@
-"""Reads that need no session on PostgreSQL (service/store/records/pgdirect.py: Alone): the table from the view
+"""Reads that need no session (service/store/records/pgdirect.py: Alone on PostgreSQL; litedirect.py on an embedded
+database in a file, read in the event loop's thread instead of through aiosqlite's): the table from the view
 this process keeps (service/game/log/views.py), which the campaign's row confirms (service/game/moves/play.py
 get_state), still only ever the newest table, as the caller may see it, with its deadlines; and a page of the
 log (service/game/campaigns/records.py read_events), the same page a session reads."""
@@ -39,20 +40,17 @@ class CountingSessions:
         return self.sessions(*args, **kwargs)
 
 
-async def test_a_kept_view_is_read_without_a_session_on_postgresql(app, client, settings):
+async def test_a_kept_view_is_read_without_a_session(app, client):
     t = await table(client)
     await t.ok({"type": "gm_note", "text": "the view is kept from the first read"})
     first = await state(t)
     svc = app.state.services
     svc.sessions = counting = CountingSessions(svc.sessions)
     assert await state(t) == first
-    on_postgres = settings.database_url.startswith("postgresql")
-    assert counting.opened == (0 if on_postgres else 1)
+    assert counting.opened == 0
 
 
-async def test_a_page_of_the_log_is_read_without_a_session_on_postgresql_and_is_the_page_a_session_reads(
-    app, client, settings
-):
+async def test_a_page_of_the_log_is_read_without_a_session_and_is_the_page_a_session_reads(app, client, settings):
     from service.game.auth import authenticate
     from service.game.log import events as log
 
@@ -73,11 +71,10 @@ async def test_a_page_of_the_log_is_read_without_a_session_on_postgresql_and_is_
         assert r.status_code == 200, r.text
         pages[who] = r.json()
     assert pages == expected and pages[t.gm] != pages[token]  # the boss's target number is the GM's alone
-    on_postgres = settings.database_url.startswith("postgresql")
-    assert counting.opened == (0 if on_postgres else 2)
+    assert counting.opened == 0
 
 
-async def test_a_campaign_and_its_characters_are_read_without_a_session_on_postgresql_as_a_session_reads_them(
+async def test_a_campaign_and_its_characters_are_read_without_a_session_as_a_session_reads_them(
     app, client, settings, monkeypatch
 ):
     from service.game.context import Services
@@ -104,8 +101,7 @@ async def test_a_campaign_and_its_characters_are_read_without_a_session_on_postg
     svc = app.state.services
     svc.sessions = counting = CountingSessions(svc.sessions)
     alone = await reads()
-    on_postgres = settings.database_url.startswith("postgresql")
-    assert counting.opened == (0 if on_postgres else 6)
+    assert counting.opened == 0
     monkeypatch.setattr(Services, "reads_alone", property(lambda self: False))
     assert await reads() == alone
     assert [c["you"]["role"] for c in alone[::2]] == ["gm", "player", "player"]

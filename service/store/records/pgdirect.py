@@ -52,6 +52,7 @@ class Direct:
 
     def __init__(self, statement: Any) -> None:
         compiled = statement.compile(dialect=_DIALECT)
+        self.statement = statement  # as it is, for another database's reader (litedirect.py)
         self.sql: str = compiled.string
         self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
         self.fixed: dict[str, Any] = dict(compiled.params)  # values the statement carries (a literal status)
