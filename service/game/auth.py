@@ -93,7 +93,7 @@ async def authenticate(session: AsyncSession, token: str | None, campaign_id: st
 
 
 async def authenticate_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) -> Principal:
-    """`authenticate` on a connection of its own (PostgreSQL: Services.alone)."""
+    """`authenticate` on a connection of its own (Services.alone)."""
     return _principal(await conn.fetch(_WHO_DIRECT, credential_params(token, campaign_id)), campaign_id)
 
 

@@ -177,7 +177,7 @@ class EventRow:
 
 
 async def rows_after_alone(conn: pgdirect.Alone, campaign_id: str, after: int, limit: int) -> list[EventRow]:
-    """`rows_after` on a connection of its own (PostgreSQL)."""
+    """`rows_after` on a connection of its own (Services.alone)."""
     rows = await conn.fetch(_AFTER_DIRECT, {"campaign_id": campaign_id, "after": after, "limit": limit})
     return [EventRow(*row) for row in rows]
 
@@ -196,6 +196,6 @@ async def read(session: AsyncSession, principal: Principal, after: int, limit: i
 
 
 async def read_alone(conn: pgdirect.Alone, principal: Principal, after: int, limit: int) -> dict[str, Any]:
-    """`read` on a connection of its own (PostgreSQL)."""
+    """`read` on a connection of its own (Services.alone)."""
     limit = max(1, min(limit, MAX_PAGE))
     return page(await rows_after_alone(conn, principal.campaign_id, after, limit), principal, after, limit)

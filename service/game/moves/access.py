@@ -118,7 +118,7 @@ async def open_for_reading(s: AsyncSession, token: str | None, campaign_id: str,
 
 
 async def read_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) -> tuple[Glance, Any]:
-    """`open_for_reading`'s statement and checks with no session (PostgreSQL: Services.alone): what they found and
+    """`open_for_reading`'s statement and checks with no session (Services.alone): what they found and
     the rows, for `open_for_reading(rows=...)` should the read need a session after all."""
     rows = await conn.fetch(_DIRECT[id(_READING)], credential_params(token, campaign_id))
     if not rows:

@@ -109,8 +109,9 @@ async def _lost(conn: AsyncConnection, exc: BaseException) -> None:
 class Alone:
     """A pooled connection of its own, with no session, no transaction and no ORM: for reads whose statements
     answer the request by themselves (service/game/moves/play.py: a view of the table kept in this process;
-    service/game/campaigns/records.py: a page of the log). A session's set-up, checkout and close cost such a
-    read about as much CPU as the rest of it did. Each statement stands alone (no snapshot is shared)."""
+    service/game/campaigns/records.py: a page of the log, a campaign, its characters). A session's set-up, checkout
+    and close cost such a read about as much CPU as the rest of it did. Each statement stands alone (no snapshot is
+    shared). litedirect.py keeps the same contract on SQLite."""
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self._connection = connection
