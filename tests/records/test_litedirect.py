@@ -3,6 +3,7 @@ rows answering as asyncpg's do, and none for a database a second connection woul
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -34,6 +35,20 @@ async def test_rows_answer_by_name_by_position_and_as_their_values(lite):
         ("a", 1, ("a", 1), {"id": "a", "n": 1}),
         ("b", 2, ("b", 2), {"id": "b", "n": 2}),
     ]
+
+
+async def test_more_readers_at_once_than_a_pool_would_hold_all_finish(lite):
+    """One connection serves every reader (a pool of them, checked out in the event loop's thread, would stop the
+    loop once empty while its holders wait for that loop)."""
+    engine, _ = lite
+    everything = pgdirect.Direct(select(T.c.id))
+
+    async def read() -> int:
+        async with litedirect.alone(engine) as conn:
+            first = await conn.fetch(everything, {})
+            return len(first) + len(await conn.fetch(everything, {}))
+
+    assert await asyncio.wait_for(asyncio.gather(*(read() for _ in range(40))), 10) == [4] * 40
 
 
 async def test_each_read_sees_what_was_committed_before_it(lite):

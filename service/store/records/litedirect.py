@@ -9,12 +9,14 @@ mode takes microseconds and never waits for a writer. The connection is read-onl
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Row
+from sqlalchemy.pool import StaticPool
 
 from service.store.records import pgdirect
 
@@ -32,7 +34,9 @@ def reader_engine(url: str, codec: Mapping[str, Any]) -> Engine | None:
     path = url.split("///", 1)[1].split("?", 1)[0] if "///" in url else ""
     if not path or path.startswith(":memory:") or "mode=memory" in path:
         return None
-    engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_SECONDS}, **codec)
+    # One connection for every reader: each statement runs and ends its transaction without giving the event loop
+    # a turn, so readers never overlap on it, and none can wait for a pool's connection while holding the loop.
+    engine = create_engine(f"sqlite:///{path}", poolclass=StaticPool, connect_args={"timeout": BUSY_SECONDS}, **codec)
 
     @event.listens_for(engine, "connect")
     def _read_only(dbapi_conn, _record) -> None:  # pragma: no cover - trivial
@@ -73,6 +77,10 @@ class LiteAlone(pgdirect.Alone):
     async def fetch(self, direct: pgdirect.Direct, params: Mapping[str, Any]) -> list[Any]:
         for hook in pgdirect.STATEMENT_HOOKS:
             hook(direct.sql, direct.args(params))
+        # A turn for the event loop first, as an async driver's round trip gives it: without one, a read ran from
+        # its request to its reply with no socket read in between, and under 32 connections the p99 rose from
+        # about 0.1 to 0.3-2.3 s while the median fell.
+        await asyncio.sleep(0)
         try:
             rows = self._lite.execute(direct.statement, dict(params)).all()
         finally:
