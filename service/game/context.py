@@ -24,6 +24,7 @@ from service.settings import Settings
 from service.store.live.base import LiveStore
 from service.store.live.local import LocalTables
 from service.store.records import litedirect, pgdirect
+from service.store.records.insession import InSession
 
 log = logging.getLogger("rulekeeper")
 
@@ -59,22 +60,21 @@ class Services:
             async with self.sessions() as session:
                 yield session
 
-    @property
-    def reads_alone(self) -> bool:
-        """Whether `alone()` is there: on PostgreSQL (asyncpg), and on an embedded database in a file."""
-        return self.reader is not None or pgdirect.engine_on_postgres(self.engine)
-
     @asynccontextmanager
     async def alone(self) -> AsyncIterator[pgdirect.Alone]:
-        """A pooled connection with no session, for reads whose statements answer by themselves
-        (service/store/records/pgdirect.py: Alone; litedirect.py on SQLite); only where `reads_alone`."""
+        """A connection with no session, for reads whose statements answer by themselves (pgdirect.Alone): on
+        PostgreSQL a pooled asyncpg connection, on an embedded database in a file a read-only sqlite3 connection
+        (litedirect.py); an in-memory database, which no second connection sees, is read through a session."""
         with unavailable_as_503():
             if self.reader is not None:
                 async with litedirect.alone(self.reader) as lite:
                     yield lite
-            else:
+            elif pgdirect.engine_on_postgres(self.engine):
                 async with pgdirect.alone(self.engine) as conn:
                     yield conn
+            else:
+                async with self.sessions() as session:
+                    yield InSession(session)
 
     @asynccontextmanager
     async def write(self, line: str | None = None) -> AsyncIterator[AsyncSession]:

@@ -51,8 +51,9 @@ async def test_a_kept_view_is_read_without_a_session(app, client):
 
 
 async def test_a_page_of_the_log_is_read_without_a_session_and_is_the_page_a_session_reads(app, client, settings):
-    from service.game.auth import authenticate
+    from service.game.auth import authenticate_alone
     from service.game.log import events as log
+    from service.store.records.insession import InSession
 
     t = await table(client, dice_mode="table")
     pid, token = await t.invite("Brona")
@@ -62,8 +63,9 @@ async def test_a_page_of_the_log_is_read_without_a_session_and_is_the_page_a_ses
     svc = app.state.services
     expected = {}
     for who in (t.gm, token):
-        async with svc.read() as s:
-            expected[who] = await log.read(s, await authenticate(s, who, t.id), 0, 100)
+        async with svc.read() as s:  # the same statements through SQLAlchemy's session and its driver
+            conn = InSession(s)
+            expected[who] = await log.read(conn, await authenticate_alone(conn, who, t.id), 0, 100)
     svc.sessions = counting = CountingSessions(svc.sessions)
     pages = {}
     for who in (t.gm, token):
@@ -77,7 +79,7 @@ async def test_a_page_of_the_log_is_read_without_a_session_and_is_the_page_a_ses
 async def test_a_campaign_and_its_characters_are_read_without_a_session_as_a_session_reads_them(
     app, client, settings, monkeypatch
 ):
-    from service.game.context import Services
+    from service.store.records import pgdirect
 
     t = await table(client)
     seats = [await t.invite(name) for name in ("Brona", "Szept")]
@@ -102,8 +104,11 @@ async def test_a_campaign_and_its_characters_are_read_without_a_session_as_a_ses
     svc.sessions = counting = CountingSessions(svc.sessions)
     alone = await reads()
     assert counting.opened == 0
-    monkeypatch.setattr(Services, "reads_alone", property(lambda self: False))
+    # The same statements through SQLAlchemy's session and its driver (as an in-memory database is read).
+    monkeypatch.setattr(svc, "reader", None)
+    monkeypatch.setattr(pgdirect, "engine_on_postgres", lambda engine: False)
     assert await reads() == alone
+    assert counting.opened == 6
     assert [c["you"]["role"] for c in alone[::2]] == ["gm", "player", "player"]
     assert [p["language"] for p in alone[0]["players"]] == [None, "pl"]
     assert len(alone[1]["items"]) == 2

@@ -186,21 +186,10 @@ async def _campaign_alone(conn: pgdirect.Alone, campaign_id: str) -> CampaignRow
 
 
 async def get_campaign(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
-    if svc.reads_alone:
-        async with svc.alone() as conn:
-            p = await authenticate_alone(conn, token, campaign_id)
-            c: Campaign | CampaignRow = await _campaign_alone(conn, campaign_id)
-            players = [dict(r) for r in await conn.fetch(_PLAYERS, {"campaign_id": campaign_id})]
-    else:
-        async with svc.read() as s:
-            p = await authenticate(s, token, campaign_id)
-            c = await _campaign(s, campaign_id)
-            players = [
-                player_view(x)
-                for x in await s.scalars(
-                    select(Player).where(Player.campaign_id == campaign_id).order_by(Player.created_at)
-                )
-            ]
+    async with svc.alone() as conn:
+        p = await authenticate_alone(conn, token, campaign_id)
+        c = await _campaign_alone(conn, campaign_id)
+        players = [dict(r) for r in await conn.fetch(_PLAYERS, {"campaign_id": campaign_id})]
     out = campaign_view(c)
     out["players"] = players
     out["you"] = {"role": p.role, "player_id": p.player_id, "character_ids": sorted(p.character_ids)}
@@ -334,20 +323,12 @@ async def assign_character(
 
 
 async def list_characters(svc: Services, campaign_id: str, token: str | None) -> list[dict[str, Any]]:
-    if svc.reads_alone:
-        async with svc.alone() as conn:
-            principal = await authenticate_alone(conn, token, campaign_id)
-            campaign = await _campaign_alone(conn, campaign_id)
-            rows = await conn.fetch(_CHARACTERS, {"campaign_id": campaign_id})
-        actor = principal.actor()
-        return [character_view(CharacterRow(*(r[n] for n in CHARACTER_COLUMNS)), campaign, actor) for r in rows]
-    async with svc.read() as s:
-        principal = await authenticate(s, token, campaign_id)
-        c = await _campaign(s, campaign_id)
-        characters = await s.scalars(
-            select(Character).where(Character.campaign_id == campaign_id).order_by(Character.created_at)
-        )
-        return [character_view(r, c, principal.actor()) for r in characters]
+    async with svc.alone() as conn:
+        principal = await authenticate_alone(conn, token, campaign_id)
+        campaign = await _campaign_alone(conn, campaign_id)
+        rows = await conn.fetch(_CHARACTERS, {"campaign_id": campaign_id})
+    actor = principal.actor()
+    return [character_view(CharacterRow(*(r[n] for n in CHARACTER_COLUMNS)), campaign, actor) for r in rows]
 
 
 async def get_character(svc: Services, campaign_id: str, character_id: str, token: str | None) -> dict[str, Any]:
@@ -361,9 +342,5 @@ async def get_character(svc: Services, campaign_id: str, character_id: str, toke
 
 
 async def read_events(svc: Services, campaign_id: str, token: str | None, after: int, limit: int) -> dict[str, Any]:
-    if svc.reads_alone:  # two statements, each answering by itself: no session
-        async with svc.alone() as conn:
-            return await log.read_alone(conn, await authenticate_alone(conn, token, campaign_id), after, limit)
-    async with svc.read() as s:
-        principal = await authenticate(s, token, campaign_id)
-        return await log.read(s, principal, after, limit)
+    async with svc.alone() as conn:  # two statements, each answering by itself: no session
+        return await log.read(conn, await authenticate_alone(conn, token, campaign_id), after, limit)

@@ -151,12 +151,6 @@ _AFTER = (
 )
 
 
-async def rows_after(session: AsyncSession, campaign_id: str, after: int, limit: int) -> list[Any]:
-    """The next `limit` events after `after`, for everyone: `page` filters them per reader."""
-    conn = await session.connection()
-    return list(await conn.execute(_AFTER, {"campaign_id": campaign_id, "after": after, "limit": limit}))
-
-
 _AFTER_DIRECT = pgdirect.Direct(_AFTER)
 
 
@@ -176,8 +170,8 @@ class EventRow:
     created_at: datetime
 
 
-async def rows_after_alone(conn: pgdirect.Alone, campaign_id: str, after: int, limit: int) -> list[EventRow]:
-    """`rows_after` on a connection of its own (Services.alone)."""
+async def rows_after(conn: pgdirect.Alone, campaign_id: str, after: int, limit: int) -> list[EventRow]:
+    """The next `limit` events after `after`, for everyone: `page` filters them per reader."""
     rows = await conn.fetch(_AFTER_DIRECT, {"campaign_id": campaign_id, "after": after, "limit": limit})
     return [EventRow(*row) for row in rows]
 
@@ -190,12 +184,6 @@ def page(rows: list[Any], principal: Principal, after: int, limit: int) -> dict[
     return {"items": items, "next_after": last, "has_more": len(rows) == limit}
 
 
-async def read(session: AsyncSession, principal: Principal, after: int, limit: int) -> dict[str, Any]:
+async def read(conn: pgdirect.Alone, principal: Principal, after: int, limit: int) -> dict[str, Any]:
     limit = max(1, min(limit, MAX_PAGE))
-    return page(await rows_after(session, principal.campaign_id, after, limit), principal, after, limit)
-
-
-async def read_alone(conn: pgdirect.Alone, principal: Principal, after: int, limit: int) -> dict[str, Any]:
-    """`read` on a connection of its own (Services.alone)."""
-    limit = max(1, min(limit, MAX_PAGE))
-    return page(await rows_after_alone(conn, principal.campaign_id, after, limit), principal, after, limit)
+    return page(await rows_after(conn, principal.campaign_id, after, limit), principal, after, limit)

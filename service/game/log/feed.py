@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service import metrics
 from service.game.log import events as log
-from service.game.auth import Principal, authenticate, authenticate_alone
+from service.game.auth import Principal, authenticate_alone
 from service.game.context import Services
 from service.store.records.models import Campaign
 
@@ -62,11 +62,8 @@ async def latest_seqs(svc: Services, campaign_ids: list[str]) -> dict[str, int]:
 
 
 async def _who(svc: Services, campaign_id: str, token: str | None) -> Principal:
-    if svc.reads_alone:
-        async with svc.alone() as conn:
-            return await authenticate_alone(conn, token, campaign_id)
-    async with svc.read() as s:
-        return await authenticate(s, token, campaign_id)
+    async with svc.alone() as conn:
+        return await authenticate_alone(conn, token, campaign_id)
 
 
 async def _rows_after(svc: Services, campaign_id: str, cursor: int) -> list[Any]:
@@ -87,12 +84,9 @@ def _finished(key: tuple[AsyncEngine, str, int], read: asyncio.Future) -> None:
 
 
 async def _read(svc: Services, campaign_id: str, cursor: int) -> list[Any]:
-    """The page after `cursor` (as `GET …/events` reads it: with no session on PostgreSQL)."""
-    if svc.reads_alone:
-        async with svc.alone() as conn:
-            return await log.rows_after_alone(conn, campaign_id, cursor, PAGE)
-    async with svc.read() as s:
-        return await log.rows_after(s, campaign_id, cursor, PAGE)
+    """The page after `cursor`, as `GET …/events` reads it (with no session: Services.alone)."""
+    async with svc.alone() as conn:
+        return await log.rows_after(conn, campaign_id, cursor, PAGE)
 
 
 @contextlib.contextmanager

@@ -54,9 +54,9 @@ async def get_state(
     """The table as this caller may see it: now, or as it stood at an earlier `version`. `spliced`: a view kept in
     this process may come as its JSON bytes (an orjson.Fragment), for a reply that orjson writes."""
     alone = None
-    if version is None and svc.reads_alone:
+    if version is None:
         # Most reads are of a view kept in this process (service/game/log/views.py), which the campaign's row alone
-        # confirms: on PostgreSQL that read needs no session. A table awaiting a timed move is annotated with its
+        # confirms, with no session (Services.alone). A table awaiting a timed move is annotated with its
         # deadlines, which a session reads.
         async with svc.alone() as conn:
             alone = await read_alone(conn, token, campaign_id)

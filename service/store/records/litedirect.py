@@ -68,8 +68,8 @@ class Record:
         return self._row._mapping.keys()
 
 
-class LiteAlone(pgdirect.Alone):
-    """pgdirect.Alone's contract on a SQLite connection: each statement by itself, no transaction kept open."""
+class LiteAlone:
+    """pgdirect.Alone on a SQLite connection: each statement by itself, no transaction kept open."""
 
     def __init__(self, connection: Any) -> None:
         self._lite = connection

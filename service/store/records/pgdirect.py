@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_dbapi
@@ -106,12 +106,21 @@ async def _lost(conn: AsyncConnection, exc: BaseException) -> None:
     await conn.invalidate()
 
 
-class Alone:
-    """A pooled connection of its own, with no session, no transaction and no ORM: for reads whose statements
-    answer the request by themselves (service/game/moves/play.py: a view of the table kept in this process;
-    service/game/campaigns/records.py: a page of the log, a campaign, its characters). A session's set-up, checkout
-    and close cost such a read about as much CPU as the rest of it did. Each statement stands alone (no snapshot is
-    shared). litedirect.py keeps the same contract on SQLite."""
+class Alone(Protocol):
+    """A connection for reads whose statements answer the request by themselves, with no session, no transaction
+    and no ORM (service/game/context.py: Services.alone): a view of the table kept in this process, a page of the
+    log, a campaign, its characters. A session's set-up, checkout and close cost such a read about as much CPU as
+    the rest of it did. Each statement stands alone (no snapshot is shared); its rows answer by column name, by
+    position, and as their values when iterated, as asyncpg's Records do.
+
+    On PostgreSQL: `PgAlone` (here); on an embedded database in a file: litedirect.py; on an in-memory one, which a
+    connection of its own would not see: insession.py."""
+
+    async def fetch(self, direct: Direct, params: Mapping[str, Any]) -> Sequence[Any]: ...
+
+
+class PgAlone:
+    """`Alone` on a pooled asyncpg connection, taken from SQLAlchemy's pool with no session around it."""
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self._connection = connection
@@ -124,11 +133,11 @@ class Alone:
 
 
 @asynccontextmanager
-async def alone(engine: AsyncEngine) -> AsyncIterator[Alone]:
+async def alone(engine: AsyncEngine) -> AsyncIterator[PgAlone]:
     raw = await engine.raw_connection()
     try:
         adapted: Any = raw.dbapi_connection  # SQLAlchemy's asyncpg adapter; nothing here begins a transaction
-        yield Alone(adapted._connection)
+        yield PgAlone(adapted._connection)
     except _CONNECTION_LOST as exc:
         await greenlet_spawn(raw._pool._invalidate, raw, exc)
         raise ConnectionError(f"records database connection lost: {type(exc).__name__}") from exc
