@@ -229,3 +229,85 @@ async def test_after_the_database_dropped_every_connection_one_request_is_a_503_
         assert answers[0].headers["retry-after"] == "1" and answers[-1].status_code in (200, 201)
         # The refused move left no trace: the table holds the three before and the two served after.
         assert (await state(t))["version"] == 3 + (2 if request_kind == "move" else 0)
+
+
+# The web table's read after every move (service/web/static): its table, its campaign and its characters.
+TABLE_CAMPAIGN_CHARACTERS = """query($id: ID!) {
+  state(campaignId: $id) { version }
+  campaign(id: $id) { version lastSeq you { role playerId characterIds } players { id name language } }
+  characters(campaignId: $id) { id name version }
+}"""
+
+
+async def web_read(t: Table, token: str) -> dict:
+    r = await t.client.post(
+        "/graphql", json={"query": TABLE_CAMPAIGN_CHARACTERS, "variables": {"id": t.id}}, headers=bearer(token)
+    )
+    assert r.status_code == 200, r.text
+    assert "errors" not in r.json(), r.json()
+    return r.json()["data"]
+
+
+@asynccontextmanager
+async def direct_statements() -> AsyncIterator[list[str]]:
+    """The statements sent on a connection with no session (Services.alone), on either backend."""
+    from service.store.records import pgdirect
+
+    sent: list[str] = []
+    hook = lambda sql, args: sent.append(sql)  # noqa: E731
+    pgdirect.STATEMENT_HOOKS.append(hook)
+    try:
+        yield sent
+    finally:
+        pgdirect.STATEMENT_HOOKS.remove(hook)
+
+
+async def test_one_query_for_the_table_its_campaign_and_its_characters_looks_at_the_campaign_once(app, client):
+    """Each of the three fields authenticated and read the campaign on its own (seven statements); now the
+    credential, the campaign's row and the characters are read once, the players beside them."""
+    t = await table(client)
+    pid, token = await t.invite("Brona")
+    await t.character(WARRIOR, player_id=pid)
+    await t.character(WARRIOR)
+    await t.ok({"type": "gm_note", "text": "a view to keep"})
+    for who in (t.gm, token):
+        await web_read(t, who)  # the view is kept from here on
+        async with direct_statements() as sent:
+            seen = await web_read(t, who)
+        assert len(sent) == 2, sent
+        assert seen["state"]["version"] == seen["campaign"]["version"]
+        assert len(seen["characters"]) == 2
+    assert seen["campaign"]["you"]["role"] == "player"
+    assert len(seen["campaign"]["you"]["characterIds"]) == 1
+
+
+async def test_the_fields_of_one_query_answer_as_the_rest_reads_do(app, client):
+    t = await table(client)
+    pid, token = await t.invite("Brona")
+    for name in ("Ala", "Ola", "Ela"):
+        await t.character({**WARRIOR, "name": name}, player_id=pid)
+    for who in (t.gm, token):
+        seen = await web_read(t, who)
+        campaign = (await client.get(t.base, headers=bearer(who))).json()
+        characters = (await client.get(f"{t.base}/characters", headers=bearer(who))).json()["items"]
+        assert [c["id"] for c in seen["characters"]] == [c["id"] for c in characters]
+        assert [c["name"] for c in characters] == ["Ala", "Ola", "Ela"]  # oldest first
+        assert seen["campaign"]["players"] == campaign["players"]
+        assert seen["campaign"]["you"]["characterIds"] == campaign["you"]["character_ids"]
+
+
+async def test_each_query_looks_afresh(app, client):
+    t = await table(client)
+    first = await web_read(t, t.gm)
+    await t.ok({"type": "gm_note", "text": "after the first query"})
+    seen = await web_read(t, t.gm)
+    assert seen["state"]["version"] == seen["campaign"]["version"] == first["state"]["version"] + 1
+
+
+async def test_a_wrong_token_is_refused_by_every_field_of_the_query(app, client):
+    t = await table(client)
+    r = await client.post(
+        "/graphql", json={"query": TABLE_CAMPAIGN_CHARACTERS, "variables": {"id": t.id}}, headers=bearer("nope")
+    )
+    assert r.json()["data"] is None
+    assert {e["extensions"]["code"] for e in r.json()["errors"]} == {"unauthorized"}

@@ -5,10 +5,13 @@ subscriber of the other."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
 
 import httpx
 import pytest
+import websockets
 
 from gqlws import as_rest, subscribe
 from serve_process import Service
@@ -108,6 +111,33 @@ async def test_a_subscription_with_a_wrong_token_is_refused_with_the_rest_code(s
         async with subscribe(served, "not-a-token", cid) as sub:
             with pytest.raises(AssertionError, match="unauthorized"):
                 await sub.next()
+
+
+async def test_queries_sent_over_one_websocket_each_read_the_table_afresh(served):
+    """A query's fields share one look at the campaign (service/game/moves/access.py Glances), which an HTTP
+    request makes for its one query; a WebSocket carries many operations, and each must see the moves before it."""
+    query = "query($c: ID!) { state(campaignId: $c) { version } campaign(id: $c) { version lastSeq } }"
+    url = served.replace("http://", "ws://", 1) + "/graphql"
+    async with httpx.AsyncClient(base_url=served, timeout=10) as http:
+        cid, gm = await new_campaign(http)
+        async with websockets.connect(url, subprotocols=["graphql-transport-ws"], open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {gm}"}}))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "connection_ack"
+            seen = []
+            for i in range(3):
+                await ws.send(
+                    json.dumps(
+                        {"id": str(i), "type": "subscribe", "payload": {"query": query, "variables": {"c": cid}}}
+                    )
+                )
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert reply["type"] == "next" and "errors" not in reply["payload"], reply
+                seen.append(reply["payload"]["data"])
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "complete"
+                await note(http, cid, gm, f"note {i}")
+    assert [s["state"]["version"] for s in seen] == [s["campaign"]["version"] for s in seen]
+    assert [s["campaign"]["version"] - seen[0]["campaign"]["version"] for s in seen] == [0, 1, 2]
+    assert len({s["campaign"]["lastSeq"] for s in seen}) == 3
 
 
 @pytest.fixture

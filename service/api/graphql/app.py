@@ -11,6 +11,7 @@ from cross_web import HTTPException
 from graphql import GraphQLError
 from starlette.requests import Request
 from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.http.async_base_view import AsyncWebSocketAdapter
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
@@ -21,6 +22,7 @@ from service.api.graphql.schema import schema_for
 from service.api.problems import problem
 from service.api.ratelimit import Budgets, client_key, retry_after, store_of
 from service.game.errors import GameError
+from service.game.moves.access import Glances
 from service.game.tokens import hash_token
 from service.i18n import SUPPORTED
 from service.i18n import context as i18n_context
@@ -253,7 +255,12 @@ class RulekeeperGraphQL(GraphQL[dict[str, Any], None]):
         scheme, _, value = auth.partition(" ")
         if scheme.lower() == "bearer" and value.strip():
             token = value.strip()
-        return {"request": request, "response": response, "services": request.app.state.services, "token": token}
+        context = {"request": request, "response": response, "services": request.app.state.services, "token": token}
+        if not isinstance(request, WebSocket):
+            # One query per HTTP request: its fields share their first look at a campaign. A WebSocket's context
+            # lasts for every operation it carries, and each of those must read afresh.
+            context["glances"] = Glances()
+        return context
 
     async def on_ws_connect(self, context: dict[str, Any]):
         # Browsers cannot set headers on a WebSocket: take the token and the language from the connection_init payload.

@@ -158,12 +158,12 @@ class Query(DeadlineQuery):
     @strawberry.field
     async def campaign(self, info: Info, id: strawberry.ID) -> CampaignDetail:
         svc, token = ctx(info)
-        return _campaign(await run(campaigns.get_campaign(svc, str(id), token)))
+        return _campaign(await run(campaigns.get_campaign(svc, str(id), token, info.context.get("glances"))))
 
     @strawberry.field
     async def characters(self, info: Info, campaign_id: strawberry.ID) -> list[Character]:
         svc, token = ctx(info)
-        rows = await run(campaigns.list_characters(svc, str(campaign_id), token))
+        rows = await run(campaigns.list_characters(svc, str(campaign_id), token, info.context.get("glances")))
         return [await _typed(info, r.Character, c, campaign_id) for c in rows]
 
     @strawberry.field
@@ -182,7 +182,10 @@ class Query(DeadlineQuery):
                 extensions={"code": "invalid_query", "status": 400, "field": "version"},
             )
         return await _typed(
-            info, r.TableState, await run(play.get_state(svc, str(campaign_id), token, version)), campaign_id
+            info,
+            r.TableState,
+            await run(play.get_state(svc, str(campaign_id), token, version, glances=info.context.get("glances"))),
+            campaign_id,
         )
 
     @strawberry.field(

@@ -15,6 +15,7 @@ from service.game.deadlines import admin as deadline_admin, sync as deadline_syn
 from service.game import idempotency
 from service.game.log import moves as movelog, tables
 from service.game.moves import pipeline
+from service.game.moves.access import Glances, look
 from service.game.auth import Principal, authenticate, authenticate_alone, check_operator_key, require_gm
 from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
@@ -26,9 +27,6 @@ from service.rules.move import with_id_salt
 from service.rules.registry import SYSTEMS
 from service.store.records import pgdirect
 from service.store.records.models import (
-    CAMPAIGN_CHARACTERS,
-    CAMPAIGN_COLUMNS,
-    CHARACTER_COLUMNS,
     Campaign,
     CampaignRow,
     Character,
@@ -164,34 +162,24 @@ async def _campaign(s, campaign_id: str) -> Campaign:
     return c
 
 
-# The reads of a campaign and of its characters, as statements that answer by themselves: on PostgreSQL they run
-# with no session (Services.alone), as the table's and the log's reads do.
-_campaigns, _players, _characters = Campaign.__table__, Player.__table__, Character.__table__
-_CAMPAIGN_ROW = pgdirect.Direct(
-    select(*(_campaigns.c[name] for name in CAMPAIGN_COLUMNS)).where(_campaigns.c.id == bindparam("campaign_id"))
-)
+# A campaign's players, read with no session (Services.alone) beside the first look at the campaign.
+_players = Player.__table__
 _PLAYERS = pgdirect.Direct(
     select(_players.c.id, _players.c.name, _players.c.language)
     .where(_players.c.campaign_id == bindparam("campaign_id"))
     .order_by(_players.c.created_at)
 )
-_CHARACTERS = pgdirect.Direct(CAMPAIGN_CHARACTERS.order_by(_characters.c.created_at))
 
 
-async def _campaign_alone(conn: pgdirect.Alone, campaign_id: str) -> CampaignRow:
-    rows = await conn.fetch(_CAMPAIGN_ROW, {"campaign_id": campaign_id})
-    if not rows:
-        raise not_found("campaign", "campaign_id")
-    return CampaignRow(*(rows[0][name] for name in CAMPAIGN_COLUMNS))
-
-
-async def get_campaign(svc: Services, campaign_id: str, token: str | None) -> dict[str, Any]:
+async def get_campaign(
+    svc: Services, campaign_id: str, token: str | None, glances: Glances | None = None
+) -> dict[str, Any]:
     async with svc.alone() as conn:
-        p = await authenticate_alone(conn, token, campaign_id)
-        c = await _campaign_alone(conn, campaign_id)
+        glance, _ = await look(svc, token, campaign_id, glances, conn)
         players = [dict(r) for r in await conn.fetch(_PLAYERS, {"campaign_id": campaign_id})]
-    out = campaign_view(c)
+    out = campaign_view(glance.campaign)
     out["players"] = players
+    p = glance.principal
     out["you"] = {"role": p.role, "player_id": p.player_id, "character_ids": sorted(p.character_ids)}
     return out
 
@@ -322,13 +310,15 @@ async def assign_character(
         return character_view(ch, c, principal.actor())
 
 
-async def list_characters(svc: Services, campaign_id: str, token: str | None) -> list[dict[str, Any]]:
-    async with svc.alone() as conn:
-        principal = await authenticate_alone(conn, token, campaign_id)
-        campaign = await _campaign_alone(conn, campaign_id)
-        rows = await conn.fetch(_CHARACTERS, {"campaign_id": campaign_id})
-    actor = principal.actor()
-    return [character_view(CharacterRow(*(r[n] for n in CHARACTER_COLUMNS)), campaign, actor) for r in rows]
+async def list_characters(
+    svc: Services, campaign_id: str, token: str | None, glances: Glances | None = None
+) -> list[dict[str, Any]]:
+    """Every character, oldest first, from the first look at the campaign (access.py: its statement already
+    carries them)."""
+    glance, _ = await look(svc, token, campaign_id, glances)
+    actor = glance.principal.actor()
+    characters = sorted(glance.characters, key=lambda c: c.created_at)
+    return [character_view(c, glance.campaign, actor) for c in characters]
 
 
 async def get_character(svc: Services, campaign_id: str, character_id: str, token: str | None) -> dict[str, Any]:

@@ -9,8 +9,9 @@ session, and everything a move changes is written by service/game/log/write.py."
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,6 +24,9 @@ from service.game.auth import Principal, credential_params, invalid_token
 from service.i18n import context as i18n_context
 from service.store.records import pgdirect
 from service.store.records.clocks import CampaignClock
+
+if TYPE_CHECKING:
+    from service.game.context import Services
 from service.store.records.models import (
     CAMPAIGN_COLUMNS,
     CHARACTER_COLUMNS,
@@ -126,6 +130,45 @@ async def read_alone(conn: pgdirect.Alone, token: str | None, campaign_id: str) 
     campaign = CampaignRow(*(rows[0][k] for k in CAMPAIGN_COLUMNS))
     principal, characters, timed = _looked(rows, campaign)
     return Glance(principal, campaign, characters or [], timed), rows
+
+
+class Glances:
+    """The first looks of one GraphQL query, shared by its fields. The web table asks for its table, its campaign
+    and its characters in one query after every move; each field looked for the credential, the campaign's row and
+    the characters on its own (seven statements). Shared, they are read once, and the fields agree with each
+    other even when a move lands meanwhile. Reads only: one per query (service/api/graphql/app.py makes one per
+    HTTP request; a WebSocket, which carries many operations, gets none)."""
+
+    def __init__(self) -> None:
+        self._looks: dict[tuple[str | None, str], asyncio.Task[tuple[Glance, Any]]] = {}
+
+    def look(self, svc: Services, token: str | None, campaign_id: str) -> asyncio.Task[tuple[Glance, Any]]:
+        key = (token, campaign_id)
+        task = self._looks.get(key)
+        if task is None:
+            # A task of its own: no field's cancellation cancels what the others wait on.
+            task = self._looks[key] = asyncio.ensure_future(_look(svc, token, campaign_id))
+        return task
+
+
+async def look(
+    svc: Services,
+    token: str | None,
+    campaign_id: str,
+    glances: Glances | None = None,
+    conn: pgdirect.Alone | None = None,
+) -> tuple[Glance, Any]:
+    """The look this query already made, else `read_alone` on `conn` or on a connection of its own."""
+    if glances is not None:
+        return await glances.look(svc, token, campaign_id)
+    if conn is not None:
+        return await read_alone(conn, token, campaign_id)
+    return await _look(svc, token, campaign_id)
+
+
+async def _look(svc: Services, token: str | None, campaign_id: str) -> tuple[Glance, Any]:
+    async with svc.alone() as conn:
+        return await read_alone(conn, token, campaign_id)
 
 
 async def _rows(s: AsyncSession, token: str | None, campaign_id: str, statement) -> Any:

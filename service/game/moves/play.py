@@ -19,7 +19,7 @@ from service.game.log import events as log
 from service.game.log import moves as movelog
 from service.game.log import tables
 from service.game.moves import pipeline
-from service.game.moves.access import open_for_reading, open_for_writing, read_alone
+from service.game.moves.access import Glances, look, open_for_reading, open_for_writing
 from service.i18n.message import _
 from service.rules.registry import SYSTEMS
 
@@ -49,17 +49,23 @@ def parse_if_match(value: str | None) -> int | None:
 
 
 async def get_state(
-    svc: Services, campaign_id: str, token: str | None, version: int | None = None, *, spliced: bool = False
+    svc: Services,
+    campaign_id: str,
+    token: str | None,
+    version: int | None = None,
+    *,
+    spliced: bool = False,
+    glances: Glances | None = None,
 ) -> dict[str, Any]:
     """The table as this caller may see it: now, or as it stood at an earlier `version`. `spliced`: a view kept in
-    this process may come as its JSON bytes (an orjson.Fragment), for a reply that orjson writes."""
+    this process may come as its JSON bytes (an orjson.Fragment), for a reply that orjson writes. `glances`: the
+    first looks a GraphQL query's fields share (access.py)."""
     alone = None
     if version is None:
         # Most reads are of a view kept in this process (service/game/log/views.py), which the campaign's row alone
         # confirms, with no session (Services.alone). A table awaiting a timed move is annotated with its
         # deadlines, which a session reads.
-        async with svc.alone() as conn:
-            alone = await read_alone(conn, token, campaign_id)
+        alone = await look(svc, token, campaign_id, glances)
         glance = alone[0]
         kept = svc.views.kept(glance.campaign, glance.characters, glance.principal.actor(), svc.settings.table_idle_ttl)
         if kept is not None:
