@@ -311,3 +311,22 @@ async def test_a_wrong_token_is_refused_by_every_field_of_the_query(app, client)
     )
     assert r.json()["data"] is None
     assert {e["extensions"]["code"] for e in r.json()["errors"]} == {"unauthorized"}
+
+
+async def test_one_character_is_the_one_in_the_list_and_a_character_of_another_campaign_is_not_found(app, client):
+    t, other = await table(client), await table(client)
+    pid, token = await t.invite("Brona")
+    mine = await t.character(WARRIOR, player_id=pid)
+    elsewhere = await other.character(WARRIOR)
+    for who in (t.gm, token):
+        listed = (await client.get(f"{t.base}/characters", headers=bearer(who))).json()["items"]
+        r = await client.get(f"{t.base}/characters/{mine['id']}", headers=bearer(who))
+        assert r.status_code == 200, r.text
+        assert r.json() == listed[0]
+        for missing in (elsewhere["id"], "no-such-character"):
+            r = await client.get(f"{t.base}/characters/{missing}", headers=bearer(who))
+            assert r.status_code == 404, r.text
+            assert r.json()["code"] == "not_found" and r.json()["field"] == "character_id"
+    async with direct_statements() as sent:
+        r = await client.get(f"{t.base}/characters/{mine['id']}", headers=bearer(token))
+    assert r.status_code == 200 and len(sent) == 1, sent

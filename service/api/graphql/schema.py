@@ -170,7 +170,10 @@ class Query(DeadlineQuery):
     async def character(self, info: Info, campaign_id: strawberry.ID, id: strawberry.ID) -> Character:
         svc, token = ctx(info)
         return await _typed(
-            info, r.Character, await run(campaigns.get_character(svc, str(campaign_id), str(id), token)), campaign_id
+            info,
+            r.Character,
+            await run(campaigns.get_character(svc, str(campaign_id), str(id), token, info.context.get("glances"))),
+            campaign_id,
         )
 
     @strawberry.field(description="The table as you may see it: now, or as it stood at an earlier `version`.")

@@ -155,13 +155,6 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
         return await idempotency.complete(s, {"campaign": campaign_view(c), "gm_token": token})
 
 
-async def _campaign(s, campaign_id: str) -> Campaign:
-    c = await s.get(Campaign, campaign_id)
-    if c is None:
-        raise not_found("campaign", "campaign_id")
-    return c
-
-
 # A campaign's players, read with no session (Services.alone) beside the first look at the campaign.
 _players = Player.__table__
 _PLAYERS = pgdirect.Direct(
@@ -217,10 +210,8 @@ def build_sheet(system_id: str, options: dict[str, Any], data: dict[str, Any]) -
 async def validate_character(
     svc: Services, campaign_id: str, token: str | None, data: dict[str, Any]
 ) -> dict[str, Any]:
-    async with svc.read() as s:
-        await authenticate(s, token, campaign_id)
-        c = await _campaign(s, campaign_id)
-        return {"valid": True, "sheet": build_sheet(c.system, c.options, data)}
+    campaign = (await look(svc, token, campaign_id))[0].campaign
+    return {"valid": True, "sheet": build_sheet(campaign.system, campaign.options, data)}
 
 
 async def create_character(
@@ -321,14 +312,14 @@ async def list_characters(
     return [character_view(c, glance.campaign, actor) for c in characters]
 
 
-async def get_character(svc: Services, campaign_id: str, character_id: str, token: str | None) -> dict[str, Any]:
-    async with svc.read() as s:
-        principal = await authenticate(s, token, campaign_id)
-        c = await _campaign(s, campaign_id)
-        ch = await s.get(Character, character_id)
-        if ch is None or ch.campaign_id != campaign_id:
-            raise not_found("character", "character_id")
-        return character_view(ch, c, principal.actor())
+async def get_character(
+    svc: Services, campaign_id: str, character_id: str, token: str | None, glances: Glances | None = None
+) -> dict[str, Any]:
+    glance, _ = await look(svc, token, campaign_id, glances)
+    for c in glance.characters:
+        if c.id == character_id:
+            return character_view(c, glance.campaign, glance.principal.actor())
+    raise not_found("character", "character_id")
 
 
 async def read_events(svc: Services, campaign_id: str, token: str | None, after: int, limit: int) -> dict[str, Any]:
