@@ -49,6 +49,7 @@ from service.game.errors import GameError
 from service.game.tokens import hash_token
 from service.i18n.message import _, _n
 from service.store.records import pgdirect
+from service.store.records.db import json_dumps
 from service.store.records.models import IdempotencyRecord
 
 T = TypeVar("T")
@@ -107,7 +108,7 @@ class _Slot:
 
     def seal(self, body: Any) -> str:
         nonce = os.urandom(12)
-        sealed = AESGCM(self.seal_key).encrypt(nonce, json.dumps(body).encode(), self._aad())
+        sealed = AESGCM(self.seal_key).encrypt(nonce, json_dumps(body).encode(), self._aad())
         return base64.b64encode(nonce + sealed).decode()
 
     def open(self, text: str) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 from importlib import resources
 from pathlib import Path
 
@@ -22,7 +23,10 @@ CHECKOUT = Path(__file__).resolve().parents[3]
 def json_dumps(value) -> str:
     # orjson, several times faster than json on the sheets, tables and events every move writes; non-string
     # keys become strings as json.dumps makes them.
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # what orjson refuses (an integer past 64 bits) json still writes
+        return json.dumps(value, separators=(",", ":"))
 
 
 JSON_CODEC = {"json_serializer": json_dumps, "json_deserializer": orjson.loads}
