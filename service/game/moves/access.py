@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import and_, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,12 +21,10 @@ from sqlalchemy.orm.util import identity_key
 from service.game.deadlines import sync as deadline_sync
 from service.game.webhooks import outbox
 from service.game.auth import Principal, credential_params, invalid_token
+from service.game.context import Services
 from service.i18n import context as i18n_context
 from service.store.records import pgdirect
 from service.store.records.clocks import CampaignClock
-
-if TYPE_CHECKING:
-    from service.game.context import Services
 from service.store.records.models import (
     CAMPAIGN_COLUMNS,
     CHARACTER_COLUMNS,
