@@ -5,7 +5,10 @@ service/store/records/pgdirect.py).
 Asked one after another these were four queries, each a round trip on the request's critical path while it
 holds the campaign's lock (service/game/log/events.py: the lock orders every writer of one campaign). The rows
 come back as Core rows, not ORM entities: the campaign and the characters are built here, outside the
-session, and everything a move changes is written by service/game/log/write.py."""
+session, and everything a move changes is written by service/game/log/write.py.
+
+A read's first look is the same statement without the lock (`read_alone`, `look`), on a connection with no
+session; the fields of one GraphQL query share it (`Glances`)."""
 
 from __future__ import annotations
 
