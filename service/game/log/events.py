@@ -73,47 +73,65 @@ EVENT_COLUMNS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """An event as `view` and the webhook outbox read it: appended by this transaction (never loaded back as an ORM
+    record), or fetched on asyncpg directly, whose records have no attributes. Fields in EVENT_COLUMNS' order."""
+
+    campaign_id: str
+    seq: int
+    type: str
+    data: dict[str, Any]
+    redacted: dict[str, Any] | None
+    visibility: str
+    actor_role: str
+    actor_player_id: str | None
+    request_id: str | None
+    created_at: datetime
+
+
 def append(
     session: AsyncSession, campaign: Campaign, events: list[Event], actor: Actor, *, add: bool = True
-) -> list[EventRecord]:
+) -> list[EventRow]:
     """Number the events after the campaign's last and note them for the webhook outbox and the subscribers.
-    `add=False`: the caller inserts the records itself; they are left out of the session."""
-    records = []
+    `add=False`: the caller inserts the rows itself (service/game/log/write.py), so no ORM record is built."""
+    rows = []
     now = utcnow()
     acting = _acting_as.get()
     role, player_id = (acting, None) if acting is not None else (actor.role, actor.player_id)
+    request_id = requestid.current.get()
     for ev in events:
         campaign.last_seq += 1
-        rec = EventRecord(
-            campaign_id=campaign.id,
-            seq=campaign.last_seq,
-            type=ev.type,
-            data=ev.data,
-            redacted=ev.redacted,
-            visibility=ev.visibility,
-            actor_role=role,
-            actor_player_id=player_id,
-            request_id=requestid.current.get(),
-            created_at=now,
+        row = EventRow(
+            campaign.id,
+            campaign.last_seq,
+            ev.type,
+            ev.data,
+            ev.redacted,
+            ev.visibility,
+            role,
+            player_id,
+            request_id,
+            now,
         )
         if add:
-            session.add(rec)
-        records.append(rec)
-    session.info.setdefault(_APPENDED, []).extend(records)
-    return records
+            session.add(EventRecord(**{c: getattr(row, c) for c in EVENT_COLUMNS}))
+        rows.append(row)
+    session.info.setdefault(_APPENDED, []).extend(rows)
+    return rows
 
 
-def appended(session: AsyncSession) -> list[EventRecord]:
+def appended(session: AsyncSession) -> list[EventRow]:
     """Every event this session's transaction appended, in order: what the transaction's end hands to the
     webhook outbox before it commits and announces to the subscribers after (service/game/context.py)."""
     return list(session.info.get(_APPENDED, ()))
 
 
-def last_seqs(records: list[EventRecord]) -> dict[str, int]:
-    """Each campaign among `records` with the last seq appended to it."""
+def last_seqs(rows: list[EventRow]) -> dict[str, int]:
+    """Each campaign among `rows` with the last seq appended to it."""
     out: dict[str, int] = {}
-    for rec in records:
-        out[rec.campaign_id] = max(out.get(rec.campaign_id, 0), rec.seq)
+    for row in rows:
+        out[row.campaign_id] = max(out.get(row.campaign_id, 0), row.seq)
     return out
 
 
@@ -152,22 +170,6 @@ _AFTER = (
 
 
 _AFTER_DIRECT = pgdirect.Direct(_AFTER)
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    """An event as `view` reads it, from a row fetched on asyncpg directly (whose records have no attributes)."""
-
-    campaign_id: str
-    seq: int
-    type: str
-    data: dict[str, Any]
-    redacted: dict[str, Any] | None
-    visibility: str
-    actor_role: str
-    actor_player_id: str | None
-    request_id: str | None
-    created_at: datetime
 
 
 async def rows_after(conn: pgdirect.Alone, campaign_id: str, after: int, limit: int) -> list[EventRow]:

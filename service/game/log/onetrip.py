@@ -16,6 +16,7 @@ from typing import Any, cast
 from sqlalchemy import JSON, Column, Table
 from sqlalchemy.dialects import postgresql
 
+from service.game.log.events import EventRow
 from service.store.records import pgdirect
 from service.store.records.db import json_dumps
 from service.store.records.models import Campaign, Character, EventRecord, MoveRecord, SnapshotRecord, utcnow
@@ -89,7 +90,7 @@ def _row(table: Table, obj: Any) -> list[Any]:
 async def write(
     s,
     campaign: Campaign,
-    records: list[EventRecord],
+    records: list[EventRow],
     move: MoveRecord | None,
     snapshot: SnapshotRecord | None,
     sheets: dict[str, dict[str, Any]] | None,

@@ -14,7 +14,7 @@ from sqlalchemy import Table, bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from service.game.log import onetrip
-from service.game.log.events import EVENT_COLUMNS
+from service.game.log.events import EVENT_COLUMNS, EventRow
 from service.store.records import pgdirect
 from service.store.records.models import Campaign, Character, EventRecord, MoveRecord, SnapshotRecord, utcnow
 
@@ -38,7 +38,7 @@ _SHEETS = (
 async def write(
     s: AsyncSession,
     campaign: Campaign,
-    records: list[EventRecord],
+    records: list[EventRow],
     move: MoveRecord | None = None,
     snapshot: SnapshotRecord | None = None,
     sheets: dict[str, dict[str, Any]] | None = None,

@@ -42,14 +42,14 @@ from service.game.moves.dicesource import BUG, consume_refused, dice_for, drawn,
 from service.i18n.message import _
 from service.rules.base import Actor, RuleSystem, RuleViolation
 from service.rules.registry import SYSTEMS
-from service.store.records.models import Campaign, CharacterRow, campaign_characters, DiceSession, EventRecord
+from service.store.records.models import Campaign, CharacterRow, campaign_characters, DiceSession
 
 
 @dataclass(frozen=True)
 class Applied:
     actor: Actor
     # The move's events, the dice first, then the deadlines' that followed the table.
-    records: list[EventRecord]
+    records: list[log.EventRow]
     state: dict[str, Any]
 
 
@@ -163,7 +163,7 @@ async def record(
     sheets: dict[str, dict],
     *,
     by_clock: bool = False,
-) -> list[EventRecord]:
+) -> list[log.EventRow]:
     """Steps `record` and `publish`. The rows go in as Core statements (log/write.py), past the ORM."""
     first_seq = campaign.last_seq + 1
     records = log.append(s, campaign, events, actor, add=False)

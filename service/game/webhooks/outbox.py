@@ -37,7 +37,7 @@ def viewer(campaign_id: str, view: str) -> Principal:
     )
 
 
-def payload(rec: EventRecord, view: str) -> str | None:
+def payload(rec: events.EventRow | EventRecord, view: str) -> str | None:
     """The delivery body, or None when this view does not see the event at all."""
     shown = events.view(rec, viewer(rec.campaign_id, view))
     if shown is None:
@@ -51,7 +51,7 @@ def payload(rec: EventRecord, view: str) -> str | None:
     return json.dumps(body, separators=(",", ":"), sort_keys=True)
 
 
-def wants(hook: Webhook, rec: EventRecord) -> bool:
+def wants(hook: Webhook, rec: events.EventRow | EventRecord) -> bool:
     return hook.campaign_id == rec.campaign_id and (not hook.event_types or rec.type in hook.event_types)
 
 
@@ -68,7 +68,7 @@ def no_webhooks(session: AsyncSession, campaign_id: str) -> None:
     session.info.setdefault(_HOOKLESS, set()).add(campaign_id)
 
 
-async def enqueue(session: AsyncSession, records: list[EventRecord], wake: asyncio.Event | None = None) -> int:
+async def enqueue(session: AsyncSession, records: list[events.EventRow], wake: asyncio.Event | None = None) -> int:
     """Write the deliveries for `records`, the events this transaction appended; `wake` is set once it commits."""
     campaigns = {r.campaign_id for r in records} - session.info.get(_HOOKLESS, set())
     if not campaigns:
