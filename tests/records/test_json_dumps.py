@@ -1,4 +1,4 @@
-"""JSON as the records database and the sealed replies store it (service/store/records/db.py json_dumps)."""
+"""JSON as the records database, the live store and the sealed replies write it (service/store/jsontext.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ BIG = 2**70  # past 64 bits: orjson refuses it, json writes it
 def test_values_are_written_as_json_writes_them_with_non_string_keys_as_strings():
     value = {"a": [1, 2.5, None, True], 3: "three", "ł": "zażółć"}
     assert json.loads(json_dumps(value)) == json.loads(json.dumps(value))
+
+
+def test_nan_and_the_infinities_are_written_as_null_which_is_standard_json():
+    assert json_dumps([float("nan"), float("inf"), -float("inf")]) == "[null,null,null]"
 
 
 def test_an_integer_past_64_bits_is_written_not_refused():

@@ -21,6 +21,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Protocol, TypeAlias, runtime_checkable
 
+from service.store import jsontext
+
 JSON: TypeAlias = dict[str, Any] | list[Any]
 
 
@@ -76,11 +78,11 @@ class LiveStore(Protocol):
 
 
 def encode(value: JSON) -> str:
-    """Serialize once, the same way for every backend, so all of them round-trip identically
-    (tuples come back as lists, NaN is refused rather than stored as non-standard JSON)."""
+    """Serialize once, the same way for every backend and as the records database writes its JSON, so all of them
+    round-trip identically (tuples come back as lists, NaN as null: service/store/jsontext.py)."""
     if not isinstance(value, (dict, list)):
         raise TypeError(f"a live value is a JSON object or array, not {type(value).__name__}")
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return jsontext.dumps(value)
 
 
 def decode(data: str | bytes) -> JSON:

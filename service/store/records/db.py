@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 from importlib import resources
 from pathlib import Path
 
@@ -16,19 +15,13 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from service.store import jsontext
+
 # A source checkout keeps the migrations at its top level; an installed wheel carries them inside the package.
 CHECKOUT = Path(__file__).resolve().parents[3]
 
-
-def json_dumps(value) -> str:
-    # orjson, several times faster than json on the sheets, tables and events every move writes; non-string
-    # keys become strings as json.dumps makes them.
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # what orjson refuses (an integer past 64 bits) json still writes
-        return json.dumps(value, separators=(",", ":"))
-
-
+# The records' JSON columns are written as the live store writes its copies (service/store/jsontext.py).
+json_dumps = jsontext.dumps
 JSON_CODEC = {"json_serializer": json_dumps, "json_deserializer": orjson.loads}
 
 
