@@ -1,4 +1,5 @@
-"""The copier every move uses for its private state and its events: a deep copy for JSON-shaped data."""
+"""The copier every move uses for its private state and its views: a deep copy for JSON-shaped data, as a state read
+back from the records would be."""
 
 from __future__ import annotations
 
@@ -32,6 +33,17 @@ def test_json_copy_deep_copies_what_is_not_json_shaped():
     out = json_copy(value)
     assert out == value and type(out["t"]) is tuple and type(out["s"]) is set
     assert out["t"][0] is not inner
+
+
+def test_a_tuple_among_json_shaped_data_comes_back_as_a_list_as_from_the_records():
+    value = {"pair": (1, 2), "log": [{"faces": (3, 4)}]}
+    assert json_copy(value) == {"pair": [1, 2], "log": [{"faces": [3, 4]}]}
+
+
+def test_keys_that_are_not_strings_and_integers_past_64_bits_are_kept():
+    value = {1: {"n": 2**70}, "list": [{2: "two"}]}
+    out = json_copy(value)
+    assert out == value and list(out) == [1, "list"] and out["list"][0] is not value["list"][0]
 
 
 def test_json_copy_keeps_subclasses_of_dict_as_they_are():
