@@ -6,7 +6,8 @@ Python on a table of a few dozen KB, and what comes out is what a state read bac
 a list or dict that appears twice in the input comes out as two copies (copy.deepcopy would keep one shared
 object), and a tuple comes out as a list. Anything orjson will not write as JSON (a set, a Fraction, a key that
 is not a string, an integer past 64 bits, a subclass of dict, list, str or int) is copied by walking the value:
-dicts and lists rebuilt, anything not JSON-shaped through copy.deepcopy."""
+dicts and lists rebuilt, anything not JSON-shaped through copy.deepcopy. orjson does write an enum member or a
+UUID, as its value: the rule engines put neither in a state or an event."""
 
 from __future__ import annotations
 
