@@ -54,6 +54,11 @@ async def test_an_accepted_move_is_announced_after_commit_with_its_last_seq_and_
 
 async def test_idle_subscribers_do_not_touch_the_database(app, client):
     svc = app.state.services
+    subscribed = getattr(svc.notifier, "subscribed", None)
+    if subscribed is not None:
+        # Once the broker's subscription is up: its coming up sends every subscriber to look again (a read each),
+        # for what was announced while it was away. On a slow machine it came up inside the quiet second.
+        await asyncio.wait_for(subscribed.wait(), 10)
     t = await new_table(client)
     streams = [feed.follow(svc, t.id, t.gm, 0) for _ in range(5)]
     top = await last_seq(t)
