@@ -17,11 +17,14 @@ def tracked(obj: object) -> bool:
 
 @pytest.fixture(autouse=True)
 def unsettled():
-    """This test process's heap and thresholds as they were, after each test."""
-    thresholds = gc.get_threshold()
+    """This test process's heap and thresholds as they were, after each test (the suite freezes each worker's heap
+    once it has collected its tests: tests/conftest.py)."""
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count() > 0
     gc.unfreeze()
     yield
     gc.unfreeze()
+    if frozen:
+        gc.freeze()
     gc.set_threshold(*thresholds)
 
 
