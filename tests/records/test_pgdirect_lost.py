@@ -25,18 +25,21 @@ async def engine(postgres_database):
     await engine.dispose()
 
 
-def closed_at(statement_prefix: str, error: Exception):
+def closed_at(statement_prefix: str, error: Exception, failed: list):
     """asyncpg's Connection.execute and fetch, failing as a connection the server closed does for statements that
-    begin with `statement_prefix` (BEGIN goes through execute, the direct statement through fetch)."""
+    begin with `statement_prefix` (BEGIN goes through execute, the direct statement through fetch); each connection
+    that failed is put in `failed`."""
     execute, fetch = asyncpg.Connection.execute, asyncpg.Connection.fetch
 
     async def failing_execute(self, query, *args, **kwargs):
         if query.startswith(statement_prefix):
+            failed.append(self)
             raise error
         return await execute(self, query, *args, **kwargs)
 
     async def failing_fetch(self, query, *args, **kwargs):
         if query.startswith(statement_prefix):
+            failed.append(self)
             raise error
         return await fetch(self, query, *args, **kwargs)
 
@@ -53,17 +56,20 @@ TERMINATED = asyncpg.exceptions.AdminShutdownError("terminating connection due t
     ids=["closed-at-begin", "closed-at-the-statement", "terminated-at-begin", "terminated-at-the-statement"],
 )
 async def test_a_lost_connection_is_a_connection_error_and_is_replaced(engine, monkeypatch, statement, error):
-    execute, fetch = closed_at(statement, error)
+    failed: list = []
+    execute, fetch = closed_at(statement, error, failed)
     monkeypatch.setattr(asyncpg.Connection, "execute", execute)
     monkeypatch.setattr(asyncpg.Connection, "fetch", fetch)
     async with AsyncSession(engine) as s:
         with pytest.raises(ConnectionError) as lost:
             await pgdirect.fetch(s, ONE, {})
         assert is_unavailable(lost.value)
-        # The connection was invalidated: the session's next statement gets a fresh one.
         monkeypatch.undo()
         await s.rollback()
         assert [tuple(r) for r in await pgdirect.fetch(s, ONE, {})] == [(1,)]
+        # The failed connection was dropped from the pool: the session's next statement ran on a fresh one.
+        raw = await (await s.connection()).get_raw_connection()
+        assert len(failed) == 1 and raw.dbapi_connection._connection is not failed[0]
 
 
 async def test_an_error_of_the_statement_itself_is_not_taken_for_a_lost_connection(engine):
