@@ -16,6 +16,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from service.store import jsontext
+from service.store.records import inlinesqlite
 
 # A source checkout keeps the migrations at its top level; an installed wheel carries them inside the package.
 CHECKOUT = Path(__file__).resolve().parents[3]
@@ -25,9 +26,12 @@ json_dumps = jsontext.dumps
 JSON_CODEC = {"json_serializer": json_dumps, "json_deserializer": orjson.loads}
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, busy_seconds: float = 30) -> AsyncEngine:
+    """`busy_seconds`: on SQLite, how long a statement waits for another connection's lock before it fails."""
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30}, **JSON_CODEC)
+        # Statements run in the event loop's thread (inlinesqlite.py), which waits for a locked database itself.
+        connect_args = {"timeout": busy_seconds, "async_creator_fn": inlinesqlite.connect}
+        engine = create_async_engine(url, connect_args=connect_args, **JSON_CODEC)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn, _record) -> None:  # pragma: no cover - trivial
