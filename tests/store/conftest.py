@@ -22,10 +22,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from servers import check_down, postgres_url, redis_url, server_unavailable
 
+from service.store.records.db import make_engine
+
 
 @asynccontextmanager
 async def open_sqlite_engine(path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = create_async_engine(f"sqlite+aiosqlite:///{path}")
+    """The service's engine on a SQLite file: its statements in the event loop's thread (inlinesqlite.py)."""
+    engine = make_engine(f"sqlite+aiosqlite:///{path}")
     try:
         yield engine
     finally:

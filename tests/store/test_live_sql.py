@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import Column, Integer, MetaData, Table, func, select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from service.store.live import SqlLiveStore, Versioned, VersionConflict, define_live_entries
+from service.store.records.db import make_engine
 
 
 class FakeClock:
@@ -34,13 +35,13 @@ async def _count(engine: AsyncEngine, table: Table) -> int:
 
 async def test_survives_restart(tmp_path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'service.db'}"
-    engine = create_async_engine(url)
+    engine = make_engine(url)
     store, _ = await _setup(engine)
     await store.compare_and_set("deck:1", None, {"cards": ["AS", "Joker"]})
     await store.compare_and_set("deck:1", 1, {"cards": ["Joker"]}, ttl=3600)
     await engine.dispose()
 
-    engine = create_async_engine(url)
+    engine = make_engine(url)
     try:
         store = SqlLiveStore(engine)  # a fresh process: private MetaData, same table
         assert await store.get("deck:1") == Versioned({"cards": ["Joker"]}, 2)
