@@ -13,9 +13,9 @@ def settle() -> None:
     connections: p99 184-188 ms with them, 27-37 ms without; 1,550-1,610 against 2,360-2,470 requests/s.
 
     Those objects live as long as the process, so nothing is lost by never scanning them; the cycles start-up
-    left are collected first, and whatever the service allocates later is collected as before. Only in a served
-    process: the tests build an app per test in one process, and freezing there would keep every earlier app
-    alive.
+    left are collected first, and whatever the service allocates later is collected as before. Once per process,
+    when what lives as long as it has been made: after a served app's start-up, and in a test worker after it has
+    collected its tests (tests/conftest.py), not after each of the apps the tests build, which would then be kept.
 
     The youngest generation is collected after 10,000 new objects instead of 700: a GraphQL request makes
     thousands and frees nearly all of them itself, so the collector ran several times per request for little.
