@@ -158,3 +158,45 @@ async def test_a_long_run_of_statements_gives_the_loop_turns(engine):
             turns = ticker.turns  # before the commit, which gives the loop a turn of its own
     assert turns >= 3
     assert await count(engine) == 3000
+
+
+async def test_a_cancelled_commit_is_waited_for_before_the_connection_is_used_again(tmp_path):
+    class SlowCommit(sqlite3.Connection):
+        def commit(self) -> None:
+            time.sleep(0.2)  # a slow disk
+            super().commit()
+
+    conn = await inlinesqlite.connect(str(tmp_path / "slow.db"), factory=SlowCommit)
+    try:
+        await conn.execute("CREATE TABLE notes (n INTEGER)")
+        await conn.execute("INSERT INTO notes VALUES (1)")
+        committing = asyncio.create_task(conn.commit())
+        await asyncio.sleep(0.05)
+        started = time.monotonic()
+        committing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await committing
+        assert time.monotonic() - started >= 0.1  # the commit, still in its thread, was waited for
+        async with conn.execute("SELECT count(*) FROM notes") as cursor:
+            assert await cursor.fetchone() == (1,)
+    finally:
+        await conn.close()
+
+
+async def test_a_fetch_that_finds_the_database_locked_is_not_tried_again(tmp_path, monkeypatch):
+    """Only a statement's start is: a fetch that failed part-way through its rows cannot be resumed."""
+    conn = await inlinesqlite.connect(str(tmp_path / "fetch.db"))
+    calls = []
+
+    def locked_fetch() -> None:
+        calls.append(1)
+        error = sqlite3.OperationalError("database is locked")
+        error.sqlite_errorcode = sqlite3.SQLITE_BUSY
+        raise error
+
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            await conn._execute(locked_fetch)
+        assert calls == [1]
+    finally:
+        await conn.close()

@@ -35,6 +35,8 @@ import aiosqlite
 _BUSY = {sqlite3.SQLITE_BUSY, 261}
 # Pauses between tries while the database is locked, growing to the last.
 _PAUSES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
+# The calls that start a statement (a cursor's), which SQLite's busy wait would have retried.
+_STARTS = {"execute", "executemany", "executescript"}
 # How long statements may run back to back before the loop gets a turn.
 _TURN_SECONDS = 0.005
 # pysqlite's own default, when the engine names no timeout.
@@ -77,7 +79,8 @@ class InlineConnection(aiosqlite.Connection):
             try:
                 result = fn(*args, **kwargs)
             except sqlite3.OperationalError as e:
-                if e.sqlite_errorcode not in _BUSY:
+                # Only a statement's start is tried again: a fetch that failed mid-way cannot be resumed.
+                if e.sqlite_errorcode not in _BUSY or getattr(fn, "__name__", "") not in _STARTS:
                     raise
                 now = time.monotonic()
                 deadline = deadline if deadline is not None else now + self._busy_seconds
@@ -95,9 +98,20 @@ class InlineConnection(aiosqlite.Connection):
     async def commit(self) -> None:
         if not self._running or not self._connection:
             raise ValueError("Connection closed")
-        # The connection is this session's alone until the commit returns, so the worker thread has it to itself.
-        await asyncio.get_running_loop().run_in_executor(None, self._connection.commit)
-        self._turn_since = time.monotonic()
+        # The connection is this session's alone until the commit returns, so the worker thread has it to itself;
+        # a cancelled caller waits for the commit all the same, lest it use the connection while the thread does.
+        done = asyncio.get_running_loop().run_in_executor(None, self._connection.commit)
+        try:
+            await asyncio.shield(done)
+        except asyncio.CancelledError:
+            while not done.done():
+                try:
+                    await asyncio.shield(done)
+                except asyncio.CancelledError:
+                    pass
+            raise
+        finally:
+            self._turn_since = time.monotonic()
 
 
 def connect(database: str, *, timeout: float = _DEFAULT_TIMEOUT, iter_chunk_size: int = 64, **kwargs: Any):
