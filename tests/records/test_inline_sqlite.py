@@ -105,7 +105,7 @@ async def test_a_write_waits_for_another_transactions_lock_while_the_loop_goes_o
     async with Ticker() as ticker:
         _, waited = await asyncio.gather(first(), second())
     assert waited >= 0.1  # it did wait for the first transaction's commit
-    assert ticker.turns >= 50  # and the loop went on meanwhile (a turn a millisecond, give or take)
+    assert ticker.turns >= 10  # and the loop went on meanwhile (a turn a millisecond when idle; none if stopped)
     assert await count(engine) == 2
 
 
@@ -124,7 +124,7 @@ async def test_a_lock_held_by_another_process_is_waited_for_while_the_loop_goes_
         async with Ticker() as ticker, engine.begin() as conn:
             await conn.execute(text("INSERT INTO notes VALUES (1)"))
         assert time.monotonic() - started >= 0.25
-        assert ticker.turns >= 50
+        assert ticker.turns >= 10
     finally:
         await engine.dispose()
         other.close()
