@@ -30,9 +30,9 @@ from typing import Any
 import aiosqlite
 
 # SQLITE_BUSY and SQLITE_BUSY_RECOVERY: another connection holds the lock, and waiting for it is what SQLite's busy
-# handler would do. SQLITE_BUSY_SNAPSHOT (517) is not among them: a read transaction whose snapshot is out of date
-# can never write, and SQLite answers it at once, without waiting, as it does here.
-_BUSY = {sqlite3.SQLITE_BUSY, 261}
+# handler would do. SQLITE_BUSY_SNAPSHOT is not among them: a read transaction whose snapshot is out of date can never
+# write, and SQLite answers it at once, without waiting, as it does here.
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_BUSY_RECOVERY}
 # Pauses between tries while the database is locked, growing to the last.
 _PAUSES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
 # The calls that start a statement (a cursor's), which SQLite's busy wait would have retried.
