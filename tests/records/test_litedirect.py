@@ -5,9 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from datetime import datetime, timezone
 
 import pytest
-from sqlalchemy import column, select, table, text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    MetaData,
+    String,
+    Table,
+    bindparam,
+    column,
+    create_engine,
+    select,
+    table,
+    text,
+)
 
 from service.store.records import litedirect, pgdirect
 from service.store.records.db import JSON_CODEC
@@ -70,3 +85,50 @@ def test_the_reader_writes_nothing(lite):
 @pytest.mark.parametrize("url", ["sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:", "postgresql+asyncpg://u@h/db"])
 def test_no_reader_for_a_database_a_second_connection_would_not_see_or_that_is_not_sqlite(url):
     assert litedirect.reader_engine(url, JSON_CODEC) is None
+
+
+async def test_a_read_runs_on_the_sqlite3_connection_and_converts_as_sqlalchemy_does(tmp_path):
+    """Datetimes, JSON, booleans and a fixed parameter, each through the same converters a SQLAlchemy execution
+    applies; the statement is prepared once (not through SQLAlchemy's execution)."""
+    metadata = MetaData()
+    rows = Table(
+        "rows",
+        metadata,
+        Column("id", String, primary_key=True),
+        Column("at", DateTime(timezone=True)),
+        Column("sheet", JSON),
+        Column("active", Boolean),
+        Column("status", String),
+    )
+    engine = litedirect.reader_engine(f"sqlite+aiosqlite:///{tmp_path}/typed.db", JSON_CODEC)
+    assert engine is not None
+    writer = create_engine(f"sqlite:///{tmp_path}/typed.db", **JSON_CODEC)
+    metadata.create_all(writer)
+    at = datetime(2026, 11, 29, 10, 0, tzinfo=timezone.utc)
+    with writer.begin() as db:
+        db.execute(rows.insert(), [{"id": "a", "at": at, "sheet": {"hp": [1, 2]}, "active": True, "status": "on"}])
+        db.execute(rows.insert(), [{"id": "b", "at": None, "sheet": None, "active": False, "status": "off"}])
+    read = pgdirect.Direct(
+        select(rows.c.id, rows.c.at.label("when"), rows.c.sheet, rows.c.active)
+        .where(rows.c.status == "on", rows.c.id == bindparam("id"))
+        .order_by(rows.c.id)
+    )
+    try:
+        async with litedirect.alone(engine) as conn:
+            got = [dict(r) for r in await conn.fetch(read, {"id": "a"})]
+        with engine.connect() as conn:
+            expected = [dict(r._mapping) for r in conn.execute(read.statement, {"id": "a"})]
+        assert got == expected == [{"id": "a", "when": expected[0]["when"], "sheet": {"hp": [1, 2]}, "active": True}]
+        assert isinstance(got[0]["when"], datetime)
+        assert litedirect._prepared(read, engine.dialect) is not None
+    finally:
+        engine.dispose()
+        writer.dispose()
+
+
+async def test_a_list_expanded_into_an_in_is_read_through_sqlalchemy(lite):
+    engine, _ = lite
+    some = pgdirect.Direct(select(T.c.id).where(T.c.id.in_(bindparam("ids", expanding=True))).order_by(T.c.id))
+    async with litedirect.alone(engine) as conn:
+        assert [r["id"] for r in await conn.fetch(some, {"ids": ["a", "b", "z"]})] == ["a", "b"]
+    assert litedirect._prepared(some, engine.dialect) is None

@@ -23,5 +23,4 @@ class InSession:
     async def fetch(self, direct: pgdirect.Direct, params: Mapping[str, Any]) -> list[Record]:
         for hook in pgdirect.STATEMENT_HOOKS:
             hook(direct.sql, direct.args(params))
-        result = await (await self._session.connection()).execute(direct.statement, dict(params))
-        return [Record(row) for row in result]
+        return Record.every(await (await self._session.connection()).execute(direct.statement, dict(params)))
