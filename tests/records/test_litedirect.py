@@ -23,7 +23,9 @@ from sqlalchemy import (
     table,
     text,
 )
+from sqlalchemy.exc import OperationalError
 
+from service.game.context import is_unavailable
 from service.store.records import litedirect, pgdirect
 from service.store.records.db import JSON_CODEC
 
@@ -132,3 +134,17 @@ async def test_a_list_expanded_into_an_in_is_read_through_sqlalchemy(lite):
     async with litedirect.alone(engine) as conn:
         assert [r["id"] for r in await conn.fetch(some, {"ids": ["a", "b", "z"]})] == ["a", "b"]
     assert litedirect._prepared(some, engine.dialect) is None
+
+
+async def test_a_database_locked_past_the_wait_is_sqlalchemys_operational_error_which_answers_503(lite):
+    engine, path = lite
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # this file keeps a rollback journal: its readers wait for the lock
+    try:
+        async with litedirect.alone(engine) as conn:
+            with pytest.raises(OperationalError, match="database is locked") as raised:
+                await conn.fetch(pgdirect.Direct(select(T.c.id)), {})
+        assert is_unavailable(raised.value)
+    finally:
+        other.rollback()
+        other.close()

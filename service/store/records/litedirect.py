@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Dialect, Result
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
 from service.store.records import pgdirect
@@ -98,10 +99,10 @@ class _Prepared:
 
     @staticmethod
     def of(statement: Any, dialect: Dialect) -> _Prepared | None:
-        """None for what this does not handle (a list expanded into an IN, a statement whose columns SQLAlchemy
-        does not describe): SQLAlchemy's own execution runs those."""
+        """None for what this does not handle (a parameter rendered at execution, such as a list expanded into
+        an IN; a statement whose columns SQLAlchemy does not describe): SQLAlchemy's own execution runs those."""
         compiled = statement.compile(dialect=dialect)
-        if any(b.expanding for b in compiled.binds.values()) or not compiled._result_columns:
+        if compiled.post_compile_params or compiled.literal_execute_params or not compiled._result_columns:
             return None
         return _Prepared(statement, dialect)
 
@@ -152,7 +153,12 @@ class LiteAlone:
         try:
             if prepared is not None:
                 raw = self._lite.connection.dbapi_connection
-                return prepared.rows(raw.execute(prepared.sql, prepared.args(params)))
+                args = prepared.args(params)
+                try:
+                    return prepared.rows(raw.execute(prepared.sql, args))
+                except sqlite3.Error as e:
+                    # As SQLAlchemy's execution raises it: a locked database is its OperationalError, a 503.
+                    raise DBAPIError.instance(prepared.sql, args, e, sqlite3.Error) from e
             return Record.every(self._lite.execute(direct.statement, dict(params)))
         finally:
             # Ends the implicit transaction, so the next read sees what was committed since.
