@@ -2,8 +2,8 @@
 
 aiosqlite gives each connection a thread, and every step of a statement (the cursor, execute, each fetch, the
 cursor's close, the commit) is a hop to that thread and back through the event loop. SQLite answers from a local
-file in microseconds, so the hops cost more than the statements: a Step Dice move took about 7.1 ms of CPU with
-them and 4.6 ms without (1,500 moves on one table through an in-process client, medians of three). Here a connection
+file in microseconds, so the hops cost more than the statements: a Step Dice move took about 6.5 ms of CPU with
+them and 4.6 ms without (800 moves on one table through an in-process client, medians of three). Here a connection
 is aiosqlite's, with its work done where it is asked for, except for what can take long:
 
 - A commit waits for the disk (SQLite syncs its write-ahead log): it runs in a worker thread, and the loop serves
