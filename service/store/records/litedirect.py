@@ -78,22 +78,18 @@ class Record:
         return [Record(tuple(row), index) for row in result]
 
 
-class _Prepared:
-    """A statement compiled once for SQLite and run on the sqlite3 connection itself: its text, its parameters in
-    order, each through its type's bind processor, and each result column through its type's result processor, the
-    very converters SQLAlchemy's execution applies (datetimes, JSON), taken from the compiled statement. What is
-    left out is SQLAlchemy's execution context and result objects, built for every read: about a quarter of the
-    samples of `GET .../state` served from the embedded database (in process, its CPU per request fell from 0.70 to
-    0.60 ms, the client's included)."""
+class _Prepared(pgdirect.Direct):
+    """A statement compiled once for SQLite and run on the sqlite3 connection itself: its text and its parameters
+    in order (as pgdirect.Direct has them for asyncpg), each parameter through its type's bind processor, and each
+    result column through its type's result processor, the very converters SQLAlchemy's execution applies
+    (datetimes, JSON), taken from the compiled statement. What is left out is SQLAlchemy's execution context and
+    result objects, built for every read: about a quarter of the samples of `GET .../state` served from the
+    embedded database (in process, its CPU per request fell from 0.70 to 0.60 ms, the client's included)."""
 
-    __slots__ = ("sql", "names", "fixed", "binds", "index", "procs")
-
-    def __init__(self, compiled: Any, dialect: Dialect) -> None:
-        self.sql: str = compiled.string
-        self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
-        self.fixed: dict[str, Any] = dict(compiled.params)
-        self.binds = compiled._bind_processors
-        columns = compiled._result_columns
+    def __init__(self, statement: Any, dialect: Dialect) -> None:
+        super().__init__(statement, dialect)
+        self.binds = self.compiled._bind_processors
+        columns = self.compiled._result_columns
         self.index: dict[str, int] = {c.keyname: i for i, c in enumerate(columns)}
         self.procs = [c.type._cached_result_processor(dialect, None) for c in columns]
 
@@ -101,18 +97,18 @@ class _Prepared:
     def of(statement: Any, dialect: Dialect) -> _Prepared | None:
         """None for what this does not handle (a parameter rendered at execution, such as a list expanded into
         an IN; a statement whose columns SQLAlchemy does not describe): SQLAlchemy's own execution runs those."""
-        compiled = statement.compile(dialect=dialect)
+        prepared = _Prepared(statement, dialect)
+        compiled = prepared.compiled
         if compiled.post_compile_params or compiled.literal_execute_params or not compiled._result_columns:
             return None
-        return _Prepared(compiled, dialect)
+        return prepared
 
     def args(self, params: Mapping[str, Any]) -> list[Any]:
-        values = []
-        for name in self.names:
-            value = params[name] if name in params else self.fixed[name]
-            bind = self.binds.get(name)
-            values.append(bind(value) if bind is not None and value is not None else value)
-        return values
+        binds = self.binds
+        return [
+            value if value is None or name not in binds else binds[name](value)
+            for name, value in zip(self.names, super().args(params))
+        ]
 
     def rows(self, cursor: sqlite3.Cursor) -> list[Record]:
         if cursor.description is None or len(cursor.description) != len(self.procs):

@@ -63,10 +63,11 @@ STATEMENT_HOOKS: list[Callable[[str, Sequence[Any]], None]] = []
 
 
 class Direct:
-    """One Core statement, compiled once for asyncpg: its text, and its parameters' names in `$n` order."""
+    """One Core statement, compiled once for asyncpg (or `dialect`: litedirect.py prepares the same statements for
+    SQLite): its text, and its parameters' names in the order the driver takes them."""
 
-    def __init__(self, statement: Any) -> None:
-        compiled = statement.compile(dialect=_DIALECT)
+    def __init__(self, statement: Any, dialect: Any = None) -> None:
+        compiled = self.compiled = statement.compile(dialect=dialect or _DIALECT)
         self.statement = statement  # as it is, for another database's reader (litedirect.py)
         self.sql: str = compiled.string
         self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
