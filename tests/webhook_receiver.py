@@ -1,7 +1,7 @@
 """For the webhook tests: a real receiver on 127.0.0.1, and the service as a real process to send to it.
 
 The receiver is an http.server in a thread that records every request and answers as told (a status per
-request, a delay). Signatures are checked with the `standardwebhooks` package, as a VTT module or bot
+request, a delay, or held until the test lets it answer). Signatures are checked with the `standardwebhooks` package, as a VTT module or bot
 would, never with the service's own code."""
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ class Receiver:
         self.plan: list[int] = []  # statuses for the next requests, then `status`
         self.status = 204
         self.delay = 0.0
+        # While cleared, every request waits for it before answering: a receiver as slow as the test needs,
+        # bounded by the test's own steps rather than by a guess at how fast a loaded machine serves.
+        self.hold = threading.Event()
+        self.hold.set()
+        self.answered = 0
         self._lock = threading.Lock()
         receiver = self
 
@@ -44,6 +49,7 @@ class Receiver:
                     delay = receiver.delay
                 if delay:
                     time.sleep(delay)
+                receiver.hold.wait(60)
                 if self.path == "/redirect":
                     self.send_response(302)
                     self.send_header("Location", "/landing")
@@ -51,6 +57,8 @@ class Receiver:
                     self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+                with receiver._lock:
+                    receiver.answered += 1
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -66,6 +74,7 @@ class Receiver:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.hold.set()
         self._server.shutdown()
         self._server.server_close()
 
