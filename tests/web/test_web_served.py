@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from service.app import create_app
+from service.app import GZIP_LEVEL, create_app
 from service.settings import Settings
 from service.web import STATIC
 
@@ -55,7 +55,7 @@ def test_the_page_weighs_little_compressed():
     import gzip
 
     sizes = {
-        f.relative_to(STATIC).as_posix(): len(gzip.compress(f.read_bytes(), 9))
+        f.relative_to(STATIC).as_posix(): len(gzip.compress(f.read_bytes(), GZIP_LEVEL))
         for f in STATIC.rglob("*")
         if f.suffix in (".js", ".mjs", ".css", ".graphql")
     }
