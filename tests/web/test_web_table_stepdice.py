@@ -149,3 +149,21 @@ def test_after_a_restart_of_the_service_the_page_catches_up_without_a_reload(tmp
         assert not player.errors, player.errors
     finally:
         service.stop()
+
+
+def test_after_a_dropped_connection_the_pages_wait_a_random_part_of_the_backoff_so_they_come_back_spread(
+    served, new_page
+):
+    """The wait before each new attempt lies between half of the backoff and all of it, drawn afresh each time: pages
+    a restart disconnected together do not all connect again at the same moment."""
+    page = new_page()
+    page.goto(page_url(served))
+    ends, drawn = page.evaluate("""async () => {
+        const { reconnectWait } = await import("./static/api.js");
+        return [[reconnectWait(4000, 0), reconnectWait(4000, 0.5)], Array.from({ length: 500 }, () => reconnectWait(4000))];
+    }""")
+    assert ends == [2000, 3000]
+    assert all(2000 <= w < 4000 for w in drawn)
+    # Spread over the range, not bunched: each quarter of it drew at least a tenth of the waits (about a quarter each).
+    quarters = [sum(2000 + 500 * q <= w < 2500 + 500 * q for w in drawn) for q in range(4)]
+    assert min(quarters) >= 50, quarters

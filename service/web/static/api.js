@@ -166,6 +166,17 @@ export class Attempt {
 }
 
 /**
+ * How long a feed waits before connecting again after `delay` (its backoff, doubling from 0.5 s to 5 s): a random
+ * point between half of it and all of it. Every page a restart disconnected would otherwise come back at the same
+ * moments, all at once on the first replica up.
+ * @param {number} delay milliseconds
+ * @param {number} [random] in [0, 1)
+ */
+export function reconnectWait(delay, random = Math.random()) {
+  return delay / 2 + (random * delay) / 2;
+}
+
+/**
  * @typedef {object} FeedOptions
  * @property {Api} api
  * @property {string} token
@@ -247,7 +258,7 @@ export class Feed {
     ws.onclose = () => {
       if (this.ws !== ws || this.stopped) return;
       this.onStatus("reconnecting");
-      this.timer = setTimeout(() => this.connect(), this.delay);
+      this.timer = setTimeout(() => this.connect(), reconnectWait(this.delay));
       this.delay = Math.min(this.delay * 2, 5000);
     };
   }
