@@ -1,8 +1,8 @@
 """For the webhook tests: a real receiver on 127.0.0.1, and the service as a real process to send to it.
 
 The receiver is an http.server in a thread that records every request and answers as told (a status per
-request, a delay, or held until the test lets it answer). Signatures are checked with the `standardwebhooks` package, as a VTT module or bot
-would, never with the service's own code."""
+request, a delay, or held until the test lets it answer). Signatures are checked with the `standardwebhooks`
+package, as a VTT module or bot would, never with the service's own code."""
 
 from __future__ import annotations
 
