@@ -21,6 +21,7 @@ from service.game.context import Services
 from service.game.errors import GameError, forbidden, from_validation, invalid, not_found
 from service.game.inputs import CampaignCreate, CharacterAssign, PlayerInvite, integral_numbers
 from service.game.tokens import hash_token, new_token
+from service.game.webhooks import outbox
 from service.i18n.message import _
 from service.rules.base import Actor, Event, RuleViolation
 from service.rules.move import with_id_salt
@@ -126,6 +127,8 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
         )
         s.add(c)
         await s.flush()
+        # Its first events are this transaction's: a webhook to deliver them to is registered later, if ever.
+        outbox.no_webhooks(s, c.id)
         s.add(Credential(id=_id(), campaign_id=c.id, role="gm", token_hash=hash_token(token)))
         evs = [
             Event(
