@@ -127,7 +127,7 @@ async def create_campaign(svc: Services, body: CampaignCreate, operator_key: str
         )
         s.add(c)
         await s.flush()
-        # Its first events are this transaction's: a webhook to deliver them to is registered later, if ever.
+        # A campaign this transaction creates has no webhook yet: its first events are delivered to no one.
         outbox.no_webhooks(s, c.id)
         s.add(Credential(id=_id(), campaign_id=c.id, role="gm", token_hash=hash_token(token)))
         evs = [

@@ -7,9 +7,9 @@ suffixed with a digest of the request it rides on: the same request keeps its ke
 service answers with the first response) and a different one gets a fresh key. Lengths stay on the side of
 the 200-character limit they were drawn on, so the 400 for a long key is still exercised.
 
-Each answer to a generated request is tallied for the test (tests/contracts/schemathesis_cli.py `served`): one line of the phase, the status
-and the path's template, appended to the file RK_SERVED names. The CLI's own NDJSON report would tell the same, but
-it writes every case and every body, about a sixth of the CLI's CPU in a run.
+Each answer to a generated request is tallied for the test (tests/contracts/schemathesis_cli.py `served`): one
+line of the phase, the status and the path's template, appended to the file RK_SERVED names. The CLI's own NDJSON
+report would tell as much, but it writes every case and every body: about a tenth of the CLI's CPU in a run.
 """
 
 from __future__ import annotations
