@@ -8,8 +8,6 @@ import asyncio
 import contextlib
 import logging
 
-import redis.asyncio as aioredis
-
 from .broadcast import MAX_BACKOFF_SECONDS, BroadcastNotifier
 from .local import SWEEP_SECONDS
 
@@ -24,6 +22,9 @@ class RedisNotifier(BroadcastNotifier):
 
     def __init__(self, url: str, channel: str = "rk:events", sweep_seconds: float = SWEEP_SECONDS) -> None:
         super().__init__(channel, sweep_seconds)
+        # Imported here, not with the module: a service on the embedded default never loads the Redis client.
+        import redis.asyncio as aioredis
+
         self._client = aioredis.Redis.from_url(
             url,
             decode_responses=True,

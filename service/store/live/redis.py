@@ -10,11 +10,12 @@ SCRIPT FLUSH or failover.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
-
-import redis.asyncio as aioredis
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .base import JSON, Versioned, VersionConflict, check_put, check_write, decode, encode
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
 
 # ARGV: expected version (0 = must not exist), JSON text, ttl in ms (0 = no expiry).
 # Returns the new version (> 0), or on conflict minus the current version (0 when absent).
@@ -77,6 +78,9 @@ class RedisLiveStore:
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "rk:", **client_kwargs: Any) -> RedisLiveStore:
+        # Imported here, not with the module: a service on the embedded default never loads the Redis client.
+        import redis.asyncio as aioredis
+
         return cls(aioredis.Redis.from_url(url, **client_kwargs), prefix, owns_client=True)
 
     def _key(self, key: str) -> str:
