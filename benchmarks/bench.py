@@ -81,6 +81,8 @@ class Run:
     # pgbench on a move's own SQL: [False] on one campaign, [True] over --tables campaigns.
     yardstick: dict[bool, yardstick.Yardstick] = field(default_factory=dict)
     yardstick_script: str = ""
+    # The machine's pace (pace()) when the run began; the report measures it again at the end.
+    pace_at_start: float = 0.0
 
     def get(self, backend: str, scenario: str) -> Result | None:
         return next((r.result for r in self.rows if r.backend == backend and r.scenario == scenario), None)
@@ -210,6 +212,27 @@ def timed(
         return run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk), None
     result = run(base, cycles, args.tables, args.seconds, use_wrk=use_wrk)
     return result, (cpu_seconds(proc.pid) - c0) * 1000 / max(1, result.requests)
+
+
+# A plain Python loop's additions, timed: a fixed amount of one core's work, so a shared machine's pace shows beside
+# the figures, at the start and at the end of the run, and runs on other days can be set side by side.
+PACE_ADDITIONS = 10**7
+
+
+def pace(additions: int = PACE_ADDITIONS) -> float:
+    """Seconds that `additions` additions in a Python loop take, the median of three (wall time, as the scenarios'
+    requests/s are)."""
+    times = []
+    for _ in range(3):
+        start, total = time.perf_counter(), 0
+        for i in range(additions):
+            total += i
+        times.append(time.perf_counter() - start)
+    return sorted(times)[1]
+
+
+def show_pace(label: str, seconds: float, additions: int) -> None:
+    print(f"machine {label}: a Python loop of {additions:,} additions took {seconds:.3f} s", flush=True)
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -826,7 +849,11 @@ def baseline_in_process(args) -> tuple[list[EngineRow], list[tuple[str, float, f
 
 
 def report(run_: Run, engine_rows, roller_rows, args) -> None:
-    print(f"\nceiling (bare Starlette JSON POST, same uvicorn): {run_.ceiling:,.0f}/s")
+    print()
+    show_pace("at the start", run_.pace_at_start, args.pace_additions)
+    end = pace(args.pace_additions)
+    show_pace(f"at the end ({end / run_.pace_at_start:.2f}x the start)", end, args.pace_additions)
+    print(f"ceiling (bare Starlette JSON POST, same uvicorn): {run_.ceiling:,.0f}/s")
     if run_.yardstick:
         print(
             "yardstick: pgbench -c {n} -j 2 running the SQL of one Step Dice test move, as the service executes "
@@ -1060,12 +1087,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # in-process rows as JSON (for --code)
     args = ap.parse_args(argv)
     args.log_sizes = [10**4, 10**6]
+    args.pace_additions = PACE_ADDITIONS
     if args.code:
         sys.path.insert(0, args.code)
     if args.only == "inprocess":
         return only_in_process(args)
     if args.quick:
         args.seconds, args.tables, args.log_sizes = 0.25, 2, [10**2, 10**3]
+        args.pace_additions = PACE_ADDITIONS // 100
         if "--backends" not in (argv or sys.argv):
             args.backends = "embedded"
     use_wrk = have_wrk() and not args.no_wrk
@@ -1079,7 +1108,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if not have_wrk():
         print(f"wrk not found: {WRK_INSTALL}")
-    run_ = Run()
+    run_ = Run(pace_at_start=pace(args.pace_additions))
+    show_pace("at the start", run_.pace_at_start, args.pace_additions)
     for plain in (False, True):
         proc, base = start_ceiling(plain)
         try:
