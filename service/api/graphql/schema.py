@@ -37,6 +37,7 @@ from service.api.graphql.envelopes import (
     WebhookDeliveryInput,
     WebhookInput,
 )
+from service.api.graphql.awaitable import ExecutionContext
 from service.api.graphql.deadlines import DeadlineMutation, DeadlineQuery
 from service.api.graphql.envelope import body as envelope_body
 from service.api.graphql.errors import ErrorCodes, ParserCacheReportingErrors
@@ -513,6 +514,7 @@ def make_schema(max_depth: int, max_aliases: int, max_tokens: int, max_cost: int
         mutation=Mutation,
         subscription=Subscription,
         config=CONFIG,
+        execution_context_class=ExecutionContext,
         extensions=[
             # Factories: a fresh extension per request; the caches themselves live at module level.
             lambda: MaxTokensLimiter(max_token_count=max_tokens),
