@@ -12,6 +12,8 @@ every path up, and then counts, with instrumentation switched on only around eac
 - `GET state`: the table from the live store, a cache hit (the same request as bench.py's GET state scenario);
 - `Step Dice move`: bench.py's Step Dice `test`, table dice, over REST;
 - `keyed move`: the same move with an Idempotency-Key of its own each time;
+- `GraphQL web table read`: the table's query as the web table sends it after every move (bench.py's scenario of
+  that name: every field of the table at its GraphQL type, the seat and the characters);
 
 each `--requests` times through an in-process client (httpx's ASGI transport: what it spends is counted too, the
 same for every commit). Rate limits are on for the token and the address, at a budget no loop reaches, so the
@@ -38,7 +40,7 @@ import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCENARIOS = ("GET state", "Step Dice move", "keyed move")
+SCENARIOS = ("GET state", "Step Dice move", "keyed move", "GraphQL web table read")
 
 
 def _counting(pid: int, on: bool) -> None:
@@ -61,6 +63,7 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
 
     from service.app import create_app
     from service.settings import Rate, Settings
+    from service.web.operations import as_sent
     from workload import WORKLOADS, new_table
 
     limits = {"rate_per_token": Rate(1_000_000, 1_000_000), "rate_per_address": Rate(1_000_000, 1_000_000)}
@@ -98,10 +101,17 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
                 (action,) = w.cycle(character)
                 move = {"action": action, "dice": (w.dice or {}).get(action["type"])}
                 keys = iter(range(10**9))
+                web_read = {
+                    "query": as_sent("StepDiceTable"),
+                    "operationName": "StepDiceTable",
+                    "variables": {"campaignId": cid},
+                }
 
                 async def once(scenario: str) -> httpx.Response:
                     if scenario == "GET state":
                         return await c.get(f"/v1/campaigns/{cid}/state", headers=auth)
+                    if scenario == "GraphQL web table read":
+                        return await c.post("/graphql", json=web_read, headers=auth)
                     headers = {**auth, "Idempotency-Key": f"key-{next(keys)}"} if scenario == "keyed move" else auth
                     return await c.post(f"/v1/campaigns/{cid}/actions", json=move, headers=headers)
 
@@ -113,6 +123,8 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
                         r = await once(scenario)
                     _counting(pid, False)
                     r.raise_for_status()
+                    if scenario.startswith("GraphQL") and "errors" in r.json():
+                        raise SystemExit(f"{scenario} was refused: {r.text[:500]}")
                     _dump(pid, scenario)
     finally:
         if backend == "servers":

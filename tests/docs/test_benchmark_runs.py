@@ -77,6 +77,6 @@ def test_instruction_count_benchmark_runs_and_prints_a_count_for_each_scenario()
     out = run_script(
         "benchmarks/instructions.py", "--requests", "2", "--warm-up", "1", "--backends", "embedded", timeout=300
     )
-    for scenario in ("GET state", "Step Dice move", "keyed move"):
+    for scenario in ("GET state", "Step Dice move", "keyed move", "GraphQL web table read"):
         line = next(line for line in out.stdout.splitlines() if line.strip().startswith(scenario))
         assert float(line.split()[-1]) > 0, line
