@@ -5,8 +5,8 @@ strawberry's predicate answers at once for builtins and otherwise asks `hasattr(
 model that misses the class and falls into `BaseModel.__getattr__`, which looks through the private attributes and
 the extras and then formats an AttributeError, for most values of the web table's read. A model class that does not
 define `__await__` and keeps no extras cannot gain one per instance, so the answer for it is kept by class: the web
-table's read (bench.py's scenario, served on PostgreSQL + Redis) took 1.54-1.61 ms of the server's CPU against
-1.76-1.82 ms before, three alternating runs."""
+table's read (bench.py's scenario, served on PostgreSQL + Redis) took 1.54-1.90 ms of the server's CPU against
+1.76-2.06 ms before, less in each of six alternating pairs, and 5% fewer instructions (benchmarks/instructions.py)."""
 
 from __future__ import annotations
 
