@@ -49,7 +49,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 from api_bench import free_port  # noqa: E402  (sibling scripts, not a package)
 from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
-from workload import WORKLOADS, Table, Workload, new_table  # noqa: E402
+from workload import WORKLOADS, Table, Workload, new_table, web_table_read  # noqa: E402
 import yardstick  # noqa: E402
 
 ROLL_GQL = (
@@ -381,11 +381,7 @@ def act_req(w: Workload, t: Table, action: dict, graphql: bool) -> Req:
 
 
 def web_table_req(t: Table) -> Req:
-    """The Step Dice table's query as the web table sends it (static/api.js: the operation and its fragments)."""
-    from service.web.operations import as_sent
-
-    body = {"query": as_sent("StepDiceTable"), "operationName": "StepDiceTable", "variables": {"campaignId": t.id}}
-    return Req.json("POST", "/graphql", body, token=t.gm)
+    return Req.json("POST", "/graphql", web_table_read(t.id), token=t.gm)
 
 
 def roll_req(t: Table, graphql: bool) -> Req:

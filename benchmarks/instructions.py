@@ -63,8 +63,7 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
 
     from service.app import create_app
     from service.settings import Rate, Settings
-    from service.web.operations import as_sent
-    from workload import WORKLOADS, new_table
+    from workload import WORKLOADS, new_table, web_table_read
 
     limits = {"rate_per_token": Rate(1_000_000, 1_000_000), "rate_per_address": Rate(1_000_000, 1_000_000)}
     admin = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -101,11 +100,7 @@ async def _child(backend: str, requests: int, warm_up: int) -> None:
                 (action,) = w.cycle(character)
                 move = {"action": action, "dice": (w.dice or {}).get(action["type"])}
                 keys = iter(range(10**9))
-                web_read = {
-                    "query": as_sent("StepDiceTable"),
-                    "operationName": "StepDiceTable",
-                    "variables": {"campaignId": cid},
-                }
+                web_read = web_table_read(cid)
 
                 async def once(scenario: str) -> httpx.Response:
                     if scenario == "GET state":

@@ -163,3 +163,15 @@ async def new_table(c: httpx.AsyncClient, w: Workload) -> Table:
         if r.status_code != 200:
             raise SystemExit(f"{w.system} setup move {action['type']} refused: {r.text[:500]}")
     return Table(cid, gm, character)
+
+
+def web_table_read(campaign_id: str) -> dict[str, Any]:
+    """The Step Dice table's query as the web table sends it after every move (service/web/static/api.js: the
+    operation and its fragments): every field of the table at its GraphQL type, the seat and the characters."""
+    from service.web.operations import as_sent  # the measured checkout's, once it is on the path
+
+    return {
+        "query": as_sent("StepDiceTable"),
+        "operationName": "StepDiceTable",
+        "variables": {"campaignId": campaign_id},
+    }
