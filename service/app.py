@@ -150,6 +150,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if app.state.rate_buckets is not None:
                 await app.state.rate_buckets.close()
             await live.close()
+            await services.close()
             await engine.dispose()
             if services.reader is not None:
                 services.reader.dispose()

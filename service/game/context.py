@@ -49,6 +49,17 @@ class Services:
     writers: WriterQueue = field(default_factory=WriterQueue)
     # On an embedded database in a file: a synchronous engine for the reads that need no session (`alone`).
     reader: Engine | None = None
+    # On PostgreSQL: the connections those reads take, kept between reads (pgdirect.Lender).
+    lender: pgdirect.Lender | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.reader is None and pgdirect.engine_on_postgres(self.engine):
+            self.lender = pgdirect.Lender(self.engine)
+
+    async def close(self) -> None:
+        """Gives back what the service holds of the engine's pool; before the engine is disposed of."""
+        if self.lender is not None:
+            await self.lender.close()
 
     @property
     def is_sqlite(self) -> bool:
@@ -69,8 +80,8 @@ class Services:
             if self.reader is not None:
                 async with litedirect.alone(self.reader) as lite:
                     yield lite
-            elif pgdirect.engine_on_postgres(self.engine):
-                async with pgdirect.alone(self.engine) as conn:
+            elif self.lender is not None:
+                async with self.lender.alone() as conn:
                     yield conn
             else:
                 async with self.sessions() as session:
