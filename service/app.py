@@ -6,7 +6,6 @@ import contextlib
 import functools
 import logging
 import os
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -23,8 +22,8 @@ from starlette.routing import Route
 from service import metrics
 from service.api import httpmetrics, problems
 from service.api.graphql.app import graphql_routes
+from service.api.edge import Edge
 from service.api.guard import RequestGuard
-from service.api.language import Language
 from service.api.ratelimit import RateLimit
 from service.api.rest import openapi as openapi_document
 from service.api.rest.routing import routes as rest_routes
@@ -35,8 +34,6 @@ from service.game.deadlines.worker import DeadlineWorker
 from service.game.webhooks.delivery import Worker as WebhookWorker
 from service.game.errors import GameError
 from service.health import Schema, healthz, readiness
-from service.logs import printable
-from service.requestid import RequestId
 from service.notify import open_notifier
 from service.settings import Settings
 from service.store.buckets import open_buckets
@@ -46,7 +43,6 @@ from service.store.records.litedirect import reader_engine
 from service.web import web_routes
 
 log = logging.getLogger("rulekeeper")
-QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
 # Below this a gzip header and a deflate block save next to nothing; /openapi.json (700 KB) shrinks sevenfold.
 GZIP_MINIMUM_BYTES = 1024
 # zlib's default level, not Starlette's 9: on the service's JSON (records of one shape, over and over) level 9 searches
@@ -55,46 +51,6 @@ GZIP_MINIMUM_BYTES = 1024
 GZIP_LEVEL = 6
 # A stream's parts must reach the client as they are written, not when a compressor's buffer fills.
 NOT_COMPRESSED = (*DEFAULT_EXCLUDED_CONTENT_TYPES, "multipart/mixed")
-
-
-class AccessLog:
-    """One line per request: method, path, status, milliseconds. The path is the decoded one, so a
-    client's %0a would start a new line: it is logged escaped."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = {"code": 500}
-
-        async def send_wrapper(message) -> None:
-            if message["type"] == "http.response.start":
-                status["code"] = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_wrapper)
-        finally:
-            method, path, ms = (
-                printable(scope["method"]),
-                printable(scope["path"]),
-                (time.perf_counter() - start) * 1000,
-            )
-            # Probes and scrapes come every few seconds from every kubelet and Prometheus: DEBUG while they pass.
-            level = logging.DEBUG if scope["path"] in QUIET and status["code"] == 200 else logging.INFO
-            log.log(
-                level,
-                "%s %s %s %.1fms",
-                method,
-                path,
-                status["code"],
-                ms,
-                extra={"method": method, "path": path, "status": status["code"], "duration_ms": round(ms, 1)},
-            )
 
 
 # Starlette types every handler as taking any Exception; each of these takes the class it is registered for.
@@ -175,14 +131,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        # Outermost first: every request gets its id and its language, is measured and logged, compressed when it asks
-        # for gzip (WebSockets pass by), answered with CORS headers (429s and 413s too), then rate limited, then
-        # checked for size and characters.
+        # Outermost first: every request gets its id and its language, is measured and logged (the edge), compressed
+        # when it asks for gzip (WebSockets pass by), answered with CORS headers (429s and 413s too), then rate
+        # limited, then checked for size and characters.
         middleware=[
-            Middleware(RequestId),
-            Middleware(Language),
-            Middleware(httpmetrics.HttpMetrics, routes=routes),
-            Middleware(AccessLog),
+            Middleware(Edge, routes=routes),
             Middleware(
                 GZipMiddleware,
                 minimum_size=GZIP_MINIMUM_BYTES,

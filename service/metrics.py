@@ -4,7 +4,7 @@ Labels are bounded sets only: a route is its template (`/v1/campaigns/{campaign_
 path a client sent; a refusal is its stable problem code; a system is a registered rule system.
 
 Other modules count through the objects here:
-- HTTP: the `HttpMetrics` middleware (service/api/httpmetrics.py), per route template.
+- HTTP: the outermost middleware (service/api/edge.py), per route template.
 - Moves and free rolls: `@counted(MOVES)` / `@counted(ROLLS)` (service/game/moves/counting.py) on
   service.game.moves.play.act and service.game.moves.rolls.roll, with `system_is(...)` once the campaign is known.
 - The live store, a cache of each table: lookups (hit or miss), tables rebuilt from the move log, and

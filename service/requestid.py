@@ -1,7 +1,7 @@
 """Request ids: each HTTP request and WebSocket connection gets one, the caller's `X-Request-ID` when it is a
 safe value, else a new UUID. It is echoed in the response, written on every log line the request causes
 (service/logs.py) and recorded on every event the request appends (events.request_id), so one id joins a
-client's report, the service's log and the records.
+client's report, the service's log and the records. The outermost middleware (service/api/edge.py) takes it.
 """
 
 from __future__ import annotations
@@ -24,37 +24,3 @@ def accept(value: str | None) -> str:
     if value is not None and _SAFE.fullmatch(value):
         return value
     return str(uuid.uuid4())
-
-
-def _from_headers(scope) -> str | None:
-    for name, value in scope.get("headers") or ():
-        if name == HEADER:
-            return value.decode("latin-1")
-    return None
-
-
-class RequestId:
-    """ASGI middleware, outermost: every later middleware, log line and response already has the id."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        rid = accept(_from_headers(scope))
-        raw = rid.encode("ascii")
-
-        async def send_with_id(message) -> None:
-            if message["type"] in ("http.response.start", "websocket.accept"):
-                headers = [(k, v) for k, v in message.get("headers") or () if k.lower() != HEADER]
-                message = {**message, "headers": [*headers, (HEADER, raw)]}
-            await send(message)
-
-        token = current.set(rid)
-        await self.app(scope, receive, send_with_id)
-        # Reset only after a normal return: an exception goes on to Starlette's outermost error handler
-        # (service.api.problems.unexpected), which logs it and answers with this id. Each request runs in a
-        # task of its own, so the id goes no further than the request.
-        current.reset(token)

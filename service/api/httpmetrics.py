@@ -1,11 +1,10 @@
-"""HTTP metrics and the /metrics endpoint (Prometheus text exposition format). The metric objects are in
-service/metrics.py."""
+"""The /metrics endpoint (Prometheus text exposition format) and the route template HTTP metrics are counted by
+(service/api/edge.py counts them). The metric objects are in service/metrics.py."""
 
 from __future__ import annotations
 
 import hmac
 import os
-import time
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from starlette.requests import Request
@@ -14,7 +13,7 @@ from starlette.routing import Match
 
 from service.game.errors import GameError
 from service.i18n.message import _
-from service.metrics import MULTIPROC_ENV, REQUEST_SECONDS, REQUESTS
+from service.metrics import MULTIPROC_ENV
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 UNMATCHED = "unmatched"
@@ -31,34 +30,6 @@ def route_template(scope, routes) -> str:
                 route = candidate
                 break
     return getattr(route, "path", None) or UNMATCHED
-
-
-class HttpMetrics:
-    """ASGI middleware: a latency histogram and a count per method, route template and status."""
-
-    def __init__(self, app, routes) -> None:
-        self.app = app
-        self.routes = routes
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = {"code": 500}
-
-        async def send_wrapper(message) -> None:
-            if message["type"] == "http.response.start":
-                status["code"] = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_wrapper)
-        finally:
-            method = scope["method"] if scope["method"] in METHODS else "OTHER"
-            route = route_template(scope, self.routes)
-            REQUEST_SECONDS.labels(method, route).observe(time.perf_counter() - start)
-            REQUESTS.labels(method, route, str(status["code"])).inc()
 
 
 def _registry() -> CollectorRegistry:

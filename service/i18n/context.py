@@ -1,6 +1,6 @@
 """The language of the request being served.
 
-The transport notes the `Accept-Language` header when the request arrives (service.api.language); the
+The transport notes the `Accept-Language` header when the request arrives (service.api.edge); the
 application layer notes the player's and the campaign's stored languages once it knows the caller
 (service.game.auth). Both write into one shared `Choice`, so a note made inside a task the request
 spawned (GraphQL resolvers, a subscription) still counts; the language is decided when something is rendered.

@@ -354,3 +354,11 @@ async def test_a_players_own_language_reaches_the_move_path(client):
     english = await t.act({"type": "end_encounter", "outcome": "victory"}, token=token, headers=lang("en"))
     assert polish.headers["content-language"] == "pl" and english.headers["content-language"] == "en"
     assert assert_problem(polish, 403, "gm_only")["detail"] != assert_problem(english, 403, "gm_only")["detail"]
+
+
+async def test_an_answer_that_varies_with_more_than_the_language_says_all_of_it_once(client):
+    """A gzipped answer varies with Accept-Encoding as well (GZipMiddleware), and every answer with Origin (CORS)."""
+    r = await client.get("/v1/systems", headers={"Accept-Encoding": "gzip", **lang("pl")})
+    assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+    assert r.headers.get_list("vary") == ["Origin, Accept-Encoding, Accept-Language"]
+    assert r.headers.get_list("content-language") == ["pl"]

@@ -130,3 +130,19 @@ async def test_passing_probes_and_scrapes_stay_out_of_the_info_log(client, log_l
         assert (await client.get(path)).status_code == 200
     await client.get("/v1/systems")
     assert [line["path"] for line in log_lines() if "status" in line] == ["/v1/systems"]
+
+
+def test_a_websocket_is_accepted_with_its_request_id(embedded_settings):
+    from starlette.testclient import TestClient
+
+    from service.app import create_app
+
+    with TestClient(create_app(embedded_settings)) as http:
+        given = str(uuid.uuid4())
+        with http.websocket_connect(
+            "/graphql", subprotocols=["graphql-transport-ws"], headers={"X-Request-ID": given}
+        ) as ws:
+            assert (b"x-request-id", given.encode()) in ws.extra_headers
+        with http.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ids = [v for k, v in ws.extra_headers if k == b"x-request-id"]
+            assert len(ids) == 1 and uuid.UUID(ids[0].decode())
