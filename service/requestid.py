@@ -6,8 +6,8 @@ client's report, the service's log and the records. The outermost middleware (se
 
 from __future__ import annotations
 
+import random
 import re
-import uuid
 from contextvars import ContextVar
 
 HEADER = b"x-request-id"
@@ -23,4 +23,17 @@ def accept(value: str | None) -> str:
     is for correlation, and a proxy's odd id must not fail the request)."""
     if value is not None and _SAFE.fullmatch(value):
         return value
-    return str(uuid.uuid4())
+    return new_id()
+
+
+# The version (4) and variant (RFC 9562) bits of a random UUID, over 122 random ones.
+_RANDOM_BITS = ~((0xF << 76) | (0x3 << 62)) & ((1 << 128) - 1)
+_VERSION_4 = (0x4 << 76) | (0x2 << 62)
+
+
+def new_id() -> str:
+    """A version-4 UUID's text, its 122 bits from `random` rather than the operating system: an id joins records,
+    it guards nothing, and uuid.uuid4 cost 2.5 µs (a getrandom call and a UUID object) against 0.7 here, about 2%
+    of a GET …/state. `random` is seeded from the operating system in each process, and again in a forked child."""
+    h = "%032x" % (random.getrandbits(128) & _RANDOM_BITS | _VERSION_4)
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"

@@ -47,6 +47,20 @@ async def test_a_request_without_an_id_gets_a_new_one(client):
     assert uuid.UUID(first) and uuid.UUID(second) and first != second
 
 
+def test_a_new_id_is_a_random_uuid_in_its_canonical_text():
+    from service.requestid import new_id
+
+    ids = [new_id() for _ in range(10_000)]
+    assert len(set(ids)) == len(ids)
+    parsed = [uuid.UUID(i) for i in ids]
+    assert all(u.version == 4 and u.variant == uuid.RFC_4122 and str(u) == i for u, i in zip(parsed, ids))
+    # Every bit but the version's and the variant's varies.
+    varying = 0
+    for u in parsed:
+        varying |= u.int ^ parsed[0].int
+    assert varying == ~((0xF << 76) | (0x3 << 62)) & ((1 << 128) - 1)
+
+
 @pytest.mark.parametrize(
     "unsafe", ["two words", "x" * 129, "caf\u00e9", ""], ids=["space", "too-long", "non-ascii", "empty"]
 )
