@@ -56,3 +56,17 @@ def server_unavailable(name: str, reason: str) -> NoReturn:
 def check_down(name: str) -> None:
     if name in _down:
         server_unavailable(name, _down[name])
+
+
+async def drop_every_connection(database_url: str) -> None:
+    """What a restart of PostgreSQL does to every pool on the database: each connection it holds is gone."""
+    import asyncpg
+
+    admin = await asyncpg.connect(database_url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()

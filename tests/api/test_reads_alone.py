@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 import httpx
 import pytest
 from apikit import WARRIOR, Table, bearer
+from servers import drop_every_connection
 
 TURNS = {"turn_seconds": 60, "choice_seconds": 30, "warning_seconds": 10}
 
@@ -169,20 +170,6 @@ async def test_a_kept_view_awaiting_a_timed_move_still_says_until_when(app, clie
     for _ in range(2):  # computed, then kept
         awaiting = (await state(t, token))["state"]["table"]["awaiting"]
         assert next(e for e in awaiting if e.get("character_id") == w)["until"] is not None
-
-
-async def drop_every_connection(database_url: str) -> None:
-    """What a restart of PostgreSQL does to the service's pool: every connection it holds is gone."""
-    import asyncpg
-
-    admin = await asyncpg.connect(database_url.replace("postgresql+asyncpg://", "postgresql://"))
-    try:
-        await admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-    finally:
-        await admin.close()
 
 
 @asynccontextmanager

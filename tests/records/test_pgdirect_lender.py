@@ -9,6 +9,7 @@ import asyncpg
 import pytest
 from sqlalchemy import literal, select
 
+from servers import drop_every_connection
 from service.store.records import pgdirect
 from service.store.records.db import make_engine
 
@@ -104,14 +105,7 @@ async def test_after_the_database_dropped_every_connection_one_read_is_refused_a
     before = set(await asyncio.gather(*tasks))
     assert lender.kept == 3
     await asyncio.sleep(0.01)  # the pool tells connections opened before a loss by wall-clock time
-    admin = await asyncpg.connect(postgres_database.replace("postgresql+asyncpg://", "postgresql://"))
-    try:
-        await admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-    finally:
-        await admin.close()
+    await drop_every_connection(postgres_database)
 
     # The first read finds its connection gone: a ConnectionError (a 503 with Retry-After).
     with pytest.raises(ConnectionError):
