@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import Iterator
 
 import httpx
@@ -103,6 +104,18 @@ async def test_resuming_after_the_last_seq_received_loses_nothing_and_repeats_no
             assert await sub.nothing_within(0.3)
         everything = [as_rest(e) for e in received + resumed]
         assert everything == await rest_log(http, cid, gm)
+
+
+async def test_the_websocket_handshake_answers_with_a_request_id_the_asked_one_or_a_new_one(served):
+    """Over a real socket, as a client that may set headers (a bot, a VTT's server) and as a browser, which cannot."""
+    url = served.replace("http://", "ws://", 1) + "/graphql"
+    asked = "vtt-7f3a:session/42"
+    async with websockets.connect(
+        url, subprotocols=["graphql-transport-ws"], additional_headers={"X-Request-ID": asked}, open_timeout=10
+    ) as ws:
+        assert ws.response.headers["X-Request-ID"] == asked
+    async with websockets.connect(url, subprotocols=["graphql-transport-ws"], origin=served, open_timeout=10) as ws:
+        assert uuid.UUID(ws.response.headers["X-Request-ID"]).version == 4
 
 
 async def test_a_subscription_with_a_wrong_token_is_refused_with_the_rest_code(served):
