@@ -166,11 +166,12 @@ class Lender:
     32 tables, six runs alternating with the pool's way, 0.32-0.42 ms of server CPU per read (median 0.36) against
     0.37-0.44 (0.41). A connection kept here goes to the next read as it is: a pop from a list.
 
-    At most `keep` are kept (by default a quarter of the pool), so writers always have the rest of it; one more read
-    at a time takes its connection from the pool and gives it back as before. A read that fails in any way gives its
-    connection back to the pool, which resets it, as before; one that finds the connection gone also invalidates it
-    and every other opened before then, so a kept connection the pool has since invalidated (a database restart
-    drops them all) is given back when next taken, not used: one read is refused, not one per kept connection.
+    At most `keep` are kept (by default a quarter of the pool), so reads never hold more of the pool idle; a read that
+    finds none kept takes one from the pool, and one that finds `keep` kept already gives its own back. A read that
+    fails in any way gives its connection back to the pool, which resets it, as before; one that finds the connection
+    gone also invalidates it and every other opened before then, so a kept connection the pool has since invalidated
+    (a database restart drops them all) is given back when next taken, not used: one read is refused, not one per kept
+    connection.
     `close` gives every kept connection back, before the engine is disposed of."""
 
     def __init__(self, engine: AsyncEngine, keep: int | None = None) -> None:
