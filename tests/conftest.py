@@ -68,6 +68,7 @@ PROCESS_TESTS = (
     "notify/test_redis_notifier.py",
     "store/test_live_servers.py",
     "test_checkout_stays_clean.py",
+    "test_heap_import.py",
     "test_log_format.py",
 )
 _TESTS = Path(__file__).resolve().parent
