@@ -26,6 +26,9 @@ from pathlib import Path
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import answers  # noqa: E402  (a sibling script, not a package)
+
 ROOT = Path(__file__).resolve().parents[1]
 WARRIOR = {
     "name": "Brona",
@@ -58,13 +61,8 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
         stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/readyz").status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    if answers(f"{base}/readyz", time.monotonic() + 30):
+        return proc, base
     proc.kill()
     raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}")
 

@@ -48,7 +48,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 from api_bench import free_port  # noqa: E402  (sibling scripts, not a package)
-from load import WRK_INSTALL, Req, Result, have_wrk, run  # noqa: E402
+from load import WRK_INSTALL, Req, Result, answers, have_wrk, run  # noqa: E402
 from workload import WORKLOADS, Table, Workload, new_table, web_table_read  # noqa: E402
 import yardstick  # noqa: E402
 
@@ -111,13 +111,8 @@ def start_ceiling(plain: bool = False) -> tuple[subprocess.Popen, str]:
         stderr=(log := server_log()),
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/readyz").status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    if answers(f"{base}/readyz", time.monotonic() + 20):
+        return proc, base
     proc.kill()
     raise SystemExit(f"ceiling server did not start: {tail(log)}")
 
@@ -150,14 +145,10 @@ def start_service(env: dict[str, str], root: Path, workers: int = 1) -> tuple[su
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/readyz").status_code == 200:
-                if workers > 1:
-                    all_started(proc.pid, deadline)
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    if answers(f"{base}/readyz", deadline):
+        if workers > 1:
+            all_started(proc.pid, deadline)
+        return proc, base
     proc.kill()
     raise SystemExit(f"server did not start: {tail(log)}")
 

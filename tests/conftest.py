@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 import engines
 import property_examples  # noqa: F401 - registers the `dev` profile before --hypothesis-profile loads it
-from serve_process import START_SECONDS
+from serve_process import START_SECONDS, answers
 from servers import postgres_url, redis_url, server_unavailable
 from service.settings import Settings
 
@@ -234,14 +234,7 @@ def live_server(tmp_path_factory) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/healthz").status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    else:
+    if not answers(f"{base}/healthz", time.monotonic() + START_SECONDS):
         pytest.fail("the live server did not start")
     yield base
     server.should_exit = True

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -15,6 +17,26 @@ import pytest
 
 # How long a server may take to start: an import and a migration, beside other tests' busy processes.
 START_SECONDS = 60
+# httpx builds an SSL context for every client it makes, reading the CA bundle (about 29 ms of CPU here), and
+# `httpx.get` makes a client per call. Polled that way every 50 ms, a starting server had a poller spending over half
+# a core beside it; such polls and a client per retried move were about a sixth of the CPU of the tests that start
+# processes (py-spy over that step). The suite speaks plain HTTP on loopback: its clients share this one context.
+LOOPBACK_TLS = ssl.create_default_context()
+
+
+def answers(url: str, deadline: float, running: Callable[[], bool] = lambda: True, every: float = 0.05) -> bool:
+    """Whether `url` answers 200 before `deadline` (time.monotonic()): asked every `every` seconds, on one client,
+    while `running()` (a server that has exited will not answer)."""
+    with httpx.Client(timeout=1, verify=LOOPBACK_TLS) as client:
+        while True:
+            try:
+                if client.get(url).status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            if not running() or time.monotonic() >= deadline:
+                return False
+            time.sleep(every)
 
 
 def free_port() -> int:
@@ -40,16 +62,8 @@ class Service:
         self._logfile = log
 
     def ready(self) -> "Service":
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                break
-            try:
-                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
+        if answers(f"{self.url}/readyz", time.monotonic() + START_SECONDS, lambda: self.proc.poll() is None):
+            return self
         self.stop()
         pytest.fail(f"rulekeeper serve did not start:\n{self._logfile.read_text()[-3000:]}")
 

@@ -19,8 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import httpx
-from serve_process import START_SECONDS
+from serve_process import START_SECONDS, answers
 from standardwebhooks import Webhook
 
 
@@ -199,13 +198,8 @@ class Service:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.05)
+        if answers(f"{self.url}/healthz", time.monotonic() + START_SECONDS, lambda: self.proc.poll() is None):
+            return self
         self.kill()  # not left running behind a failed test
         raise AssertionError("rulekeeper serve did not come up")
 

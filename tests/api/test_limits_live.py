@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serve_process import START_SECONDS
+from serve_process import START_SECONDS, answers
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 2**20
@@ -52,17 +52,10 @@ def uvicorn_server(tmp: Path, env: dict[str, str]):
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + START_SECONDS
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    # Its stderr ends only when it does: a server still starting would keep the read waiting.
-                    proc.kill()
-                    pytest.fail(f"the server did not start: {proc.communicate()[1].decode()[-2000:]}")
-                time.sleep(0.1)
+        if not answers(f"{base}/healthz", time.monotonic() + START_SECONDS, lambda: proc.poll() is None, every=0.1):
+            # Its stderr ends only when it does: a server still starting would keep the read waiting.
+            proc.kill()
+            pytest.fail(f"the server did not start: {proc.communicate()[1].decode()[-2000:]}")
         yield base, proc.pid
     finally:
         proc.terminate()

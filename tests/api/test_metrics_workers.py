@@ -14,6 +14,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from serve_process import answers
 from webhook_receiver import free_port
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers through /proc")
@@ -67,15 +68,8 @@ def test_one_scrape_counts_the_requests_every_worker_answered(postgres_database,
     )  # noqa: SIM115
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()[-2000:]
-            time.sleep(0.1)
+        started = answers(f"{base}/healthz", time.monotonic() + 60, lambda: proc.poll() is None, every=0.1)
+        assert started, (tmp_path / "serve.log").read_text()[-2000:]
         workers = workers_of(proc.pid)
         assert len(workers) == 2
         directory = multiproc_dir(workers[0])

@@ -10,10 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 
 from service.cli import _SaysWhenReady
-from serve_process import START_SECONDS
+from serve_process import START_SECONDS, answers
 from webhook_receiver import free_port
 
 
@@ -58,13 +57,7 @@ def test_the_service_answers_as_soon_as_it_says_serving_on(tmp_path):
                 break
             assert time.monotonic() < deadline, "no serving on"
         said = time.monotonic()
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.01)
+        assert answers(f"http://127.0.0.1:{port}/readyz", said + START_SECONDS, every=0.01)
         # Only the socket's bind lies between the startup's end and the first answer.
         assert time.monotonic() - said < 1.0
         assert f"http://127.0.0.1:{port}" in line

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serve_process import START_SECONDS
+from serve_process import START_SECONDS, answers
 from expression_strategies import expressions
 from hypothesis import HealthCheck, example, given, settings
 
@@ -63,14 +63,8 @@ def served(tmp_path_factory) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + START_SECONDS
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                assert proc.poll() is None and time.monotonic() < deadline, "rulekeeper serve did not start"
-                time.sleep(0.1)
+        started = answers(f"{base}/healthz", time.monotonic() + START_SECONDS, lambda: proc.poll() is None, every=0.1)
+        assert started, "rulekeeper serve did not start"
         yield base
     finally:
         proc.terminate()

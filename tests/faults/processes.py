@@ -9,8 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
-from serve_process import START_SECONDS
+from serve_process import START_SECONDS, answers
 
 
 def free_port() -> int:
@@ -54,11 +53,8 @@ class ServiceProcess:
                 err.close()
 
     def wait_ready(self, path: str = "/healthz") -> None:
-        wait_for(
-            lambda: httpx.get(f"{self.url}{path}", timeout=1).status_code == 200,
-            f"rulekeeper serve {path}",
-            timeout=START_SECONDS,
-        )
+        if not answers(f"{self.url}{path}", time.monotonic() + START_SECONDS):
+            raise AssertionError(f"rulekeeper serve {path} did not come up within {START_SECONDS}s")
 
     def start(self) -> None:
         self.spawn()

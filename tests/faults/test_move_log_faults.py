@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from processes import ServiceProcess
 from redis_process import RedisProcess
+from serve_process import LOOPBACK_TLS
 from service.game.log import moves as movelog
 from service.game.deadlines.sync import named_moves
 from service.rules.base import Actor
@@ -51,7 +52,8 @@ async def play_one(client_url, campaign, key: str, label: str, ledger: Ledger, d
     headers = {"Authorization": f"Bearer {campaign['gm']}", "Idempotency-Key": key}
     while time.monotonic() < deadline:
         try:
-            async with httpx.AsyncClient(base_url=client_url(), timeout=10) as c:
+            # A client per attempt (a new connection after a kill), all sharing one SSL context (serve_process.py).
+            async with httpx.AsyncClient(base_url=client_url(), timeout=10, verify=LOOPBACK_TLS) as c:
                 r = await c.post(f"/v1/campaigns/{campaign['id']}/actions", json=body, headers=headers)
         except httpx.TransportError as exc:
             ledger.failures.append(f"dropped: {type(exc).__name__}")

@@ -25,6 +25,7 @@ from pathlib import Path
 import httpx
 
 from processes import ServiceProcess
+from serve_process import LOOPBACK_TLS
 
 CAMPAIGNS = 3
 WORKERS_PER_CAMPAIGN = 3
@@ -53,7 +54,7 @@ async def play_one(
         replica = replicas[(first + attempt) % len(replicas)]
         attempt += 1
         try:
-            async with httpx.AsyncClient(base_url=replica.url, timeout=15) as c:
+            async with httpx.AsyncClient(base_url=replica.url, timeout=15, verify=LOOPBACK_TLS) as c:
                 r = await c.post(f"/v1/campaigns/{campaign['id']}/actions", json=body, headers=headers)
         except httpx.TransportError:
             seen.dropped += 1
@@ -143,7 +144,7 @@ def test_a_replica_stopped_with_sigterm_mid_load_loses_and_doubles_nothing(postg
                 await asyncio.sleep(0.5)
                 yield body[10:]
 
-            async with httpx.AsyncClient(base_url=victim.url, timeout=30) as c:
+            async with httpx.AsyncClient(base_url=victim.url, timeout=30, verify=LOOPBACK_TLS) as c:
                 r = await c.post(
                     f"/v1/campaigns/{campaign['id']}/actions",
                     content=slowly(),

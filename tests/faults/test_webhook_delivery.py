@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
+from serve_process import LOOPBACK_TLS
 from webhook_receiver import Receiver, Service
 
 from servers import postgres_url, server_unavailable
@@ -36,7 +37,13 @@ class Table:
         return {"Authorization": f"Bearer {self.gm}"}
 
     def post(self, path: str, body: dict, base: str | None = None) -> dict:
-        r = httpx.post(f"{base or self.base}/v1/campaigns/{self.id}{path}", json=body, headers=self.auth, timeout=10)
+        r = httpx.post(
+            f"{base or self.base}/v1/campaigns/{self.id}{path}",
+            json=body,
+            headers=self.auth,
+            timeout=10,
+            verify=LOOPBACK_TLS,
+        )
         assert r.status_code in (200, 201), r.text
         return r.json()
 
