@@ -18,18 +18,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(check, what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except Exception:
-            pass
-        time.sleep(0.05)
-    raise AssertionError(f"{what} did not come up within {timeout}s")
-
-
 class ServiceProcess:
     """One `rulekeeper serve` on a loopback port of its own; its log goes to `log` when given."""
 
