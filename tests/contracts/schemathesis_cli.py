@@ -9,6 +9,7 @@ collected (the coverage phase's ~15,000 cases, half a minute), again in every xd
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -16,8 +17,11 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import httpx
+
+from service.api.rest.openapi import build
 
 HERE = Path(__file__).resolve().parent / "schemathesis"
 # Hypothesis, which generates the CLI's cases, keeps the Unicode tables it derives (which characters UTF-8 encodes:
@@ -33,6 +37,13 @@ BEARER = """
 [auth.openapi.bearer]
 bearer = "${RK_TOKEN}"
 """
+
+
+@functools.cache
+def narrowed(system: str) -> dict[str, Any]:
+    """The document narrowed to one rule system, built once per test process (about a second of CPU, nearly all
+    pydantic JSON Schema; each run asked for its own twice). Callers read it and must not change it."""
+    return build([system])
 
 
 def new_campaign(base: str, system: str, dice_mode: str = "server") -> tuple[str, str]:
