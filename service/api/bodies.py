@@ -1,8 +1,6 @@
 """A request body checked by its model, the same on both transports: JSON numbers read as JSON has them, and
 the first offending field named in a 422."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel, ValidationError

@@ -1,8 +1,6 @@
 """Reply shapes, shared by both transports: the OpenAPI document's responses and the GraphQL object types are
 made from them (the application layer returns plain dicts of these shapes)."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field

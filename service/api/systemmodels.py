@@ -5,8 +5,6 @@ both rendered from these models, under the same names. A system that does not (y
 sheet or event payloads gets an untyped object in their place, in both contracts alike.
 """
 
-from __future__ import annotations
-
 import typing
 from dataclasses import dataclass, field
 from typing import Any

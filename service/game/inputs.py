@@ -1,7 +1,5 @@
 """Request bodies shared by REST and GraphQL: one definition, two transports."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints

@@ -2,8 +2,6 @@
 malformed GraphQL request): marked here so the catalogues carry them, and translated where they are rendered
 as plain text (service.i18n.render)."""
 
-from __future__ import annotations
-
 from service.i18n.message import N_
 
 PHRASES = (

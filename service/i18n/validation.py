@@ -7,8 +7,6 @@ stays the library's exact wording. Anything else is still shown in the player's 
 message naming what went wrong, with the library's English after it, never in English alone.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any
 

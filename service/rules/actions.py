@@ -1,8 +1,6 @@
 """A system's moves as the contracts and the driver use them: one discriminated union on `type`, its
 validator, the move types in order, and who may send each (the `sender` class attribute of every model)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, NamedTuple, Union
 
 from pydantic import BaseModel, Field, TypeAdapter

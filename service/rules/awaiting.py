@@ -8,8 +8,6 @@ compute it after every move (no clock: engines are pure); the application layer 
 campaign keeps turn deadlines, so a client learns from one field who must answer, with what and by when.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Any, Literal
 

@@ -5,8 +5,6 @@ state and the events that describe the change. No I/O, no clock, no randomness o
 every die comes from the injected `DiceSource`.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 

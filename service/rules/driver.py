@@ -14,8 +14,6 @@ Every system's `apply` is `driver.apply(MOVES, ...)`, with `MOVES` the system's 
 A refusal at any step raises a RuleViolation; nothing is returned, so nothing of the move is kept.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any

@@ -1,7 +1,5 @@
 """The field types and move base every system's contract shares (each system's `fields.py` adds its own)."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict

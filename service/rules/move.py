@@ -1,8 +1,6 @@
 """What every engine's move context shares: a private deep copy of the state, the actor, the dice and
 the events so far. Each rule system subclasses it with its own options, table defaults and helpers."""
 
-from __future__ import annotations
-
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping

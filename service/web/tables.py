@@ -10,8 +10,6 @@ aliased `<name>_<Member>`, which the page reads back under its own name. A value
 `int` or `"unlimited"`: an object with a field per shape, one of them set) has each field aliased `<shape>_oneOf`,
 which the page reads as the one value set."""
 
-from __future__ import annotations
-
 import re
 
 from graphql import GraphQLObjectType, GraphQLSchema, GraphQLUnionType, get_named_type, is_leaf_type, is_non_null_type

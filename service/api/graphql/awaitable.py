@@ -8,8 +8,6 @@ define `__await__` and keeps no extras cannot gain one per instance, so the answ
 table's read (bench.py's scenario, served on PostgreSQL + Redis) took 1.54-1.90 ms of the server's CPU against
 1.76-2.06 ms before, less in each of six alternating pairs, and 5% fewer instructions (benchmarks/instructions.py)."""
 
-from __future__ import annotations
-
 from collections.abc import Awaitable
 from typing import Any, TypeGuard
 

@@ -2,8 +2,6 @@
 models (service/api/replies.py) generate the types; the schema's Query and Mutation take these fields in by
 inheritance."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import strawberry

@@ -6,8 +6,6 @@ replacement names the typed input and how its value becomes the body's. `body()`
 REST body, which the resolver parses with the same model as REST (service/api/bodies.py).
 """
 
-from __future__ import annotations
-
 import enum
 import typing
 from collections.abc import Callable, Sequence

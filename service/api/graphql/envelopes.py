@@ -4,8 +4,6 @@ and checked by the same model as REST; the ids are those REST takes in the URL.
 What is inside a move, a sheet or a campaign's options is generated per rule system (service/api/graphql/inputs.py).
 """
 
-from __future__ import annotations
-
 import typing
 from typing import TYPE_CHECKING, Any, TypeAlias
 

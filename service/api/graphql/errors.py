@@ -6,8 +6,6 @@ keeps its message. Anything else is a bug whose text may hold SQL, parameters or
 `internal_error`, and the real exception goes to the log with its traceback, as REST does.
 """
 
-from __future__ import annotations
-
 import logging
 
 import strawberry

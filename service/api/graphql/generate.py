@@ -14,8 +14,6 @@ strawberry's own pydantic integration needs one hand-written class per model and
 schema without a line here.
 """
 
-from __future__ import annotations
-
 import enum
 import json
 import re

@@ -6,8 +6,6 @@ move's own fields. A move without fields is sent as `true`. They are generated f
 engines parse, and turned back into the REST body (`to_body`), which the application layer checks as usual.
 """
 
-from __future__ import annotations
-
 import keyword
 from typing import Any, Optional
 

@@ -4,8 +4,6 @@ Declared as pydantic models like the REST responses, so service/api/graphql/type
 way; everything inside them is a REST response model.
 """
 
-from __future__ import annotations
-
 from pydantic import BaseModel, Field
 
 from service.api import replies as r

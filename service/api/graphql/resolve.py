@@ -1,8 +1,6 @@
 """What every resolver does around its command: the caller from the context, an application error as a GraphQL
 error (the REST problem's code, status and field in `extensions`), and Idempotency-Key on a write."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from graphql import GraphQLError

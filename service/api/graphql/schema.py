@@ -1,7 +1,5 @@
 """The GraphQL schema: thin resolvers over the same application layer as REST."""
 
-from __future__ import annotations
-
 import functools
 from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any, TypeAlias

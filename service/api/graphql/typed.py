@@ -6,8 +6,6 @@ the fields marked `per_system` in service/api/replies.py) its type is a union ov
 `Untyped` for what no model describes yet (the service's own events, a system without a model).
 """
 
-from __future__ import annotations
-
 import functools
 import importlib
 import logging

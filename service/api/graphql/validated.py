@@ -7,8 +7,6 @@ same document for the same text and parse options, so the text (whose hash Pytho
 and the options identify the document as well.
 """
 
-from __future__ import annotations
-
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any

@@ -1,8 +1,6 @@
 """REST for turn deadlines: the board every member of the campaign reads, and the GM's settings, pause,
 resume and extension. Declared here and added to the operation table (service/api/rest/operations.py)."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel
 
 from service.api.replies import TurnDeadline, TurnDeadlineBoard

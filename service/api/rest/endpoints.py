@@ -1,7 +1,5 @@
 """REST handlers: translate HTTP to application-layer calls. No rules live here."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel

@@ -3,8 +3,6 @@
 `openapi/openapi.yaml` is this document checked in; a test fails when the two drift.
 """
 
-from __future__ import annotations
-
 import copy
 import functools
 import threading

@@ -1,7 +1,5 @@
 """Every REST operation, declared once: routing and the OpenAPI document are both built from this list."""
 
-from __future__ import annotations
-
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any

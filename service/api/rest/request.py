@@ -1,7 +1,5 @@
 """What a REST handler gets: the services, the caller's token, the path, the query and a parsed body."""
 
-from __future__ import annotations
-
 import asyncio
 from dataclasses import dataclass
 from typing import Any

@@ -6,8 +6,6 @@ then every name that does not already carry the system's prefix gets it: Trikus'
 name, so client generators that name classes after titles do not produce two `CharacterInput` classes.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model

@@ -1,8 +1,6 @@
 """The GM's hand on the clock: deadline settings, pause and resume (every deadline of the campaign), and
 extending one deadline. Each change is logged as an event; players read the deadlines too."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,8 +1,6 @@
 """A campaign's turn deadline settings, and which rule system's timeouts apply. Kept beside the rule
 systems' own options, never in them: an engine replays its moves the same with or without a clock."""
 
-from __future__ import annotations
-
 import time
 from datetime import datetime, timezone
 from types import ModuleType

@@ -4,8 +4,6 @@ the systems' own payloads; tests/api/test_service_events.py plays a campaign and
 the GM and as a player sees it, against these.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -6,8 +6,6 @@ further, let alone written. What the document claims about play (sheets, dice, e
 here: service/game/transfer/replay.py checks it against the engine.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
@@ -145,7 +143,7 @@ class CampaignDocument(_Doc):
     """What `GET …/export` returns and `POST /v1/campaigns/import` takes."""
 
     @classmethod
-    def checked(cls, data: Any) -> CampaignDocument:
+    def checked(cls, data: Any) -> "CampaignDocument":
         """Validated as `model_validate` would, the long lists a slice at a time: validation holds the
         interpreter for as long as one call runs, and a document's moves and events are most of it."""
         if not isinstance(data, dict) or not all(isinstance(data.get(k), list) for k in _SLICED):

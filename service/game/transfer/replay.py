@@ -8,8 +8,6 @@ is never changed again and is kept by reference (for undo targets and snapshots)
 The caller runs it off the event loop.
 """
 
-from __future__ import annotations
-
 import json
 import types
 import typing

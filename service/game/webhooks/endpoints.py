@@ -5,8 +5,6 @@ The signing secret is returned by registration and rotation only; everywhere els
 URLs are checked (service/game/webhooks/egress.py) before any transaction opens, so a slow DNS answer holds no lock.
 """
 
-from __future__ import annotations
-
 import json
 import uuid
 from datetime import datetime, timezone

@@ -1,7 +1,5 @@
 """Encounters, the deck, the countdown, holds, interrupts and the turn (spec §4.10–§4.26, §5.2)."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Sessions, bennies, NPCs entering play, wounds and conditions (spec §4.27–§4.30)."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Trait tests, opposed and group tests, hazards, damage, and their follow-ups (spec §4.2–§4.9, §5.5, §5.6)."""
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field

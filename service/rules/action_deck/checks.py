@@ -6,8 +6,6 @@ state, `critical_failure` (§5.5), from the roll that produced it on: no reroll,
 Effects that depend on the kept result (jump, hazard, Notice, opposed tests) run from FINAL_HOOKS.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any

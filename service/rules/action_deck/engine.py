@@ -1,8 +1,6 @@
 """The Action Deck rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move,
 open tests auto-accepted before a move (§5.5), due surprise revealed after it, then whose move it is next."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel

@@ -2,8 +2,6 @@
 the event's `data` and the players' `redacted` copy (what the GM's side holds, an NPC's dice and a sealed
 deck order are left out of it: those fields are optional here)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Shared field types of the public action contract (OpenAPI / GraphQL): one vocabulary for every move."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

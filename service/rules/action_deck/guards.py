@@ -1,7 +1,5 @@
 """Checks shared by many moves. Each raises a RuleViolation (or 403) naming the rule; none changes state."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel

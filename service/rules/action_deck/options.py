@@ -1,7 +1,5 @@
 """Per-campaign settings (spec §3.1): the numbers of the seed and every toggle the spec resolves (§7)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -5,8 +5,6 @@ endpoint (the GM creates NPCs with no player). One sheet shape keeps every move 
 cannot add characters itself because the application layer stores sheets in SQL by id.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

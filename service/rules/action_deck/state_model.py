@@ -7,8 +7,6 @@ tn, result, opposed_id, role); concealed surprise attackers are left out of the 
 in play and `awaiting`.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Moves only the GM may send (spec §5.1 setup, the danger pool, elements, rewards, records)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """Moves a player may send for a character they control (the GM may send them too)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

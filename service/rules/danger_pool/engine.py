@@ -1,8 +1,6 @@
 """The Danger Pool rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move,
 then whose move it is next; a betrayer is the GM's character (§4.15.3)."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

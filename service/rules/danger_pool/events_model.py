@@ -1,8 +1,6 @@
 """One payload model per event type the Danger Pool engine emits (`EVENT_PAYLOADS[type]`); each validates both
 the event's `data` and the players' `redacted` copy (this engine redacts none of its events)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel

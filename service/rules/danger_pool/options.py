@@ -1,8 +1,6 @@
 """Per-campaign settings (spec §3.1). Every number the seed states and every resolution a table may flip
 (spec §7 "Optional-rule toggles summary") is one field here, with the spec's default."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

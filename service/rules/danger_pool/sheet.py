@@ -1,7 +1,5 @@
 """Character creation (spec §3.3) and the small sheet helpers every module uses."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import Field

@@ -5,8 +5,6 @@ Players see the same shape with the GM's secrets taken out: unrevealed elements 
 except to its own player.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

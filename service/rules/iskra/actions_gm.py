@@ -1,7 +1,5 @@
 """Moves only the GM may send: tests, damage, combat setup, time, sessions, awards, world and sheets."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Building a test (spec 4.2 build_test, 4.3 modifier catalogue) and opening it as the pending step."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel

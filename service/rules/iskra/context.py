@@ -1,7 +1,5 @@
 """One move in progress: a private deep copy of the state, the actor, the dice, and the events so far."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel

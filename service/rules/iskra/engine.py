@@ -1,8 +1,6 @@
 """The Iskra rule system (`SYSTEM`'s class) and its move table for the shared driver: the pending step gates
 every other move, a handler per move, combat and Ether exposure refreshed after it, then whose move it is."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

@@ -2,8 +2,6 @@
 event's `data` and the players' `redacted` copy (an NPC's numbers and a secret test's sums are left out of it:
 those fields are optional here)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Shared field types of the public action contract: one vocabulary for every Iskra move (spec 2 glossary)."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

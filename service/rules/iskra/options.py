@@ -1,7 +1,5 @@
 """Per-campaign toggles (spec 3.11) plus the few settings the spec's resolutions leave to the campaign."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field

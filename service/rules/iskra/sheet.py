@@ -1,7 +1,5 @@
 """Character creation (spec 4.15, 3.2): species traits, attributes 0–5, Predispositions/Weaknesses, picks."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -7,8 +7,6 @@ Focus, recovery, XP) are absent from its sheet, a secret test loses its sums (`a
 are absent, and `derived` drops the location-dependent flags.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Moves only the GM may send: scenes, encounters, enemies, clocks, rest, grants and rulings."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """Moves a player may send for their own character (the GM may send them too)."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import Field

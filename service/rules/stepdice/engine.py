@@ -1,8 +1,6 @@
 """The Step Dice rule system (`SYSTEM`'s class) and its move table for the shared driver: a pending choice
 gates every other move, a handler per move, the encounter's outcome suggested after it, then whose move it is."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

@@ -2,8 +2,6 @@
 event's `data` and the players' `redacted` copy (what spec 8 keeps from players, e.g. an unrevealed enemy's TN
 and Wounds or the GM's planned complication, is optional here)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

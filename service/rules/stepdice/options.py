@@ -1,7 +1,5 @@
 """Per-campaign toggles (spec 3.6). Every optional rule of the seed is one switch here."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict, Field
 
 

@@ -1,7 +1,5 @@
 """Character creation (seed §2, spec 3.2): role → starting dice, 5 Hearts, 3 Mana, 2 Talents, gear."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

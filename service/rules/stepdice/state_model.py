@@ -6,8 +6,6 @@ position only when `position_revealed`), clocks the GM keeps hidden are absent, 
 `planned_complication`, and `seq` and `id_salt` are absent.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Moves only the GM may send (spec 5, 5.1.2, 5.6)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """Moves made for one character: by its player, or by the GM (who controls every character)."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import Field

@@ -1,8 +1,6 @@
 """The Trikus rule system (`SYSTEM`'s class) and its move table for the shared driver: a handler per move, the
 activity state machine after it (flow), then who is next; a character turned to the dark side is the GM's (L300)."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel

@@ -2,8 +2,6 @@
 event's `data` and the players' `redacted` copy (spec 8.2: a redacted copy leaves out dark-token counts others
 may not see, unnoticed booms and undiscovered item traits, so those fields are optional or nullable here)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -1,7 +1,5 @@
 """Shared field types of the public contract (OpenAPI / GraphQL): one vocabulary for every move and sheet."""
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import Field

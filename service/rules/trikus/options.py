@@ -1,7 +1,5 @@
 """Per-campaign toggles (spec 3.2, 7.0): every advanced and optional rule, and this spec's resolutions."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

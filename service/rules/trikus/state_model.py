@@ -7,8 +7,6 @@ optional rule 2 the GM sees an unrevealed dark side as `{"hidden": true, "author
 with `boom_visibility: players_must_notice` players' `boom.seen`/`available` list only claimed values.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -3,8 +3,6 @@
 Times are unix seconds (as the webhook outbox keeps them): the worker compares them with its own clock, and a
 restarted or second replica reads the same rows."""
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Any
 

@@ -1,7 +1,5 @@
 """Durable records: campaigns, who may act in them, characters, the event log, dice sessions, webhooks."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from typing import Any
