@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+# One TLS context for every client made here (see `answers`).
+_LOOPBACK_TLS = ssl.create_default_context()
 WRK_INSTALL = "install wrk for real figures: apt-get install wrk (Debian/Ubuntu) or brew install wrk (macOS)"
 
 
@@ -40,9 +42,6 @@ def answers(url: str, deadline: float) -> bool:
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.1)
-
-
-_LOOPBACK_TLS = ssl.create_default_context()
 
 
 @dataclass(frozen=True)
