@@ -120,6 +120,16 @@ def postgres_database() -> Iterator[str]:
     asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+@pytest.fixture
+def new_postgres_database(postgres_database) -> Iterator[str]:
+    """A PostgreSQL database nobody has migrated (`postgres_database`, the session's, is migrated by then); it is
+    asked for first so that a PostgreSQL out of reach skips or fails this test as it does every other."""
+    name = f"rk_new_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    yield postgres_database.rsplit("/", 1)[0] + f"/{name}"
+    asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture(scope="session")
 def redis_server() -> str:
     try:

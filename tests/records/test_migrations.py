@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
-from service.store.records.db import alembic_config, make_engine, migrate
+from service.store.records.db import MIGRATION_LOCK, alembic_config, make_engine, migrate
 from service.store.records.schema import metadata
 
 
@@ -82,4 +85,46 @@ async def test_a_database_one_revision_behind_is_upgraded_to_head(tmp_path):
             rev = await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
         assert rev == scripts.get_current_head()
     finally:
+        await engine.dispose()
+
+
+async def _revision(engine) -> str | None:
+    async with engine.connect() as conn:
+        return await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
+
+
+async def test_processes_that_start_together_on_a_new_database_both_migrate_it(new_postgres_database):
+    # As `rulekeeper serve --workers 2` starts on a new database: each worker migrates at its start.
+    engines = [make_engine(new_postgres_database) for _ in range(2)]
+    try:
+        # Without turns, one failed on the table the other had just created, or both waited on each other.
+        await asyncio.wait_for(asyncio.gather(*(migrate(e) for e in engines)), 60)
+        assert await _revision(engines[0]) == ScriptDirectory.from_config(alembic_config()).get_current_head()
+    finally:
+        for e in engines:
+            await e.dispose()
+
+
+async def test_a_migration_waits_for_the_one_already_migrating(new_postgres_database):
+    holder, engine = make_engine(new_postgres_database), make_engine(new_postgres_database)
+    try:
+        async with holder.connect() as held:
+            await held.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            waiting = asyncio.ensure_future(migrate(engine))
+            deadline = time.monotonic() + 20
+            while not await held.scalar(
+                text(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                )
+            ):
+                assert not waiting.done(), "the migration went on without waiting for the lock"
+                assert time.monotonic() < deadline, "the migration never asked for the lock"
+                await asyncio.sleep(0.05)
+            assert await _revision(holder) is None  # it read nothing and wrote nothing before the lock
+            await held.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+        await waiting
+        assert await _revision(engine) == ScriptDirectory.from_config(alembic_config()).get_current_head()
+    finally:
+        await holder.dispose()
         await engine.dispose()

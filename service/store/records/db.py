@@ -80,10 +80,22 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+# The key of the PostgreSQL advisory lock a migration holds for its transaction ("rk:migr" as a number).
+MIGRATION_LOCK = int.from_bytes(b"rk:migr", "big")
+
+
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
-    """Upgrade the database behind `engine` to `revision` (idempotent)."""
+    """Upgrade the database behind `engine` to `revision` (idempotent).
+
+    On PostgreSQL, migrations of one database take turns: `rulekeeper serve --workers N`, replicas started together
+    and a migration Job all migrate at their start, and two of them upgrading a new database at once both created
+    its first table (`alembic_version`), so one failed, and uvicorn stopped every worker with it (seen in two of
+    eight starts of `serve --workers 2`). Each holds an advisory lock for its transaction, taken before it reads the
+    database's revision: the first upgrades, the others wait for its commit and then find the database at head."""
 
     def _upgrade(conn) -> None:
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         # A database already at head (every start but the first after an upgrade) is left alone without
         # running Alembic's environment, which reads every migration script again on each call.
         if revision == "head" and MigrationContext.configure(conn).get_current_revision() == head_revision():
