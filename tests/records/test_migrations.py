@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
-from service.store.records.db import MIGRATION_LOCK, alembic_config, make_engine, migrate
+from service.store.records.db import MIGRATION_LOCK, alembic_config, head_revision, make_engine, migrate
 from service.store.records.schema import metadata
 
 
@@ -99,7 +99,7 @@ async def test_processes_that_start_together_on_a_new_database_both_migrate_it(n
     try:
         # Without turns, one failed on the table the other had just created, or both waited on each other.
         await asyncio.wait_for(asyncio.gather(*(migrate(e) for e in engines)), 60)
-        assert await _revision(engines[0]) == ScriptDirectory.from_config(alembic_config()).get_current_head()
+        assert await _revision(engines[0]) == head_revision()
     finally:
         for e in engines:
             await e.dispose()
@@ -107,6 +107,7 @@ async def test_processes_that_start_together_on_a_new_database_both_migrate_it(n
 
 async def test_a_migration_waits_for_the_one_already_migrating(new_postgres_database):
     holder, engine = make_engine(new_postgres_database), make_engine(new_postgres_database)
+    waiting: asyncio.Future | None = None
     try:
         async with holder.connect() as held:
             await held.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
@@ -124,7 +125,9 @@ async def test_a_migration_waits_for_the_one_already_migrating(new_postgres_data
             assert await _revision(holder) is None  # it read nothing and wrote nothing before the lock
             await held.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
         await waiting
-        assert await _revision(engine) == ScriptDirectory.from_config(alembic_config()).get_current_head()
+        assert await _revision(engine) == head_revision()
     finally:
+        if waiting is not None:
+            waiting.cancel()  # a failed check leaves it waiting on the lock
         await holder.dispose()
         await engine.dispose()
